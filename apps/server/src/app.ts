@@ -1,0 +1,36 @@
+import { existsSync } from "node:fs";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Database } from "./db/database.ts";
+import { envelopePlugin } from "./http/envelope.ts";
+import { healthRoutes } from "./modules/health/health.routes.ts";
+
+/** Everything the app needs from outside; tests pass their own. */
+export interface AppDeps {
+  database: Database;
+  /** Milliseconds since the epoch; injected so tests control time. */
+  now?: () => number;
+  /** Folder of the built web app to serve at `/`; omitted in API-only tests. */
+  webRoot?: string;
+  logLevel?: string;
+  /** Largest request body accepted, in bytes. */
+  bodyLimitBytes?: number;
+}
+
+/** Builds the whole HTTP app. It never listens: `main.ts` does, and tests use `inject`. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: deps.logLevel ?? "silent" },
+    bodyLimit: deps.bodyLimitBytes ?? 64 * 1024,
+    // Behind a load balancer, set trustProxy there; the default trusts nobody.
+    trustProxy: false,
+    forceCloseConnections: "idle",
+  });
+  await app.register(envelopePlugin);
+  await app.register(healthRoutes, { prefix: "/api/v1", deps });
+
+  if (deps.webRoot && existsSync(deps.webRoot)) {
+    await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", wildcard: false });
+  }
+  return app;
+}

@@ -1,0 +1,108 @@
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { Tables } from "./tables.ts";
+
+/** Which engine a database runs on: the embedded WASM build or a PostgreSQL server. */
+export type DatabaseKind = "pglite" | "postgres";
+
+/** A database handle: typed queries through Kysely, plus raw multi-statement SQL for migrations. */
+export interface Database {
+  readonly kind: DatabaseKind;
+  readonly db: Kysely<Tables>;
+  /** Runs several statements separated by semicolons, without parameters. */
+  execScript(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How to open a database: a PGlite folder (or in memory), or a PostgreSQL URL and schema. */
+export type DatabaseOptions =
+  | { kind: "pglite"; dataDir?: string }
+  | { kind: "postgres"; url: string; schema?: string; poolSize?: number };
+
+const INT8_OID = 20;
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.kind === "pglite" ? openPglite(options.dataDir) : openPostgres(options);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  // int8 columns hold money and sequence numbers: read them as bigint, never as a float.
+  const client = await PGlite.create({ dataDir, parsers: { [INT8_OID]: (text) => BigInt(text) } });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pglitePool(client) }) });
+  return {
+    kind: "pglite",
+    db,
+    async execScript(sql) {
+      await client.exec(sql);
+    },
+    async close() {
+      await db.destroy();
+      await client.close();
+    },
+  };
+}
+
+/**
+ * PGlite is one connection, so the "pool" hands it out to one caller at a time; a transaction
+ * keeps it until released. Kysely's PostgresDialect needs only connect/release/query/end.
+ */
+function pglitePool(client: PGlite) {
+  let queue: Promise<void> = Promise.resolve();
+  return {
+    async connect() {
+      let release!: () => void;
+      const previous = queue;
+      queue = new Promise<void>((resolve) => (release = resolve));
+      await previous;
+      return {
+        async query(sql: string, parameters: readonly unknown[]) {
+          const result = await client.query(sql, parameters as unknown[]);
+          // Kysely reads affected-row counts only for these commands, named by the first word.
+          const command = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? "SELECT";
+          return { command, rowCount: result.affectedRows ?? 0, rows: result.rows };
+        },
+        release,
+      };
+    },
+    async end() {},
+  } as unknown as pg.Pool;
+}
+
+async function openPostgres(options: {
+  url: string;
+  schema?: string;
+  poolSize?: number;
+}): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    options: options.schema ? `-c search_path=${options.schema}` : undefined,
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === INT8_OID
+          ? (text: string) => BigInt(text)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  if (options.schema) {
+    const client = await pool.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
+    } finally {
+      client.release();
+    }
+  }
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: "postgres",
+    db,
+    async execScript(sql) {
+      // No parameters: node-postgres uses the simple protocol, which runs several statements.
+      await pool.query(sql);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,7 @@
+import type { Generated } from "kysely";
+
+/** Row types of every table, as Kysely sees them. Money columns are int8, read as bigint. */
+export interface Tables {
+  schema_migrations: { name: string; applied_at: Generated<Date> };
+  server_starts: { id: Generated<number>; started_at: Generated<Date>; version: string };
+}

@@ -1,0 +1,55 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildApp } from "./app.ts";
+import { ConfigError, readConfig, type Config } from "./config.ts";
+import { openDatabase } from "./db/database.ts";
+import { migrate } from "./db/migrate.ts";
+import { version } from "./version.ts";
+
+const shutdownGraceMs = 4_000;
+
+async function main() {
+  let config: Config;
+  try {
+    config = readConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`candor: configuration error: ${error.message}`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+
+  const dataDir = path.resolve(config.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const database = await openDatabase(
+    config.DATABASE_URL
+      ? { kind: "postgres", url: config.DATABASE_URL }
+      : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+  );
+  await migrate(database);
+  await database.db.insertInto("server_starts").values({ version }).execute();
+
+  const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
+  const app = await buildApp({ database, webRoot, logLevel: config.LOG_LEVEL });
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  console.log(`Candor ${version} is running at ${address.replace("[::1]", "localhost")}/`);
+  console.log(`Database: ${database.kind}${database.kind === "pglite" ? ` in ${dataDir}` : ""}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`Received ${signal}, shutting down…`);
+    // If draining hangs, leave anyway: the journal, not this process, is the record.
+    setTimeout(() => process.exit(1), shutdownGraceMs).unref();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+await main();

@@ -1,0 +1,74 @@
+// @ts-check
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+
+/** Pure code: no clock, no randomness, no I/O. Time, ids and prices arrive in commands. */
+const purity = {
+  "no-restricted-imports": ["error", { patterns: ["node:*", "@candor/*", "zod"] }],
+  "no-restricted-properties": [
+    "error",
+    { object: "Date", property: "now", message: "Pass time in a command." },
+    { object: "Math", property: "random", message: "Pass a seed in a command." },
+    { object: "performance", property: "now", message: "Pass time in a command." },
+  ],
+  "no-restricted-globals": [
+    "error",
+    "fetch",
+    "setTimeout",
+    "setInterval",
+    "setImmediate",
+    "queueMicrotask",
+    "process",
+    "require",
+    "XMLHttpRequest",
+    "WebSocket",
+  ],
+  "no-restricted-syntax": [
+    "error",
+    {
+      selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+      message: "No clock in pure code.",
+    },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ["**/node_modules/**", "**/dist/**", "data/**", "test-results/**", "**/*.d.ts"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
+      "@typescript-eslint/consistent-type-imports": "error",
+      "no-constant-condition": ["error", { checkLoops: false }],
+    },
+  },
+  {
+    files: ["packages/kernel/src/**", "packages/market/src/**"],
+    ignores: ["**/*.test.ts"],
+    languageOptions: { globals: {} },
+    rules: purity,
+  },
+  {
+    files: ["packages/contract/src/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: ["node:*"] }],
+    },
+  },
+  {
+    files: ["apps/web/src/**"],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "error",
+      "no-restricted-imports": ["error", { patterns: ["node:*", "@candor/server*"] }],
+    },
+  },
+);

@@ -1,0 +1,25 @@
+/**
+ * Every error the API can answer with, and its HTTP status. Append-only: never rename or reuse
+ * a code, because clients match on it. Each code has a message in every locale
+ * (`locales/<locale>.json`, key `errors.<code>`).
+ */
+export const httpStatusByErrorCode = {
+  validation_failed: 400,
+  malformed_json: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof httpStatusByErrorCode;
+export const errorCodes = Object.keys(httpStatusByErrorCode) as ErrorCode[];
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(httpStatusByErrorCode, value);
+}

@@ -1,0 +1,5 @@
+export * from "./envelope.ts";
+export * from "./errors.ts";
+export * from "./health.ts";
+export * from "./locales.ts";
+export * from "./messages.ts";

@@ -1,0 +1,53 @@
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import {
+  artifactsDir,
+  launchBrowser,
+  mobileViewport,
+  removeDataDir,
+  startServer,
+  type ServerProcess,
+} from "../harness.ts";
+
+let server: ServerProcess;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (server) removeDataDir(server.dataDir);
+});
+
+afterEach(async (context) => {
+  if (context.task.result?.state === "fail" && page) {
+    await page.screenshot({ path: path.join(artifactsDir, `${context.task.name}.png`) });
+  }
+  await page?.context().close();
+});
+
+it("shows the server's health on the first page", async () => {
+  const context = await browser.newContext({ viewport: mobileViewport, locale: "en-US" });
+  page = await context.newPage();
+  await page.goto(server.url);
+  await expect.poll(() => page.getByTestId("health-status").textContent()).toBe("Running");
+  expect(await page.getByText("Embedded (PGlite)").count()).toBe(1);
+  await page.screenshot({ path: path.join(artifactsDir, "health-en.png") });
+});
+
+it("switches language and remembers it after a reload", async () => {
+  const context = await browser.newContext({ viewport: mobileViewport, locale: "en-US" });
+  page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByTestId("health-status").waitFor();
+  await page.getByRole("combobox").selectOption("de");
+  await expect.poll(() => page.getByTestId("health-status").textContent()).toBe("In Betrieb");
+  await page.reload();
+  await expect.poll(() => page.getByTestId("health-status").textContent()).toBe("In Betrieb");
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe("de");
+});

@@ -1,0 +1,116 @@
+import { spawn, execSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type Browser } from "playwright-core";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+/** A Candor server process started by a test, on a free port. */
+export interface ServerProcess {
+  url: string;
+  dataDir: string;
+  process: ChildProcess;
+  output: () => string;
+  /** Sends a signal and resolves with the exit code and how long the exit took. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; elapsedMs: number }>;
+}
+
+/**
+ * Starts `apps/server/src/main.ts` as its own process, exactly as `npm start` does after the
+ * build, and waits for the line that prints its URL.
+ */
+export async function startServer(
+  options: { dataDir?: string; env?: Record<string, string> } = {},
+): Promise<ServerProcess> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "candor-test-"));
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      DATABASE_URL: "",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const onData = () => {
+      const match = /running at (http:\/\/[^\s]+?)\/?\s/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    dataDir,
+    process: child,
+    output: () => output,
+    stop(signal = "SIGINT") {
+      if (child.exitCode !== null) return Promise.resolve({ code: child.exitCode, elapsedMs: 0 });
+      const startedMs = Date.now();
+      return new Promise((resolve) => {
+        child.once("exit", (code) => resolve({ code, elapsedMs: Date.now() - startedMs }));
+        child.kill(signal);
+      });
+    },
+  };
+}
+
+export function removeDataDir(dataDir: string) {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Finds Chromium, installing Debian's package when running as root; never downloads a browser. */
+export function chromiumPath(): string {
+  const candidate = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (existsSync(candidate)) return candidate;
+  if (process.getuid?.() === 0 && !process.env.CHROMIUM_PATH) {
+    execSync(
+      "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium",
+      {
+        stdio: "inherit",
+      },
+    );
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error(
+    `Chromium not found at ${candidate}. Install it with "sudo apt-get install -y chromium" ` +
+      `or set CHROMIUM_PATH to a Chromium binary.`,
+  );
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** The phone the app is designed for first. */
+export const mobileViewport = { width: 390, height: 844 };
+
+export const artifactsDir = path.join(root, "test-results");

@@ -1,0 +1,39 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { removeDataDir, startServer } from "./harness.ts";
+
+const dataDirs: string[] = [];
+afterAll(() => dataDirs.forEach(removeDataDir));
+
+async function health(url: string) {
+  const response = await fetch(`${url}/api/v1/health`);
+  return (await response.json()) as { code: number; data: { starts: number; database: string } };
+}
+
+it("reuses its data folder on a second start and exits cleanly on SIGINT within 5 s", async () => {
+  const first = await startServer();
+  dataDirs.push(first.dataDir);
+  expect((await health(first.url)).data).toMatchObject({ starts: 1, database: "pglite" });
+  const firstStop = await first.stop("SIGINT");
+  expect(firstStop.code).toBe(0);
+  expect(firstStop.elapsedMs).toBeLessThan(5_000);
+
+  const second = await startServer({ dataDir: first.dataDir });
+  expect((await health(second.url)).data.starts).toBe(2);
+  const secondStop = await second.stop("SIGTERM");
+  expect(secondStop.code).toBe(0);
+}, 120_000);
+
+it("stops at start-up with one line naming a bad variable", () => {
+  const root = path.resolve(import.meta.dirname, "..");
+  const result = spawnSync(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    cwd: root,
+    env: { ...process.env, PORT: "eighty", DATABASE_URL: "" },
+    encoding: "utf8",
+  });
+  expect(result.status).toBe(78);
+  const lines = result.stderr.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^candor: configuration error: PORT="eighty" is invalid/);
+}, 30_000);
