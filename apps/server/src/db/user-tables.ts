@@ -1,0 +1,59 @@
+import type { Generated } from "kysely";
+
+/** Tables of users, sessions and sign-in (migration 0003). */
+export interface UserTables {
+  users: {
+    id: Generated<bigint>;
+    kind: "email" | "phone" | "wallet" | "demo";
+    email: string | null;
+    phone: string | null;
+    wallet_address: string | null;
+    demo_name: string | null;
+    password_hash: string | null;
+    trade_password_hash: string | null;
+    email_verified: Generated<boolean>;
+    nickname: string;
+    avatar: Generated<number>;
+    invite_code: string;
+    inviter_id: bigint | null;
+    demo_only: Generated<boolean>;
+    verification: Generated<"unverified" | "under_review" | "passed" | "not_approved">;
+    created_at: Date;
+  };
+  sessions: {
+    token_hash: string;
+    user_id: bigint;
+    mode: "real" | "demo";
+    created_at: Date;
+    expires_at: Date;
+    revoked_at: Date | null;
+  };
+  captchas: { id: string; answer_hash: string; expires_at: Date; used_at: Date | null };
+  email_codes: {
+    id: Generated<bigint>;
+    email: string;
+    purpose: "register" | "reset_password";
+    code_hash: string;
+    created_at: Date;
+    expires_at: Date;
+    used_at: Date | null;
+    attempts: Generated<number>;
+  };
+  login_failures: { id: Generated<bigint>; account: string; at: Date };
+  wallet_nonces: {
+    nonce: string;
+    address: string;
+    chain_id: number;
+    issued_at: Date;
+    expires_at: Date;
+    used_at: Date | null;
+  };
+  outbox_emails: {
+    id: Generated<bigint>;
+    to_address: string;
+    subject: string;
+    body_text: string;
+    delivery: "outbox" | "smtp";
+    created_at: Date;
+  };
+}
