@@ -1,0 +1,68 @@
+/**
+ * Every expected rejection the kernel can return, as a stable string code.
+ * Append-only: never rename or reuse a code, because journals,
+ * clients and translations (`errors.<code>`) refer to them by name.
+ */
+export const rejectCodes = [
+  "insufficient_balance",
+  "price_must_be_positive",
+  "price_not_on_tick",
+  "price_too_high",
+  "quantity_must_be_positive",
+  "quantity_not_on_lot",
+  "quantity_below_minimum",
+  "quantity_too_high",
+  "amount_must_be_positive",
+  "amount_empty",
+  "amount_malformed",
+  "amount_negative_not_allowed",
+  "amount_too_many_decimals",
+  "amount_above_maximum",
+  "market_not_found",
+  "market_closed",
+  "asset_not_found",
+  "command_id_invalid",
+  "command_id_reused",
+  "command_unknown",
+  "demo_not_allowed",
+  "real_not_allowed",
+  "mode_mismatch",
+  "order_not_found",
+  "order_type_invalid",
+  "time_in_force_invalid",
+  "too_many_open_orders",
+  "book_full",
+  "post_only_would_trade",
+  "fok_not_filled",
+  "price_outside_band",
+  "no_reference_price",
+  "account_not_found",
+  "accounts_already_open",
+  "owner_id_invalid",
+  "same_account",
+  "wallet_invalid",
+  "time_went_backwards",
+  "timestamp_invalid",
+  "reference_missing",
+  "reference_invalid",
+  "withdrawal_not_found",
+  "withdrawal_not_pending",
+  "instrument_id_invalid",
+  "nothing_to_cancel",
+] as const;
+
+/** One of the stable rejection codes above. */
+export type RejectCode = (typeof rejectCodes)[number];
+
+/** The outcome of anything that can be rejected: a value, or a code saying why not. */
+export type Result<T> = { ok: true; value: T } | { ok: false; code: RejectCode };
+
+/** Builds a successful result. */
+export function ok<T>(value: T): { ok: true; value: T } {
+  return { ok: true, value };
+}
+
+/** Builds a rejection. */
+export function reject(code: RejectCode): { ok: false; code: RejectCode } {
+  return { ok: false, code };
+}
