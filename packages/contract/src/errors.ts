@@ -15,6 +15,11 @@ export const httpStatusByErrorCode = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  instrument_not_found: 404,
+  market_closed: 409,
+  subscription_limit_reached: 429,
+  slow_consumer: 503,
+  bad_message: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;
