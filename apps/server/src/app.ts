@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Database } from "./db/database.ts";
 import { envelopePlugin } from "./http/envelope.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
+import { registerMarket, type MarketModule } from "./modules/market/market.module.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -15,6 +16,8 @@ export interface AppDeps {
   logLevel?: string;
   /** Largest request body accepted, in bytes. */
   bodyLimitBytes?: number;
+  /** Market data (REST under /api/v1/market and the WebSocket /api/v1/ws), when built. */
+  market?: MarketModule;
 }
 
 /** Builds the whole HTTP app. It never listens: `main.ts` does, and tests use `inject`. */
@@ -28,6 +31,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(envelopePlugin);
   await app.register(healthRoutes, { prefix: "/api/v1", deps });
+  if (deps.market) await registerMarket(app, deps.market, deps.now ?? Date.now);
 
   if (deps.webRoot && existsSync(deps.webRoot)) {
     await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", wildcard: false });

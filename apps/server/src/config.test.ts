@@ -8,6 +8,9 @@ describe("readConfig", () => {
       HOST: "127.0.0.1",
       DATA_DIR: "./data",
       LOG_LEVEL: "info",
+      MARKET_SEED: 20_261_123,
+      MARKET_BACKFILL_DAYS: 30,
+      MARKET_TICK_INTERVAL_MS: 1_000,
     });
   });
 

@@ -9,6 +9,12 @@ const ConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Seed of the price simulator: the same seed gives the same simulated history. */
+  MARKET_SEED: z.coerce.number().int().min(0).max(4_294_967_295).default(20_261_123),
+  /** Days of simulated history written on the first start. */
+  MARKET_BACKFILL_DAYS: z.coerce.number().int().min(1).max(90).default(30),
+  /** Time between two simulated ticks of one open instrument, in ms. */
+  MARKET_TICK_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
 });
 
 /** Server configuration, read from the environment at start-up. */
