@@ -2,3 +2,4 @@
 export type * from "./types.ts";
 export { priceSpanTicksMaxDefault } from "./types.ts";
 export { createReferenceBook } from "./order-book.reference.ts";
+export { createOrderBook } from "./order-book.ts";

@@ -1,10 +1,14 @@
 // Test helpers shared by the book's suites: the implementations under test and a listener that
 // records what matching reports.
+import { createOrderBook } from "./order-book.ts";
 import { createReferenceBook } from "./order-book.reference.ts";
 import type { BookListener, OrderBookFactory } from "./types.ts";
 
 /** Every book implementation, by name, for `describe.each`. */
-export const bookFactories: [string, OrderBookFactory][] = [["reference", createReferenceBook]];
+export const bookFactories: [string, OrderBookFactory][] = [
+  ["reference", createReferenceBook],
+  ["fast", createOrderBook],
+];
 
 /**
  * One thing matching reported: `["fill", makerOrderId, makerOwnerId, priceTicks, lots,
