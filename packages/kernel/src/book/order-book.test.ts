@@ -259,3 +259,23 @@ describe.each(bookFactories)("order book: %s", (_name, createBook) => {
     expect(book.depth("buy", 5).map((level) => level.priceTicks)).toEqual([100, 99, 97]);
   });
 });
+
+describe.each(bookFactories)("order book with many orders: %s", (_name, createBook) => {
+  it("finds, cancels and keeps orders with large, sparse ids", () => {
+    const book = createBook({ levelsPerSideMax: 1000, ordersMax: 5000 });
+    const { listener } = recorder();
+    const ids: number[] = [];
+    for (let index = 0; index < 1500; index++) {
+      const orderId = 2 ** 40 + index * 7919;
+      ids.push(orderId);
+      book.submit(order(orderId, 1 + (index % 7), "buy", 1000 - (index % 400), 1), listener);
+    }
+    ids.forEach((orderId, index) => {
+      if (index % 3 === 0) expect(book.cancel(orderId)?.orderId).toBe(orderId);
+    });
+    ids.forEach((orderId, index) => {
+      expect(book.get(orderId)?.orderId).toBe(index % 3 === 0 ? undefined : orderId);
+    });
+    expect(book.orderCount).toBe(1000);
+  });
+});

@@ -15,6 +15,7 @@ import type {
   RestingOrder,
   Side,
   SubmitResult,
+  TimeInForce,
 } from "./types.ts";
 import { priceSpanTicksMaxDefault } from "./types.ts";
 
@@ -61,6 +62,83 @@ function lowestAtOrAbove(bits: Int32Array, index: number): number {
   }
 }
 
+/**
+ * Order id → node number, open addressing with linear probing in typed arrays (no per-insert
+ * allocation, unlike a Map). Key 0 marks an empty slot: order ids are positive.
+ */
+class IdTable {
+  private keys = new Float64Array(1024);
+  private values = new Int32Array(1024);
+  private mask = 1023;
+  private count = 0;
+
+  private home(key: number): number {
+    // Fibonacci hashing of both 32-bit halves: rising ids spread evenly.
+    const mixed = (key | 0) ^ ((key / 4294967296) | 0);
+    return (Math.imul(mixed, 0x9e3779b1) >>> 0) & this.mask;
+  }
+
+  /** The node for `key`, or 0. */
+  get(key: number): number {
+    const keys = this.keys;
+    let index = this.home(key);
+    while (true) {
+      const found = keys[index]!;
+      if (found === key) return this.values[index]!;
+      if (found === 0) return 0;
+      index = (index + 1) & this.mask;
+    }
+  }
+
+  /** Adds a key that is not present. */
+  insert(key: number, value: number): void {
+    if ((this.count + 1) * 2 > this.keys.length) this.grow();
+    const keys = this.keys;
+    let index = this.home(key);
+    while (keys[index] !== 0) index = (index + 1) & this.mask;
+    keys[index] = key;
+    this.values[index] = value;
+    this.count++;
+  }
+
+  /** Removes a key that is present, shifting later entries of its probe run back. */
+  remove(key: number): void {
+    const keys = this.keys;
+    const values = this.values;
+    const mask = this.mask;
+    let hole = this.home(key);
+    while (keys[hole] !== key) hole = (hole + 1) & mask;
+    let index = hole;
+    while (true) {
+      index = (index + 1) & mask;
+      const moving = keys[index]!;
+      if (moving === 0) break;
+      const home = this.home(moving);
+      // Move the entry into the hole unless its home lies cyclically in (hole, index].
+      const stays = hole <= index ? hole < home && home <= index : hole < home || home <= index;
+      if (!stays) {
+        keys[hole] = moving;
+        values[hole] = values[index]!;
+        hole = index;
+      }
+    }
+    keys[hole] = 0;
+    this.count--;
+  }
+
+  private grow(): void {
+    const keys = this.keys;
+    const values = this.values;
+    this.keys = new Float64Array(keys.length * 2);
+    this.values = new Int32Array(keys.length * 2);
+    this.mask = keys.length * 2 - 1;
+    this.count = 0;
+    for (let index = 0; index < keys.length; index++) {
+      if (keys[index] !== 0) this.insert(keys[index]!, values[index]!);
+    }
+  }
+}
+
 function growFloat(array: Float64Array, length: number): Float64Array<ArrayBuffer> {
   const grown = new Float64Array(length);
   grown.set(array);
@@ -92,7 +170,7 @@ export function createOrderBook(limits: BookLimits): OrderBook {
   let nodeNext = new Int32Array(nodeCapacity);
   let nodeFree = none;
   let nodeHighWater = 1;
-  const nodeByOrderId = new Map<number, number>();
+  const nodeByOrderId = new IdTable();
   let orderCount = 0;
 
   // Price levels: columns indexed by level number. A level with no orders is freed at once.
@@ -219,7 +297,7 @@ export function createOrderBook(limits: BookLimits): OrderBook {
     const level = nodeLevel[node]!;
     unlink(node);
     if (levelOrders[level] === 0) levelClose(level);
-    nodeByOrderId.delete(nodeOrderId[node]!);
+    nodeByOrderId.remove(nodeOrderId[node]!);
     orderCount--;
     nodeRelease(node);
   }
@@ -419,7 +497,7 @@ export function createOrderBook(limits: BookLimits): OrderBook {
     nodeOwnerId[node] = ownerId;
     nodeLots[node] = lots;
     append(level, node);
-    nodeByOrderId.set(orderId, node);
+    nodeByOrderId.insert(orderId, node);
     orderCount++;
   }
 
@@ -427,12 +505,24 @@ export function createOrderBook(limits: BookLimits): OrderBook {
     const { orderId, ownerId, priceTicks, quantityLots, timeInForce } = order;
     assert(Number.isSafeInteger(orderId) && orderId > 0, "orderId must be positive");
     assert(Number.isSafeInteger(ownerId) && ownerId > 0, "ownerId must be positive");
-    assert(Number.isSafeInteger(priceTicks) && priceTicks > 0, "price must be positive");
-    assert(Number.isSafeInteger(quantityLots) && quantityLots > 0, "quantity must be positive");
-    assert(!nodeByOrderId.has(orderId), "orderId already resting");
+    assert(nodeByOrderId.get(orderId) === none, "orderId already resting");
     const side = order.side === "buy" ? buy : order.side === "sell" ? sell : -1;
     assert(side >= 0, "side must be buy or sell");
+    return place(orderId, ownerId, side, priceTicks, quantityLots, timeInForce, listener);
+  }
 
+  /** Submits an order given as scalars (no input object), after the caller checked ids. */
+  function place(
+    orderId: number,
+    ownerId: number,
+    side: number,
+    priceTicks: number,
+    quantityLots: number,
+    timeInForce: TimeInForce,
+    listener: BookListener,
+  ): SubmitResult {
+    assert(Number.isSafeInteger(priceTicks) && priceTicks > 0, "price must be positive");
+    assert(Number.isSafeInteger(quantityLots) && quantityLots > 0, "quantity must be positive");
     const crosses = crossesBest(side, priceTicks);
     if (timeInForce === "post_only" && crosses) {
       return { outcome: "rejected_post_only", filledLots: 0, restingLots: 0 };
@@ -490,7 +580,7 @@ export function createOrderBook(limits: BookLimits): OrderBook {
 
     cancel(orderId) {
       const node = nodeByOrderId.get(orderId);
-      if (node === undefined) return undefined;
+      if (node === none) return undefined;
       const cancelled = view(node);
       remove(node);
       return cancelled;
@@ -498,7 +588,7 @@ export function createOrderBook(limits: BookLimits): OrderBook {
 
     replace(orderId: number, change: OrderChange, listener: BookListener) {
       const node = nodeByOrderId.get(orderId);
-      if (node === undefined) return undefined;
+      if (node === none) return undefined;
       const level = nodeLevel[node]!;
       const previous = nodePrevious[node]!;
       const side = levelSide[level]!;
@@ -510,17 +600,15 @@ export function createOrderBook(limits: BookLimits): OrderBook {
       unlink(node);
       const levelClosed = levelOrders[level] === 0;
       if (levelClosed) levelClose(level);
-      nodeByOrderId.delete(orderId);
+      nodeByOrderId.remove(orderId);
       orderCount--;
-      const result = submit(
-        {
-          orderId,
-          ownerId,
-          side: side === buy ? "buy" : "sell",
-          priceTicks: change.priceTicks,
-          quantityLots: change.quantityLots,
-          timeInForce: change.timeInForce ?? "gtc",
-        },
+      const result = place(
+        orderId,
+        ownerId,
+        side,
+        change.priceTicks,
+        change.quantityLots,
+        change.timeInForce ?? "gtc",
         listener,
       );
       if (
@@ -542,7 +630,7 @@ export function createOrderBook(limits: BookLimits): OrderBook {
           levelOrders[level]!++;
           levelLots[level]! += nodeLots[node]!;
         }
-        nodeByOrderId.set(orderId, node);
+        nodeByOrderId.insert(orderId, node);
         orderCount++;
       } else {
         nodeRelease(node);
@@ -552,7 +640,7 @@ export function createOrderBook(limits: BookLimits): OrderBook {
 
     get(orderId) {
       const node = nodeByOrderId.get(orderId);
-      return node === undefined ? undefined : view(node);
+      return node === none ? undefined : view(node);
     },
 
     fillableLots(side, limitPriceTicks, ownerId, lotsWanted) {
