@@ -1,5 +1,5 @@
 import path from "node:path";
-import { crc32 } from "node:zlib";
+import { crc32c } from "./crc32c.ts";
 import { GroupCommitter, type EncodedBatch } from "./group-commit.ts";
 import { nodeFileSystem, type JournalFile, type JournalFileSystem } from "./file-system.ts";
 import {
@@ -17,7 +17,7 @@ import {
 
 /*
  * Segment files `<first sequence, 20 digits>.seg` hold frames, one per committed batch:
- *   magic u32 "CJRN" · headerCrc u32 (CRC-32 of bytes 8..88) · firstSequence u64 · count u32 ·
+ *   magic u32 "CJRN" · headerCrc u32 (CRC-32C of bytes 8..88) · firstSequence u64 · count u32 ·
  *   bodyBytes u32 · previousHash [32] · hash [32] · then `count` records (see journal.ts).
  * A frame never spans two segments.
  */
@@ -129,7 +129,7 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
     buffer.writeUInt32LE(buffer.length - frameHeaderBytes, 20);
     batch.previousHash.copy(buffer, 24);
     batch.hash.copy(buffer, 56);
-    buffer.writeUInt32LE(crc32(buffer.subarray(8, frameHeaderBytes)), 4);
+    buffer.writeUInt32LE(crc32c(buffer, 8, frameHeaderBytes), 4);
     if (
       !current ||
       (current.segment.size > 0 && current.segment.size + buffer.length > segmentBytesMax)
@@ -251,9 +251,7 @@ function checkFrame(
   if (bytes.readUInt32LE(offset) !== frameMagic) {
     throw new JournalCorruptionError(segment, at(offset), "bad frame marker");
   }
-  if (
-    bytes.readUInt32LE(offset + 4) !== crc32(bytes.subarray(offset + 8, offset + frameHeaderBytes))
-  ) {
+  if (bytes.readUInt32LE(offset + 4) !== crc32c(bytes, offset + 8, offset + frameHeaderBytes)) {
     throw new JournalCorruptionError(segment, at(offset), "frame header checksum mismatch");
   }
   const firstSequence = bytes.readBigUInt64LE(offset + 8);

@@ -23,6 +23,7 @@ export interface EncodedBatch {
 
 interface PendingBatch {
   payloads: Uint8Array[];
+  count: number;
   firstSequence: bigint;
   startedNs: bigint;
   promise: Promise<void>;
@@ -42,7 +43,11 @@ const commitSamplesMax = 200_000;
 export class GroupCommitter {
   private readonly batchRecordsMax: number;
   private readonly batchDelayMs: number;
+  /** Batches gathering records; the last one is open. */
   private queue: PendingBatch[] = [];
+  /** Encoded batches waiting for the disk, in sequence order. */
+  private ready: { batch: PendingBatch; encoded: EncodedBatch }[] = [];
+  private encodedHash: Buffer;
   private writing = false;
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   private failure: unknown;
@@ -68,6 +73,7 @@ export class GroupCommitter {
     this.nextSequence = head.sequence + 1n;
     this.durableSequence = head.sequence;
     this.durableHash = head.hash;
+    this.encodedHash = head.hash;
   }
 
   append(payload: Uint8Array): Promise<bigint> {
@@ -77,20 +83,23 @@ export class GroupCommitter {
       return Promise.reject(new RangeError(`record of ${payload.length} bytes is too large`));
     }
     let batch = this.queue[this.queue.length - 1];
-    if (!batch || batch.payloads.length >= this.batchRecordsMax) {
+    if (!batch || batch.count >= this.batchRecordsMax) {
       batch = this.newBatch();
       this.queue.push(batch);
     }
     const sequence = this.nextSequence;
     this.nextSequence += 1n;
     batch.payloads.push(payload);
+    batch.count += 1;
     this.schedule();
     return batch.promise.then(() => sequence);
   }
 
   /** Resolves when nothing is pending or being written. */
   drain(): Promise<void> {
-    if (!this.writing && this.queue.length === 0) return Promise.resolve();
+    if (!this.writing && this.queue.length === 0 && this.ready.length === 0) {
+      return Promise.resolve();
+    }
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
@@ -111,6 +120,7 @@ export class GroupCommitter {
     promise.catch(() => {});
     return {
       payloads: [],
+      count: 0,
       firstSequence: this.nextSequence,
       startedNs: process.hrtime.bigint(),
       promise,
@@ -120,17 +130,19 @@ export class GroupCommitter {
   }
 
   private schedule() {
-    if (this.writing) return;
-    const first = this.queue[0];
-    if (first && first.payloads.length >= this.batchRecordsMax) {
+    const open = this.queue[this.queue.length - 1];
+    if (open && open.count >= this.batchRecordsMax) {
+      // A full batch is encoded at once, so it is ready the moment the disk is free.
       this.clearTimer();
-      void this.flush();
+      this.seal();
+      this.writeNext();
       return;
     }
-    if (this.timer) return;
+    if (this.timer || this.writing) return;
     const run = () => {
       this.timer = undefined;
-      void this.flush();
+      this.seal();
+      this.writeNext();
     };
     this.timer = this.batchDelayMs > 0 ? setTimeout(run, this.batchDelayMs) : setImmediate(run);
   }
@@ -142,46 +154,64 @@ export class GroupCommitter {
     this.timer = undefined;
   }
 
-  private async flush(): Promise<void> {
-    if (this.writing || this.failure !== undefined) return;
-    const batch = this.queue.shift();
-    if (!batch) return this.notifyIdle();
-    this.writing = true;
-    try {
+  /** Encodes and hashes every gathered batch, chaining each to the one encoded before it. */
+  private seal() {
+    while (this.queue.length > 0) {
+      const batch = this.queue.shift()!;
+      if (batch.count === 0) continue;
       const bytes = recordsBytes(batch.payloads);
       const buffer = Buffer.allocUnsafe(this.headroomBytes + bytes);
       encodeRecords(buffer, this.headroomBytes, batch.firstSequence, batch.payloads);
-      const previousHash = this.durableHash;
+      const previousHash = this.encodedHash;
       const hash = chainHash(previousHash, buffer.subarray(this.headroomBytes));
-      await this.write({
-        buffer,
-        recordsOffset: this.headroomBytes,
-        firstSequence: batch.firstSequence,
-        count: batch.payloads.length,
-        previousHash,
-        hash,
+      this.encodedHash = hash;
+      batch.payloads = [];
+      this.ready.push({
+        batch,
+        encoded: {
+          buffer,
+          recordsOffset: this.headroomBytes,
+          firstSequence: batch.firstSequence,
+          count: batch.count,
+          previousHash,
+          hash,
+        },
       });
-      this.durableSequence = batch.firstSequence + BigInt(batch.payloads.length) - 1n;
-      this.durableHash = hash;
-      this.counters.batches += 1;
-      this.counters.records += batch.payloads.length;
-      if (this.counters.commitMicros.length < commitSamplesMax) {
-        this.counters.commitMicros.push(Number(process.hrtime.bigint() - batch.startedNs) / 1_000);
-      }
-      batch.resolve();
-    } catch (error) {
-      this.fail(error, batch);
-      return;
-    } finally {
-      this.writing = false;
     }
-    // Records that arrived during the write have already waited a whole sync: write them now.
-    if (this.queue.length > 0) {
-      this.clearTimer();
-      void this.flush();
-    } else {
-      this.notifyIdle();
-    }
+  }
+
+  private writeNext() {
+    if (this.writing || this.failure !== undefined) return;
+    const next = this.ready.shift();
+    if (!next) return this.notifyIdle();
+    this.writing = true;
+    this.write(next.encoded).then(
+      () => {
+        this.writing = false;
+        const { batch, encoded } = next;
+        this.durableSequence = encoded.firstSequence + BigInt(encoded.count) - 1n;
+        this.durableHash = encoded.hash;
+        this.counters.batches += 1;
+        this.counters.records += encoded.count;
+        if (this.counters.commitMicros.length < commitSamplesMax) {
+          this.counters.commitMicros.push(
+            Number(process.hrtime.bigint() - batch.startedNs) / 1_000,
+          );
+        }
+        // Start the next write before waking this batch's waiters, so the disk stays busy while
+        // they run. Records that arrived during the sync have waited a whole sync: seal them now.
+        if (this.ready.length === 0) {
+          this.clearTimer();
+          this.seal();
+        }
+        this.writeNext();
+        batch.resolve();
+      },
+      (error: unknown) => {
+        this.writing = false;
+        this.fail(error, next.batch);
+      },
+    );
   }
 
   private fail(error: unknown, batch: PendingBatch) {
@@ -190,7 +220,9 @@ export class GroupCommitter {
     const failed = this.failureError();
     batch.reject(failed);
     for (const pending of this.queue) pending.reject(failed);
+    for (const pending of this.ready) pending.batch.reject(failed);
     this.queue = [];
+    this.ready = [];
     this.notifyIdle();
     this.onFatal(error);
   }
@@ -202,6 +234,8 @@ export class GroupCommitter {
   }
 
   private notifyIdle() {
+    const busy = this.writing || this.queue.length > 0 || this.ready.length > 0;
+    if (busy && this.failure === undefined) return;
     const waiting = this.idle;
     this.idle = [];
     for (const resolve of waiting) resolve();

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { crc32 } from "node:zlib";
+import { crc32c } from "./crc32c.ts";
 
 /**
  * The durable, append-only record of every command the kernel applied. Both backends (segment
@@ -82,7 +82,7 @@ export const recordPayloadBytesMax = 1 << 20;
 
 /*
  * Record format (both backends), little-endian:
- *   crc32 u32      CRC-32 of the 12 header bytes after it and the payload
+ *   crc32c u32     CRC-32C of the 12 header bytes after it and the payload
  *   length u32     payload bytes
  *   sequence u64   1, 2, 3, … with no gaps
  *   payload
@@ -98,16 +98,18 @@ export function encodeRecords(
   firstSequence: bigint,
   payloads: readonly Uint8Array[],
 ): number {
+  // Sequences stay far below 2^53; writing two 32-bit halves avoids a BigInt per record.
   let position = offset;
-  let sequence = firstSequence;
+  let sequence = Number(firstSequence);
   for (const payload of payloads) {
     target.writeUInt32LE(payload.length, position + 4);
-    target.writeBigUInt64LE(sequence, position + 8);
+    target.writeUInt32LE(sequence >>> 0, position + 8);
+    target.writeUInt32LE(Math.floor(sequence / 4_294_967_296), position + 12);
     target.set(payload, position + recordHeaderBytes);
     const end = position + recordHeaderBytes + payload.length;
-    target.writeUInt32LE(crc32(target.subarray(position + 4, end)), position);
+    target.writeUInt32LE(crc32c(target, position + 4, end), position);
     position = end;
-    sequence += 1n;
+    sequence += 1;
   }
   return position;
 }
@@ -140,7 +142,7 @@ export function decodeRecord(bytes: Buffer, offset: number, limit: number): Deco
   const end = offset + recordHeaderBytes + length;
   if (end > limit) return { ok: false, reason: "short", detail: "record payload cut short" };
   const expected = bytes.readUInt32LE(offset);
-  const actual = crc32(bytes.subarray(offset + 4, end));
+  const actual = crc32c(bytes, offset + 4, end);
   if (expected !== actual) {
     return { ok: false, reason: "checksum", detail: "record checksum mismatch" };
   }
