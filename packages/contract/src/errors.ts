@@ -15,6 +15,22 @@ export const httpStatusByErrorCode = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  captcha_required: 400,
+  captcha_invalid: 400,
+  agreement_required: 400,
+  invalid_credentials: 401,
+  account_exists: 409,
+  email_code_invalid: 400,
+  invite_code_invalid: 400,
+  wallet_signature_invalid: 401,
+  wallet_nonce_invalid: 401,
+  trade_password_not_set: 409,
+  trade_password_invalid: 403,
+  password_incorrect: 403,
+  demo_not_allowed: 403,
+  demo_deposit_not_allowed: 403,
+  demo_withdraw_not_allowed: 403,
+  mail_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;
