@@ -4,3 +4,5 @@ export * from "./health.ts";
 export * from "./locales.ts";
 export * from "./messages.ts";
 export * from "./endpoint.ts";
+export * from "./market.ts";
+export * from "./ws.ts";
