@@ -4,6 +4,7 @@
 
 import { assert } from "./assert.ts";
 import { divCeil, divFloor, parseAmount, pow10, SCALE_MAX } from "./amount/amount.ts";
+import { createOrderBook } from "./book/order-book.ts";
 import type { BookFill, BookListener, OrderBookFactory } from "./book/types.ts";
 import { commandShapeCode, commandsEqual } from "./command-codec.ts";
 import { reject as rejectResult, type RejectCode } from "./reject-codes.ts";
@@ -52,9 +53,9 @@ import {
   type WithdrawalView,
 } from "./types.ts";
 
-let defaultBookFactory: OrderBookFactory | null = null;
+let defaultBookFactory: OrderBookFactory = createOrderBook;
 
-/** Sets the order book used by kernels created without an explicit factory. */
+/** Sets the order book used by kernels created without an explicit factory (default: fast). */
 export function setDefaultBookFactory(factory: OrderBookFactory): void {
   defaultBookFactory = factory;
 }
@@ -88,7 +89,6 @@ export function createKernelState(
   bookFactory: OrderBookFactory | null = null,
 ): KernelState {
   const factory = bookFactory ?? defaultBookFactory;
-  assert(factory !== null, "no order book factory");
   const merged: KernelOptions = { ...defaultKernelOptions, ...options };
   merged.demoGrants = merged.demoGrants.map((grant) => ({ ...grant }));
   const state: KernelState = {
@@ -174,6 +174,7 @@ export function accountOf(
         owner.ownerId === systemOwners.external || owner.ownerId === systemOwners.demoFaucet,
       postings: [],
       touchedSerial: 0,
+      heldExpected: 0n,
     };
     owner.accounts.set(walletAsset, account);
     state.accounts.set(key, account);
@@ -363,7 +364,9 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
 // Rejections must leave no events; `order_accepted` pushed before a book rejection is the only
 // event a rejected command may have produced, and it is dropped with the rest.
 function onlyRestorable(events: readonly { type: string }[]): boolean {
-  return events.every((event) => event.type === "order_accepted");
+  return events.every(
+    (event) => event.type === "order_accepted" || event.type === "order_replaced",
+  );
 }
 
 function rejected(code: RejectCode): ApplyOutput {
@@ -398,7 +401,7 @@ function pruneIdempotency(state: KernelState): void {
 function dispatch(state: KernelState, command: Command): CommandResult {
   switch (command.type) {
     case "place_order":
-      return placeOrder(state, command, null);
+      return placeOrder(state, command);
     case "cancel_order":
       return cancelOrderCommand(state, command);
     case "replace_order":
@@ -1118,24 +1121,112 @@ function replaceOrder(state: KernelState, command: ReplaceOrderCommand): Command
   if (typeof owner === "string") return fail(owner);
   const order = findOwnOrder(state, owner, command.orderId);
   if (order === undefined) return fail("order_not_found");
-  return placeOrder(
-    state,
-    {
-      type: "place_order",
-      id: command.id,
-      atMs: command.atMs,
-      ownerId: command.ownerId,
-      mode: command.mode,
-      marketId: order.market.marketId,
-      side: order.side,
-      orderType: "limit",
-      timeInForce: order.timeInForce,
-      priceTicks: command.priceTicks,
-      quantityLots: command.quantityLots,
-      quoteAmount: null,
-    },
-    order,
+  const market = order.market;
+  if (!market.open) return fail("market_closed");
+  const priceTicks = command.priceTicks;
+  const lots = command.quantityLots;
+  const code = limitCode(market, priceTicks, lots);
+  if (code !== null) return fail(code);
+  const holdNew = holdFor(market, order.side === "buy", priceTicks, lots);
+  const holdExtra = holdNew - order.heldAmount;
+  if (holdExtra > 0n && order.holdAccount.available < holdExtra) {
+    return fail("insufficient_balance");
+  }
+
+  const priceBefore = order.priceTicks;
+  const quantityBefore = order.quantityLots;
+  const filledBefore = order.filledLots;
+  if (holdExtra > 0n) {
+    hold(state, order.holdAccount, holdExtra);
+    order.heldAmount = holdNew;
+  }
+  order.priceTicks = priceTicks;
+  order.quantityLots = filledBefore + lots;
+  state.events.push({
+    type: "order_replaced",
+    orderId: order.orderId,
+    priceTicks,
+    remainingLots: lots,
+    heldAmount: order.heldAmount,
+  });
+  state.taker = order;
+  const outcome = order.book.replace(
+    order.orderId,
+    { priceTicks, quantityLots: lots, timeInForce: order.timeInForce },
+    state.listener,
   );
+  state.taker = null;
+  assert(outcome !== undefined, "an open order was not in its book");
+  const value = okValue();
+  value.orderId = order.orderId;
+  switch (outcome.outcome) {
+    case "rejected_post_only":
+    case "rejected_fok":
+    case "rejected_book_full":
+      assert(order.filledLots === filledBefore, "a rejected replacement filled");
+      order.priceTicks = priceBefore;
+      order.quantityLots = quantityBefore;
+      if (holdExtra > 0n) {
+        release(state, order.holdAccount, holdExtra);
+        order.heldAmount -= holdExtra;
+      }
+      return fail(bookRejectCode(outcome.outcome));
+    case "rested":
+      settleRest(state, order, outcome.restingLots);
+      value.orderStatus = "open";
+      break;
+    case "filled":
+    case "expired":
+      settleGone(state, order, outcome.outcome);
+      value.orderStatus = outcome.outcome;
+      break;
+  }
+  value.filledLots = order.filledLots - filledBefore;
+  value.restingLots = outcome.restingLots;
+  return ok(value);
+}
+
+function holdFor(market: MarketState, isBuy: boolean, priceTicks: number, lots: number): bigint {
+  return isBuy
+    ? BigInt(priceTicks) * BigInt(lots) * market.tickLotUnits
+    : BigInt(lots) * market.lotUnits;
+}
+
+function bookRejectCode(
+  outcome: "rejected_post_only" | "rejected_fok" | "rejected_book_full",
+): RejectCode {
+  return outcome === "rejected_post_only"
+    ? "post_only_would_trade"
+    : outcome === "rejected_fok"
+      ? "fok_not_filled"
+      : "book_full";
+}
+
+/** The remainder rests: keep exactly its hold (a buy that filled below its limit gets change). */
+function settleRest(state: KernelState, order: OrderState, restingLots: number): void {
+  assert(restingLots === order.quantityLots - order.filledLots, "resting lots disagree");
+  const needed = holdFor(order.market, order.side === "buy", order.priceTicks, restingLots);
+  const excess = order.heldAmount - needed;
+  assert(excess >= 0n, "a resting order holds too little");
+  if (excess > 0n) {
+    release(state, order.holdAccount, excess);
+    order.heldAmount = needed;
+  }
+  order.owner.orderIds.add(order.orderId);
+  state.events.push({
+    type: "order_rested",
+    orderId: order.orderId,
+    priceTicks: order.priceTicks,
+    remainingLots: restingLots,
+    heldAmount: order.heldAmount,
+  });
+}
+
+/** Filled or expired: release whatever is still held and forget the order. */
+function settleGone(state: KernelState, order: OrderState, status: "filled" | "expired"): void {
+  if (order.heldAmount > 0n) release(state, order.holdAccount, order.heldAmount);
+  order.heldAmount = 0n;
+  removeOpenOrder(state, order, status);
 }
 
 /** Validates the numbers of a limit order; null when they are fine. */
@@ -1157,18 +1248,14 @@ function lotsCode(market: MarketState, quantityLots: number): RejectCode | null 
 }
 
 /**
- * Places an order (or, with `replacing`, cancels that order and places its successor).
+ * Places an order.
  * Everything is validated before anything changes; the book's own rejections (post-only,
  * fok, full) change nothing in the book, and the hold taken before matching is given back.
  */
-function placeOrder(
-  state: KernelState,
-  command: PlaceOrderCommand,
-  replacing: OrderState | null,
-): CommandResult {
+function placeOrder(state: KernelState, command: PlaceOrderCommand): CommandResult {
   const market = state.markets.get(command.marketId);
   if (market === undefined) return fail("market_not_found");
-  const owner = replacing?.owner ?? traderOwner(state, command.ownerId, command.mode);
+  const owner = traderOwner(state, command.ownerId, command.mode);
   if (typeof owner === "string") return fail(owner);
   if (!market.open) return fail("market_closed");
   const isBuy = command.side === "buy";
@@ -1217,25 +1304,15 @@ function placeOrder(
     }
   }
   const holdAssetId = isBuy ? market.quote.assetId : market.base.assetId;
-  let available = availableOf(owner, "fund", holdAssetId);
-  if (replacing !== null) available += replacing.heldAmount;
-  if (available < holdAmount) return fail("insufficient_balance");
+  if (availableOf(owner, "fund", holdAssetId) < holdAmount) return fail("insufficient_balance");
   const mayRest = tif === "gtc" || tif === "post_only";
   if (mayRest) {
-    const open = owner.orderIds.size - (replacing === null ? 0 : 1);
-    if (open >= owner.openOrdersMax) return fail("too_many_open_orders");
+    if (owner.orderIds.size >= owner.openOrdersMax) return fail("too_many_open_orders");
   }
   const book = owner.mode === "real" ? market.bookReal : market.bookDemo;
   if (byQuote) lots = lotsForQuote(market, book, owner.index, priceTicks, holdAmount);
-  if (replacing !== null && tif === "post_only") {
-    const best = book.bestPrice(isBuy ? "sell" : "buy");
-    if (best !== undefined && (isBuy ? priceTicks >= best : priceTicks <= best)) {
-      return fail("post_only_would_trade");
-    }
-  }
 
   // Validated: from here on the command succeeds, except for the book's own rejections.
-  if (replacing !== null) cancelOpenOrder(state, replacing, "replaced");
   const baseAccount = accountOf(state, owner, "fund", market.base.assetId);
   const quoteAccount = accountOf(state, owner, "fund", market.quote.assetId);
   const holdAccount = isBuy ? quoteAccount : baseAccount;
@@ -1292,56 +1369,21 @@ function placeOrder(
   switch (outcome.outcome) {
     case "rejected_post_only":
     case "rejected_fok":
-    case "rejected_book_full": {
+    case "rejected_book_full":
       assert(order.filledLots === 0, "a rejected submission filled");
       release(state, holdAccount, holdAmount);
       state.orders.delete(orderId);
       state.orderIdNext--;
-      const code: RejectCode =
-        outcome.outcome === "rejected_post_only"
-          ? "post_only_would_trade"
-          : outcome.outcome === "rejected_fok"
-            ? "fok_not_filled"
-            : "book_full";
-      if (replacing === null) return fail(code);
-      // The old order is already cancelled; report that the successor was not placed.
-      state.events = state.events.filter((event) => event.type !== "order_accepted");
-      value.orderId = null;
-      value.orderStatus = "rejected";
-      value.filledLots = 0;
-      value.restingLots = 0;
-      return ok(value);
-    }
-    case "rested": {
-      assert(outcome.restingLots === lots - order.filledLots, "resting lots disagree");
-      if (isBuy) {
-        const needed = BigInt(priceTicks) * BigInt(outcome.restingLots) * market.tickLotUnits;
-        const excess = order.heldAmount - needed;
-        assert(excess >= 0n, "a resting buy holds too little");
-        if (excess > 0n) {
-          release(state, holdAccount, excess);
-          order.heldAmount = needed;
-        }
-      }
-      owner.orderIds.add(orderId);
-      state.events.push({
-        type: "order_rested",
-        orderId,
-        priceTicks,
-        remainingLots: outcome.restingLots,
-        heldAmount: order.heldAmount,
-      });
+      return fail(bookRejectCode(outcome.outcome));
+    case "rested":
+      settleRest(state, order, outcome.restingLots);
       value.orderStatus = "open";
       break;
-    }
     case "filled":
-    case "expired": {
-      if (order.heldAmount > 0n) release(state, holdAccount, order.heldAmount);
-      order.heldAmount = 0n;
-      removeOpenOrder(state, order, outcome.outcome);
+    case "expired":
+      settleGone(state, order, outcome.outcome);
       value.orderStatus = outcome.outcome;
       break;
-    }
   }
   value.filledLots = outcome.filledLots;
   value.restingLots = outcome.restingLots;

@@ -37,6 +37,8 @@ export interface Account {
   postings: number[];
   /** Serial of the last command that touched it, to list each account once per command. */
   touchedSerial: number;
+  /** Scratch for `checkInvariants`: the holds it expects. */
+  heldExpected: bigint;
 }
 
 export interface OwnerState {
