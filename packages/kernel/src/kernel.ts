@@ -100,6 +100,8 @@ export function createKernelState(
     marketsByInstrument: new Map(),
     ticks: new Map(),
     owners: new Map(),
+    ownersReal: new Map(),
+    ownersDemo: new Map(),
     ownerIndexNext: 1,
     accounts: new Map(),
     orders: new Map(),
@@ -107,10 +109,11 @@ export function createKernelState(
     fillIdNext: 1,
     withdrawals: new Map(),
     postings: [],
-    idempotency: new Map(),
-    idQueue: [],
-    idQueueAtMs: [],
-    idQueueHead: 0,
+    idPositions: new Map(),
+    idCommands: [],
+    idResults: [],
+    idBase: 0,
+    idHead: 0,
     commandSerial: 0,
     events: [],
     touched: [],
@@ -148,7 +151,13 @@ export function openOwner(state: KernelState, ownerId: string, mode: Mode): Owne
     accounts: new Map(),
   };
   state.owners.set(key, owner);
+  (mode === "real" ? state.ownersReal : state.ownersDemo).set(ownerId, owner);
   return owner;
+}
+
+/** An open owner, or undefined. */
+export function ownerOf(state: KernelState, mode: Mode, ownerId: string): OwnerState | undefined {
+  return (mode === "real" ? state.ownersReal : state.ownersDemo).get(ownerId);
 }
 
 /** The account of an owner, created (at zero) on first use. */
@@ -323,10 +332,11 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
   }
   const shapeCode = commandShapeCode(command);
   if (shapeCode !== null) return rejected(shapeCode);
-  const seen = state.idempotency.get(id);
+  const seen = state.idPositions.get(id);
   if (seen !== undefined) {
-    if (commandsEqual(seen.command, command)) {
-      return { result: seen.result, events: [], duplicate: true };
+    const index = seen - state.idBase;
+    if (commandsEqual(state.idCommands[index]!, command)) {
+      return { result: state.idResults[index]!, events: [], duplicate: true };
     }
     return rejected("command_id_reused");
   }
@@ -354,9 +364,7 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
   state.events = [];
   state.touched.length = 0;
 
-  state.idempotency.set(id, { command, result });
-  state.idQueue.push(id);
-  state.idQueueAtMs.push(command.atMs);
+  rememberCommand(state, command, result);
   if (command.type === "clock_tick") pruneIdempotency(state);
   return { result, events, duplicate: false };
 }
@@ -381,21 +389,34 @@ function isPrintableAscii(text: string): boolean {
   return true;
 }
 
+/** Remembers a command and its result for repeats. */
+export function rememberCommand(state: KernelState, command: Command, result: CommandResult): void {
+  state.idPositions.set(command.id, state.idBase + state.idCommands.length);
+  state.idCommands.push(command);
+  state.idResults.push(result);
+}
+
 function pruneIdempotency(state: KernelState): void {
   const cutoff = state.nowMs - state.options.idempotencyWindowMs;
-  let head = state.idQueueHead;
-  const queue = state.idQueue;
-  const times = state.idQueueAtMs;
-  while (head < queue.length && times[head]! < cutoff) {
-    state.idempotency.delete(queue[head]!);
+  const commands = state.idCommands;
+  const end = state.idBase + commands.length;
+  let head = state.idHead;
+  while (head < end) {
+    const index = head - state.idBase;
+    const command = commands[index]!;
+    if (command.atMs >= cutoff) break;
+    state.idPositions.delete(command.id);
+    commands[index] = undefined;
+    state.idResults[index] = undefined;
     head++;
   }
-  if (head > 1024 && head * 2 > queue.length) {
-    state.idQueue = queue.slice(head);
-    state.idQueueAtMs = times.slice(head);
-    head = 0;
+  state.idHead = head;
+  const dropped = head - state.idBase;
+  if (dropped > 1024 && dropped * 2 > commands.length) {
+    state.idCommands = commands.slice(dropped);
+    state.idResults = state.idResults.slice(dropped);
+    state.idBase = head;
   }
-  state.idQueueHead = head;
 }
 
 function dispatch(state: KernelState, command: Command): CommandResult {
@@ -439,8 +460,16 @@ function dispatch(state: KernelState, command: Command): CommandResult {
   }
 }
 
+const rejections = new Map<RejectCode, CommandResult>();
+
+/** A rejection result; shared and frozen per code, since rejections are frequent and alike. */
 function fail(code: RejectCode): CommandResult {
-  return rejectResult(code);
+  let result = rejections.get(code);
+  if (result === undefined) {
+    result = Object.freeze(rejectResult(code));
+    rejections.set(code, result);
+  }
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -521,6 +550,8 @@ export function buildMarket(
     priceStepScaled: step.value,
     lotUnits: lot.value,
     tickLotUnits,
+    lotUnitsNumber: safeNumber(lot.value),
+    tickLotUnitsNumber: safeNumber(tickLotUnits),
     quantityLotsMin: lotsMin,
     quantityLotsMax: lotsMax,
     feeBpsMaker: definition.feeBpsMaker,
@@ -535,6 +566,11 @@ export function buildMarket(
     bandSellMinTicks: 0,
     tickId: null,
   };
+}
+
+/** The value as a double when it is a safe integer, else +Infinity (forcing the bigint path). */
+function safeNumber(value: bigint): number {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : Number.POSITIVE_INFINITY;
 }
 
 /** Adds a built market to the state and anchors it to its instrument's last tick. */
@@ -614,8 +650,10 @@ function recordTick(state: KernelState, command: RecordTickCommand): CommandResu
 
 /** Finds an open owner by id and mode; `owner_id_invalid` or `account_not_found` otherwise. */
 function findOwner(state: KernelState, ownerId: string, mode: Mode): OwnerState | RejectCode {
+  const owner = ownerOf(state, mode, ownerId);
+  if (owner !== undefined) return owner;
   if (!OWNER_PATTERN.test(ownerId) && !ownerId.startsWith("system:")) return "owner_id_invalid";
-  return state.owners.get(ownerKey(mode, ownerId)) ?? "account_not_found";
+  return "account_not_found";
 }
 
 /** System owners that may receive deposits and hold funds like users. */
@@ -636,7 +674,7 @@ function checkAmount(asset: AssetState, amount: bigint): RejectCode | null {
 
 function openAccounts(state: KernelState, command: OpenAccountsCommand): CommandResult {
   if (!OWNER_PATTERN.test(command.ownerId)) return fail("owner_id_invalid");
-  if (state.owners.has(ownerKey(command.mode, command.ownerId))) {
+  if (ownerOf(state, command.mode, command.ownerId) !== undefined) {
     return fail("accounts_already_open");
   }
   const owner = openOwner(state, command.ownerId, command.mode);
@@ -646,7 +684,7 @@ function openAccounts(state: KernelState, command: OpenAccountsCommand): Command
 }
 
 function grantDemoDefaults(state: KernelState, owner: OwnerState): void {
-  const faucet = state.owners.get(ownerKey("demo", systemOwners.demoFaucet))!;
+  const faucet = ownerOf(state, "demo", systemOwners.demoFaucet)!;
   for (const grant of state.options.demoGrants) {
     const asset = state.assets.get(grant.assetId);
     if (asset === undefined) continue;
@@ -679,7 +717,7 @@ function grantDemo(state: KernelState, command: GrantDemoCommand): CommandResult
   if (asset === undefined) return fail("asset_not_found");
   const code = checkAmount(asset, command.amount);
   if (code !== null) return fail(code);
-  const faucet = state.owners.get(ownerKey("demo", systemOwners.demoFaucet))!;
+  const faucet = ownerOf(state, "demo", systemOwners.demoFaucet)!;
   const seq = post(
     state,
     accountOf(state, faucet, "fund", asset.assetId),
@@ -702,7 +740,7 @@ function resetDemo(state: KernelState, command: ResetDemoCommand): CommandResult
   if (typeof owner === "string") return fail(owner);
   if (owner.system) return fail("owner_not_allowed");
   const cancelled = cancelOwnerOrders(state, owner, null, "demo_reset");
-  const faucet = state.owners.get(ownerKey("demo", systemOwners.demoFaucet))!;
+  const faucet = ownerOf(state, "demo", systemOwners.demoFaucet)!;
   const accounts = [...owner.accounts.values()].sort((a, b) => compareStrings(a.key, b.key));
   for (const account of accounts) {
     assert(account.held === 0n, "demo account still holds funds after cancelling its orders");
@@ -737,7 +775,7 @@ function creditDeposit(state: KernelState, command: CreditDepositCommand): Comma
   const code = checkAmount(asset, command.amount);
   if (code !== null) return fail(code);
   if (command.reference.length === 0) return fail("reference_missing");
-  const external = state.owners.get(ownerKey("real", systemOwners.external))!;
+  const external = ownerOf(state, "real", systemOwners.external)!;
   const seq = post(
     state,
     accountOf(state, external, "fund", asset.assetId),
@@ -801,7 +839,7 @@ function withdrawalComplete(state: KernelState, command: WithdrawalCompleteComma
   if (withdrawal === undefined) return fail("withdrawal_not_found");
   if (withdrawal.status !== "pending") return fail("withdrawal_not_pending");
   if (command.reference.length === 0) return fail("reference_missing");
-  const external = state.owners.get(ownerKey("real", systemOwners.external))!;
+  const external = ownerOf(state, "real", systemOwners.external)!;
   const seq = post(
     state,
     withdrawal.account,
@@ -927,9 +965,8 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
   const maker = state.orders.get(fill.makerOrderId);
   assert(maker !== undefined, "fill against an unknown order");
   const market = taker.market;
-  const lots = BigInt(fill.quantityLots);
-  const baseAmount = lots * market.lotUnits;
-  const quoteAmount = BigInt(fill.priceTicks) * lots * market.tickLotUnits;
+  const baseAmount = holdFor(market, false, 0, fill.quantityLots);
+  const quoteAmount = holdFor(market, true, fill.priceTicks, fill.quantityLots);
   const fillId = state.fillIdNext++;
   const tickId = market.tickId;
   const buyer = taker.side === "buy" ? taker : maker;
@@ -964,7 +1001,7 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
   );
   seller.heldAmount -= baseAmount;
   assert(buyer.heldAmount >= 0n && seller.heldAmount >= 0n, "order hold went negative");
-  const feeAccounts = state.owners.get(ownerKey(taker.owner.mode, systemOwners.fees))!;
+  const feeAccounts = ownerOf(state, taker.owner.mode, systemOwners.fees)!;
   const makerReceives = maker.side === "buy" ? baseAmount : quoteAmount;
   const takerReceives = taker.side === "buy" ? baseAmount : quoteAmount;
   const makerAccount = maker.side === "buy" ? maker.baseAccount : maker.quoteAccount;
@@ -1186,10 +1223,20 @@ function replaceOrder(state: KernelState, command: ReplaceOrderCommand): Command
   return ok(value);
 }
 
+/**
+ * What an order holds: quote `priceTicks × lots × tickLotUnits` for a buy, base
+ * `lots × lotUnits` for a sell. Computed in doubles when the product is provably exact (below
+ * 2^53), which saves the hot path several bigint allocations; bigint otherwise.
+ */
 function holdFor(market: MarketState, isBuy: boolean, priceTicks: number, lots: number): bigint {
-  return isBuy
-    ? BigInt(priceTicks) * BigInt(lots) * market.tickLotUnits
-    : BigInt(lots) * market.lotUnits;
+  if (isBuy) {
+    const product = priceTicks * lots * market.tickLotUnitsNumber;
+    if (product <= Number.MAX_SAFE_INTEGER) return BigInt(product);
+    return BigInt(priceTicks) * BigInt(lots) * market.tickLotUnits;
+  }
+  const product = lots * market.lotUnitsNumber;
+  if (product <= Number.MAX_SAFE_INTEGER) return BigInt(product);
+  return BigInt(lots) * market.lotUnits;
 }
 
 function bookRejectCode(
@@ -1273,9 +1320,7 @@ function placeOrder(state: KernelState, command: PlaceOrderCommand): CommandResu
     if (code !== null) return fail(code);
     priceTicks = command.priceTicks;
     lots = command.quantityLots;
-    holdAmount = isBuy
-      ? BigInt(priceTicks) * BigInt(lots) * market.tickLotUnits
-      : BigInt(lots) * market.lotUnits;
+    holdAmount = holdFor(market, isBuy, priceTicks, lots);
   } else {
     if (tif !== "ioc") return fail("time_in_force_invalid");
     if (command.priceTicks !== null) return fail("order_type_invalid");
@@ -1298,9 +1343,7 @@ function placeOrder(state: KernelState, command: PlaceOrderCommand): CommandResu
       const code = lotsCode(market, command.quantityLots);
       if (code !== null) return fail(code);
       lots = command.quantityLots;
-      holdAmount = isBuy
-        ? BigInt(priceTicks) * BigInt(lots) * market.tickLotUnits
-        : BigInt(lots) * market.lotUnits;
+      holdAmount = holdFor(market, isBuy, priceTicks, lots);
     }
   }
   const holdAssetId = isBuy ? market.quote.assetId : market.base.assetId;
