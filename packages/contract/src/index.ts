@@ -3,3 +3,6 @@ export * from "./errors.ts";
 export * from "./health.ts";
 export * from "./locales.ts";
 export * from "./messages.ts";
+export * from "./endpoint.ts";
+export * from "./market.ts";
+export * from "./ws.ts";
