@@ -4,3 +4,4 @@ export * from "./health.ts";
 export * from "./locales.ts";
 export * from "./messages.ts";
 export * from "./endpoint.ts";
+export * from "./auth.ts";
