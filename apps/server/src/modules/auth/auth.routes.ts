@@ -291,6 +291,8 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
         throw new AppError("invalid_credentials");
       }
       await db.deleteFrom("login_failures").where("account", "=", account).execute();
+      // Idempotent: heals a registration whose account opening failed half-way.
+      await openAccounts(user.id, "real");
       return startSession(reply, user.id, "real");
     },
   );
@@ -398,8 +400,8 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
             .where("wallet_address", "=", address)
             .executeTakeFirstOrThrow();
         }
-        await openAccounts(user.id, "real");
       }
+      await openAccounts(user.id, "real");
       return startSession(reply, user.id, "real");
     },
   );
