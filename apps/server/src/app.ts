@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Database } from "./db/database.ts";
 import { envelopePlugin } from "./http/envelope.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
+import { noticesRoutes } from "./modules/notices/notices.routes.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -28,6 +29,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(envelopePlugin);
   await app.register(healthRoutes, { prefix: "/api/v1", deps });
+  await app.register(noticesRoutes, { deps });
 
   if (deps.webRoot && existsSync(deps.webRoot)) {
     await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", wildcard: false });

@@ -3,3 +3,4 @@ export * from "./errors.ts";
 export * from "./health.ts";
 export * from "./locales.ts";
 export * from "./messages.ts";
+export * from "./notices.ts";
