@@ -2,7 +2,10 @@ import { existsSync } from "node:fs";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Database } from "./db/database.ts";
+import { authenticatePlugin } from "./http/authenticate.ts";
 import { envelopePlugin } from "./http/envelope.ts";
+import { docsRoutes } from "./http/openapi.ts";
+import { RateLimiter } from "./http/rate-limit.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { noticesRoutes } from "./modules/notices/notices.routes.ts";
 
@@ -16,6 +19,8 @@ export interface AppDeps {
   logLevel?: string;
   /** Largest request body accepted, in bytes. */
   bodyLimitBytes?: number;
+  /** Bearer token for operator endpoints (OPERATOR_TOKEN); unset means no operator access. */
+  operatorToken?: string;
 }
 
 /** Builds the whole HTTP app. It never listens: `main.ts` does, and tests use `inject`. */
@@ -28,6 +33,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: "idle",
   });
   await app.register(envelopePlugin);
+  // Contract endpoints (`defineRoute`) register here; /api/openapi.json and /api/docs list them.
+  app.decorate("endpoints", []);
+  app.decorate("rateLimiter", new RateLimiter(deps.now ?? Date.now));
+  await app.register(authenticatePlugin, {
+    database: deps.database,
+    now: deps.now ?? Date.now,
+    operatorToken: deps.operatorToken,
+  });
+  await app.register(docsRoutes);
   await app.register(healthRoutes, { prefix: "/api/v1", deps });
   await app.register(noticesRoutes, { deps });
 

@@ -3,4 +3,7 @@ export * from "./errors.ts";
 export * from "./health.ts";
 export * from "./locales.ts";
 export * from "./messages.ts";
+export * from "./endpoint.ts";
+export * from "./market.ts";
+export * from "./ws.ts";
 export * from "./notices.ts";
