@@ -8,3 +8,4 @@ export * from "./market.ts";
 export * from "./ws.ts";
 export * from "./tape.ts";
 export * from "./auth.ts";
+export * from "./notices.ts";
