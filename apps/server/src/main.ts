@@ -45,7 +45,18 @@ async function main() {
     tape: new MemoryTapeSink(),
   });
   const stopMarketClock = market.startClock(Date.now);
-  const app = await buildApp({ database, webRoot, logLevel: config.LOG_LEVEL, market });
+  const app = await buildApp({
+    database,
+    webRoot,
+    logLevel: config.LOG_LEVEL,
+    smtpUrl: config.SMTP_URL,
+    mailFrom: config.MAIL_FROM,
+    operatorToken: config.OPERATOR_TOKEN,
+    publicUrl: config.PUBLIC_URL,
+    passwordCost: config.PASSWORD_COST,
+    captcha: config.CAPTCHA,
+    market,
+  });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Candor ${version} is running at ${address.replace("[::1]", "localhost")}/`);
   console.log(`Database: ${database.kind}${database.kind === "pglite" ? ` in ${dataDir}` : ""}`);
