@@ -27,6 +27,15 @@ const ConfigSchema = z.object({
   MARKET_BACKFILL_DAYS: z.coerce.number().int().min(1).max(90).default(30),
   /** Time between two simulated ticks of one open instrument, in ms. */
   MARKET_TICK_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
+  /** Comma-separated instrument ids priced from Binance's public stream (e.g. BTCUSDT,ETHUSDT). */
+  MARKET_BINANCE_INSTRUMENTS: z
+    .string()
+    .regex(/^[A-Z0-9]+(,[A-Z0-9]+)*$/, "must be instrument ids separated by commas")
+    .optional(),
+  BINANCE_STREAM_URL: z
+    .string()
+    .regex(/^wss?:\/\//, "must start with ws:// or wss://")
+    .default("wss://stream.binance.com:9443"),
 });
 
 /** Server configuration, read from the environment at start-up. */

@@ -43,6 +43,12 @@ async function main() {
     backfillDays: config.MARKET_BACKFILL_DAYS,
     tickIntervalMs: config.MARKET_TICK_INTERVAL_MS,
     tape: new MemoryTapeSink(),
+    binance: config.MARKET_BINANCE_INSTRUMENTS
+      ? {
+          baseUrl: config.BINANCE_STREAM_URL,
+          instrumentIds: config.MARKET_BINANCE_INSTRUMENTS.split(","),
+        }
+      : undefined,
   });
   const stopMarketClock = market.startClock(Date.now);
   const app = await buildApp({

@@ -2,6 +2,8 @@ import { wsClientMessageBytesMax, wsPath, type Channel } from "@candor/contract"
 import type { FastifyInstance } from "fastify";
 import { WebSocketServer } from "ws";
 import type { Database } from "../../db/database.ts";
+import { instruments as catalogue, type FeedSource } from "@candor/market";
+import { BinanceFeed } from "./binance-feed.ts";
 import { sqlCandleRepository } from "./market.repository.ts";
 import { marketRoutes } from "./market.routes.ts";
 import { MarketService, type MarketServiceOptions } from "./market.service.ts";
@@ -23,12 +25,20 @@ export interface MarketModuleOptions extends Omit<MarketServiceOptions, "reposit
   heartbeatMs?: number;
   /** How often completed candles are written (default 5 s). */
   flushIntervalMs?: number;
+  /** Instruments to price from Binance's public stream instead of the simulator. */
+  binance?: { baseUrl: string; instrumentIds: readonly string[] };
 }
 
 /** Builds the service (backfilled up to now) and the hub wired to it. */
 export async function createMarketModule(options: MarketModuleOptions): Promise<MarketModule> {
+  const sourceByInstrument = new Map<string, FeedSource>();
+  const binanceInstruments = catalogue.filter(
+    (i) => i.binanceSymbol && options.binance?.instrumentIds.includes(i.id),
+  );
+  for (const instrument of binanceInstruments) sourceByInstrument.set(instrument.id, "binance");
   const service = new MarketService({
     ...options,
+    sourceByInstrument,
     repository: sqlCandleRepository(options.database),
   });
   await service.start(options.now());
@@ -49,6 +59,15 @@ export async function createMarketModule(options: MarketModuleOptions): Promise<
     service,
     hub,
     startClock(now) {
+      const feed =
+        options.binance && binanceInstruments.length > 0
+          ? new BinanceFeed({ baseUrl: options.binance.baseUrl, instruments: binanceInstruments })
+          : undefined;
+      const pumping = feed
+        ? (async () => {
+            for await (const tick of feed.ticks()) service.ingest(tick);
+          })()
+        : Promise.resolve();
       const ticker = setInterval(() => {
         service.step(now());
         hub.sweep(now());
@@ -58,6 +77,8 @@ export async function createMarketModule(options: MarketModuleOptions): Promise<
         flushing = flushing.then(() => service.flush()).catch(() => {});
       }, options.flushIntervalMs ?? 5_000);
       return async () => {
+        await feed?.close();
+        await pumping;
         clearInterval(ticker);
         clearInterval(flusher);
         await flushing;
