@@ -49,7 +49,7 @@ describe("Binance adapter against a local server replaying the recorded stream",
       instrumentId: "BTCUSDT",
       atMs: 1763892000139,
       price: 9_501_603n,
-      quantity: 27_125n,
+      quantity: 2_712n,
       source: "binance",
     });
     expect(new Set(ticks.map((t) => t.instrumentId))).toEqual(
