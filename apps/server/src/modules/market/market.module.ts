@@ -2,8 +2,22 @@ import { wsClientMessageBytesMax, wsPath, type Channel } from "@candor/contract"
 import type { FastifyInstance } from "fastify";
 import { WebSocketServer } from "ws";
 import type { Database } from "../../db/database.ts";
-import { instruments as catalogue, type FeedSource } from "@candor/market";
+import {
+  instruments as catalogue,
+  parseDecimal,
+  type FeedSource,
+  type Instrument,
+} from "@candor/market";
+import { getBalances, systemOwners } from "@candor/kernel";
+import {
+  demoFundingCommands,
+  MarketMaker,
+  type KernelGateway,
+} from "../market-maker/market-maker.ts";
+import { spotInstruments, spotMarketId, spotSetupCommands } from "../market-maker/spot-markets.ts";
 import { BinanceFeed } from "./binance-feed.ts";
+import { kernelDepthSource } from "./kernel-depth.ts";
+import { KernelTapeSink } from "./kernel-tape-sink.ts";
 import { sqlCandleRepository } from "./market.repository.ts";
 import { marketRoutes } from "./market.routes.ts";
 import { MarketService, type MarketServiceOptions } from "./market.service.ts";
@@ -13,6 +27,8 @@ import { WsHub, type WsIdentity } from "./ws-hub.ts";
 export interface MarketModule {
   service: MarketService;
   hub: WsHub;
+  /** The market maker, when the module runs with a kernel. */
+  marketMaker: MarketMaker | undefined;
   /** Starts the real-time loop (ticks, candle writes, heartbeat sweep); returns a stopper. */
   startClock(now: () => number): () => Promise<void>;
 }
@@ -25,6 +41,14 @@ export interface MarketModuleOptions extends Omit<MarketServiceOptions, "reposit
   heartbeatMs?: number;
   /** How often completed candles are written (default 5 s). */
   flushIntervalMs?: number;
+  /**
+   * The engine (submit + query). When given, ticks and sessions enter the kernel
+   * (`record_tick`, `set_market_session`), spot markets are defined from the catalogue, spot
+   * depth comes from the kernel books, and the market maker quotes them.
+   */
+  kernel?: KernelGateway;
+  /** Demo inventory granted once to the market maker, smallest units per asset. */
+  marketMakerDemoFunding?: ReadonlyMap<string, bigint>;
   /** Instruments to price from Binance's public stream instead of the simulator. */
   binance?: { baseUrl: string; instrumentIds: readonly string[] };
 }
@@ -36,8 +60,28 @@ export async function createMarketModule(options: MarketModuleOptions): Promise<
     (i) => i.binanceSymbol && options.binance?.instrumentIds.includes(i.id),
   );
   for (const instrument of binanceInstruments) sourceByInstrument.set(instrument.id, "binance");
+  const kernel = options.kernel;
+  const spot = spotInstruments(catalogue);
+  const spotMarkets = new Map(spot.map((i) => [i.id, spotMarketId(i)]));
+  let maker: MarketMaker | undefined;
+  if (kernel) {
+    // Rejections here (asset_exists, market_exists on later starts) change nothing.
+    for (const command of spotSetupCommands(catalogue)) await kernel.submit(command);
+    const held = kernel.query((s) => getBalances(s, systemOwners.marketMaker, "demo"));
+    if (!held.some((b) => b.available > 0n || b.held > 0n)) {
+      const funding = options.marketMakerDemoFunding ?? defaultDemoFunding(spot);
+      for (const command of demoFundingCommands(funding)) await kernel.submit(command);
+    }
+    maker = new MarketMaker({ gateway: kernel, instruments: spot });
+  }
   const service = new MarketService({
     ...options,
+    ...(kernel
+      ? {
+          tape: new KernelTapeSink((c) => kernel.submit(c), spotMarkets),
+          depthSource: kernelDepthSource((fn) => kernel.query(fn), spotMarkets),
+        }
+      : {}),
     sourceByInstrument,
     repository: sqlCandleRepository(options.database),
   });
@@ -58,6 +102,7 @@ export async function createMarketModule(options: MarketModuleOptions): Promise<
   return {
     service,
     hub,
+    marketMaker: maker,
     startClock(now) {
       const feed =
         options.binance && binanceInstruments.length > 0
@@ -71,6 +116,7 @@ export async function createMarketModule(options: MarketModuleOptions): Promise<
       const ticker = setInterval(() => {
         service.step(now());
         hub.sweep(now());
+        maker?.refresh(service.lastPrices(), now()).catch(() => {});
       }, tickIntervalMs);
       let flushing: Promise<void> = Promise.resolve();
       const flusher = setInterval(() => {
@@ -152,4 +198,16 @@ export async function registerMarket(
     market.hub.closeAll();
     wss.close();
   });
+}
+
+/** Demo inventory of the market maker: 10 million USDT and about as much of each base asset. */
+function defaultDemoFunding(spot: readonly Instrument[]): Map<string, bigint> {
+  const funding = new Map<string, bigint>([["USDT", 10_000_000n * 10n ** 6n]]);
+  for (const instrument of spot) {
+    const price = parseDecimal(instrument.simulation.startPrice, instrument.priceScale) ?? 1n;
+    const units =
+      (10_000_000n * 10n ** BigInt(instrument.priceScale + instrument.base.decimals)) / price;
+    funding.set(instrument.base.symbol, units);
+  }
+  return funding;
 }

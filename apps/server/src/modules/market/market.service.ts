@@ -331,6 +331,11 @@ export class MarketService {
     return candle && candleView(instrument, candle, false);
   }
 
+  /** The last price of every instrument (tape or backfill), in its price scale. */
+  lastPrices(): ReadonlyMap<string, bigint> {
+    return this.lastPrice;
+  }
+
   sourceOf(instrumentId: string): FeedSource {
     return this.sources.get(instrumentId) ?? "simulated";
   }
