@@ -5,6 +5,7 @@ import {
   systemOwners,
   type Command,
   type CommandResult,
+  type Event,
   type KernelState,
   type MarketView,
   type Mode,
@@ -16,6 +17,8 @@ import type { Unstamped } from "../../engine/engine.ts";
 export interface KernelGateway {
   submit(command: Unstamped<Command>): Promise<{ result: CommandResult }>;
   query<T>(fn: (state: KernelState) => T): T;
+  /** Applied commands with their events (the engine's bus); used for private streams. */
+  subscribe?(listener: (applied: { events: Event[]; replay: boolean }) => void): () => void;
 }
 
 export interface MarketMakerOptions {

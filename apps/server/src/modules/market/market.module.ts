@@ -1,5 +1,5 @@
 import { wsClientMessageBytesMax, wsPath, type Channel } from "@candor/contract";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { WebSocketServer } from "ws";
 import type { Database } from "../../db/database.ts";
 import {
@@ -8,7 +8,7 @@ import {
   type FeedSource,
   type Instrument,
 } from "@candor/market";
-import { getBalances, systemOwners } from "@candor/kernel";
+import { getBalances, systemOwners, type Event as KernelEvent } from "@candor/kernel";
 import {
   demoFundingCommands,
   MarketMaker,
@@ -29,6 +29,8 @@ export interface MarketModule {
   hub: WsHub;
   /** The market maker, when the module runs with a kernel. */
   marketMaker: MarketMaker | undefined;
+  /** Whether WebSocket `auth` tokens have a checker already (else the app's sessions are used). */
+  hasAuthenticate: boolean;
   /** Starts the real-time loop (ticks, candle writes, heartbeat sweep); returns a stopper. */
   startClock(now: () => number): () => Promise<void>;
 }
@@ -98,11 +100,20 @@ export async function createMarketModule(options: MarketModuleOptions): Promise<
     initialMessages: (channel) => initialMessages(service, channel, options.now()),
   });
   service.attachPublisher(hub);
+  // Private streams: the user's own orders, fills and balances, from the engine's events.
+  const ownerOfOrder = new Map<number, { ownerId: string; mode: "real" | "demo" }>();
+  options.kernel?.subscribe?.((applied) => {
+    if (applied.replay) return;
+    for (const m of privateMessages(applied.events, ownerOfOrder)) {
+      hub.publishPrivate(m.ownerId, m.mode, m.stream, m.message);
+    }
+  });
   const tickIntervalMs = options.tickIntervalMs ?? 1_000;
   return {
     service,
     hub,
     marketMaker: maker,
+    hasAuthenticate: options.authenticate !== undefined,
     startClock(now) {
       const feed =
         options.binance && binanceInstruments.length > 0
@@ -187,13 +198,21 @@ export async function registerMarket(
       socket.destroy();
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => {
-      market.hub.attach(ws, {
-        url: request.url,
-        acceptLanguage: request.headers["accept-language"],
+    void identityOf(app, request.headers).then((identity) => {
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        market.hub.attach(ws, {
+          url: request.url,
+          acceptLanguage: request.headers["accept-language"],
+          identity,
+        });
       });
     });
   });
+  if (!market.hasAuthenticate) {
+    market.hub.setAuthenticate((token) =>
+      identityOf(app, { authorization: `Bearer ${token}` }).then((identity) => identity ?? null),
+    );
+  }
   app.addHook("onClose", async () => {
     market.hub.closeAll();
     wss.close();
@@ -210,4 +229,98 @@ function defaultDemoFunding(spot: readonly Instrument[]): Map<string, bigint> {
     funding.set(instrument.base.symbol, units);
   }
   return funding;
+}
+
+/** The signed-in user of an upgrade request or token, by the app's session lookup. */
+async function identityOf(
+  app: FastifyInstance,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<WsIdentity | undefined> {
+  if (!app.hasDecorator("sessionUser")) return undefined;
+  const user = await app.sessionUser({ headers } as unknown as FastifyRequest).catch(() => null);
+  return user ? { userId: user.id.toString(), mode: user.mode } : undefined;
+}
+
+function jsonSafe(value: unknown): unknown {
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return value.map(jsonSafe);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonSafe(v)]));
+  }
+  return value;
+}
+
+/** Kernel events that concern one user, as private stream messages (orders, fills, balances). */
+export function privateMessages(
+  events: readonly KernelEvent[],
+  ownerOfOrder: Map<number, { ownerId: string; mode: "real" | "demo" }>,
+): {
+  ownerId: string;
+  mode: "real" | "demo";
+  stream: "orders" | "fills" | "balances";
+  message: unknown;
+}[] {
+  const out: ReturnType<typeof privateMessages> = [];
+  for (const event of events) {
+    switch (event.type) {
+      case "order_accepted":
+        ownerOfOrder.set(event.order.orderId, {
+          ownerId: event.order.ownerId,
+          mode: event.order.mode,
+        });
+        out.push({
+          ownerId: event.order.ownerId,
+          mode: event.order.mode,
+          stream: "orders",
+          message: { type: "order", stream: "orders", data: jsonSafe(event) },
+        });
+        break;
+      case "order_rested":
+      case "order_replaced":
+      case "order_cancelled":
+      case "order_done": {
+        const owner = ownerOfOrder.get(event.orderId);
+        if (!owner) break;
+        out.push({
+          ...owner,
+          stream: "orders",
+          message: { type: "order", stream: "orders", data: jsonSafe(event) },
+        });
+        if (event.type === "order_done") ownerOfOrder.delete(event.orderId);
+        break;
+      }
+      case "fill":
+        for (const ownerId of new Set([event.makerOwnerId, event.takerOwnerId])) {
+          out.push({
+            ownerId,
+            mode: event.mode,
+            stream: "fills",
+            message: { type: "fill", stream: "fills", data: jsonSafe(event) },
+          });
+        }
+        break;
+      case "balances_changed": {
+        const byOwner = new Map<string, typeof event.balances>();
+        for (const balance of event.balances) {
+          const key = `${balance.ownerId}|${balance.mode}`;
+          byOwner.set(key, [...(byOwner.get(key) ?? []), balance]);
+        }
+        for (const [key, balances] of byOwner) {
+          const [ownerId = "", mode] = key.split("|");
+          out.push({
+            ownerId,
+            mode: mode as "real" | "demo",
+            stream: "balances",
+            message: {
+              type: "balances",
+              stream: "balances",
+              data: { balances: jsonSafe(balances) },
+            },
+          });
+        }
+        break;
+      }
+    }
+  }
+  return out;
 }

@@ -70,6 +70,11 @@ export class WsHub implements MarketPublisher {
   /** Connections closed for being slow, since start (for logs and tests). */
   slowConsumersClosed = 0;
 
+  /** Sets how `auth` tokens are checked (the app's session lookup, once the app exists). */
+  setAuthenticate(authenticate: (token: string) => Promise<WsIdentity | null>): void {
+    this.options.authenticate = authenticate;
+  }
+
   constructor(private readonly options: WsHubOptions) {
     this.sendQueueBytesMax = options.sendQueueBytesMax ?? 1024 * 1024;
     this.subscriptionsMax = options.subscriptionsMax ?? wsSubscriptionsMax;
@@ -82,13 +87,18 @@ export class WsHub implements MarketPublisher {
   }
 
   /** Takes over an upgraded socket. `url` and `acceptLanguage` pick the messages' language. */
-  attach(socket: WebSocket, request: { url?: string; acceptLanguage?: string }): void {
+  attach(
+    socket: WebSocket,
+    request: { url?: string; acceptLanguage?: string; identity?: WsIdentity },
+  ): void {
     const lang = new URL(request.url ?? "/", "http://localhost").searchParams.get("lang");
     const connection = new HubConnection(
       socket,
       resolveLocale(lang ?? undefined, request.acceptLanguage),
       this.options.now(),
     );
+    // Signed in by the session cookie (or Authorization header) of the upgrade request.
+    connection.identity = request.identity;
     this.connections.add(connection);
     socket.on("message", (data, isBinary) => {
       void this.receive(connection, isBinary ? null : data.toString());
@@ -123,12 +133,17 @@ export class WsHub implements MarketPublisher {
   }
 
   /** Sends a private message (orders, fills, balances) to a user's subscribed connections. */
-  publishPrivate(userId: string, stream: "orders" | "fills" | "balances", message: unknown): void {
+  publishPrivate(
+    userId: string,
+    mode: "real" | "demo",
+    stream: "orders" | "fills" | "balances",
+    message: unknown,
+  ): void {
     const set = this.subscribers.get(stream);
     if (!set) return;
     let bytes: Buffer | undefined;
     for (const connection of set) {
-      if (connection.identity?.userId !== userId) continue;
+      if (connection.identity?.userId !== userId || connection.identity.mode !== mode) continue;
       bytes ??= Buffer.from(JSON.stringify(message));
       this.sendBytes(connection, bytes);
     }
