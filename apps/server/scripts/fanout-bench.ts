@@ -145,7 +145,7 @@ async function main() {
     await connectUpTo(subscribers);
     // The hub sends only to subscribers of the stream; the bare peer to the same sockets.
     const messages =
-      Math.max(messagesPerRound, Math.round(deliveriesPerPass / subscribers / messagesPerRound)) *
+      Math.max(1, Math.round(deliveriesPerPass / subscribers / messagesPerRound)) *
       messagesPerRound;
     for (const [name, message] of [
       ["tick", tickMessage],
