@@ -14,6 +14,7 @@ if (wanted("W1")) {
     restingTarget: 1_000,
     levelsPerSide: 800,
     quantityMax: 100,
+    owners: 1_000_000,
   });
   console.log(JSON.stringify(figures));
 }
@@ -24,6 +25,7 @@ if (wanted("W2")) {
     restingTarget: 10_000,
     levelsPerSide: 5,
     quantityMax: 100,
+    owners: 1_000_000,
   });
   console.log(JSON.stringify(figures));
 }
