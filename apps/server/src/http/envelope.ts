@@ -12,7 +12,7 @@ import { AppError } from "./app-error.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** The request's language: `X-Lang`, then `Accept-Language`, then English. */
+    /** The request's language: `X-Lang`, then `?lang=`, then `Accept-Language`, then English. */
     locale: Locale;
   }
 }
@@ -27,8 +27,10 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest("locale", "en");
   app.addHook("onRequest", async (request) => {
     const xLang = request.headers["x-lang"];
+    // `?lang=` serves links and scripts that cannot set headers; it is not part of any schema.
+    const lang = /[?&]lang=([A-Za-z-]{2,10})(?:&|$)/.exec(request.url)?.[1];
     request.locale = resolveLocale(
-      Array.isArray(xLang) ? xLang[0] : xLang,
+      (Array.isArray(xLang) ? xLang[0] : xLang) ?? lang,
       request.headers["accept-language"],
     );
   });

@@ -1,0 +1,110 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { EndpointAuth } from "@candor/contract";
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import fp from "fastify-plugin";
+import type { Database } from "../db/database.ts";
+import { AppError } from "./app-error.ts";
+
+/** The signed-in user of a request, as the session says. */
+export interface AuthUser {
+  id: bigint;
+  kind: "email" | "phone" | "wallet" | "demo";
+  /** The account mode this session trades in. Demo-only users are always in demo mode. */
+  mode: "real" | "demo";
+  demoOnly: boolean;
+  /** SHA-256 of the bearer token, hex: identifies the session for logout. */
+  sessionTokenHash: string;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set by `app.authenticate("user")`; null when the endpoint is public. */
+    user: AuthUser | null;
+    /** True when the request carried the operator token. */
+    operator: boolean;
+  }
+  interface FastifyInstance {
+    /** A preHandler that requires a signed-in user or the operator token. */
+    authenticate(level: Exclude<EndpointAuth, "none">): preHandlerAsyncHookHandler;
+    /** Looks up the session of a request without failing; null when there is none. */
+    sessionUser(request: FastifyRequest): Promise<AuthUser | null>;
+  }
+}
+
+/** Name of the httpOnly session cookie set at sign-in. */
+export const sessionCookieName = "candor_session";
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** The bearer token of a request: `Authorization: Bearer …`, else the session cookie. */
+export function requestToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.startsWith("Bearer ")) return header.slice(7).trim() || undefined;
+  const cookie = request.headers.cookie;
+  if (!cookie) return undefined;
+  for (const part of cookie.split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === sessionCookieName) return decodeURIComponent(value.join("=")) || undefined;
+  }
+  return undefined;
+}
+
+export interface AuthenticateOptions {
+  database: Database;
+  now: () => number;
+  /** The operator's bearer token; when unset, operator endpoints answer 401 to everyone. */
+  operatorToken?: string;
+}
+
+/** Decorates `app.authenticate(level)` and `request.user`; register once, before routes. */
+export const authenticatePlugin = fp(async (app: FastifyInstance, options: AuthenticateOptions) => {
+  app.decorateRequest("user", null);
+  app.decorateRequest("operator", false);
+
+  async function sessionUser(request: FastifyRequest): Promise<AuthUser | null> {
+    const token = requestToken(request);
+    if (!token || token.length > 200) return null;
+    const tokenHash = hashToken(token);
+    const row = await options.database.db
+      .selectFrom("sessions")
+      .innerJoin("users", "users.id", "sessions.user_id")
+      .select(["users.id", "users.kind", "users.demo_only", "sessions.mode", "sessions.expires_at"])
+      .where("sessions.token_hash", "=", tokenHash)
+      .where("sessions.revoked_at", "is", null)
+      .executeTakeFirst();
+    if (!row || row.expires_at.getTime() <= options.now()) return null;
+    return {
+      id: BigInt(row.id),
+      kind: row.kind,
+      mode: row.demo_only ? "demo" : row.mode,
+      demoOnly: row.demo_only,
+      sessionTokenHash: tokenHash,
+    };
+  }
+
+  function isOperator(request: FastifyRequest): boolean {
+    const expected = options.operatorToken;
+    const header = request.headers.authorization;
+    if (!expected || !header?.startsWith("Bearer ")) return false;
+    const given = Buffer.from(header.slice(7).trim());
+    const wanted = Buffer.from(expected);
+    return given.length === wanted.length && timingSafeEqual(given, wanted);
+  }
+
+  app.decorate("sessionUser", sessionUser);
+  app.decorate("authenticate", (level: Exclude<EndpointAuth, "none">) => {
+    const handler: preHandlerAsyncHookHandler = async (request) => {
+      if (level === "operator") {
+        if (!isOperator(request)) throw new AppError("unauthorized");
+        request.operator = true;
+        return;
+      }
+      const user = await sessionUser(request);
+      if (!user) throw new AppError("unauthorized");
+      request.user = user;
+    };
+    return handler;
+  });
+});

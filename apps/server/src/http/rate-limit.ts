@@ -1,0 +1,41 @@
+/** How many hits a key may make per window. */
+export interface RateRule {
+  max: number;
+  windowMs: number;
+}
+
+/**
+ * A fixed-window counter per key, in memory. One API node is the embedded default; with
+ * several nodes behind a balancer each node counts on its own (documented in decisions).
+ */
+export class RateLimiter {
+  private readonly windows = new Map<string, { count: number; resetAtMs: number }>();
+  private nextSweepMs = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  /** Counts one hit; false when the key is over its limit for the current window. */
+  hit(key: string, rule: RateRule): boolean {
+    const nowMs = this.now();
+    this.sweep(nowMs);
+    const window = this.windows.get(key);
+    if (!window || window.resetAtMs <= nowMs) {
+      this.windows.set(key, { count: 1, resetAtMs: nowMs + rule.windowMs });
+      return true;
+    }
+    window.count += 1;
+    return window.count <= rule.max;
+  }
+
+  /** Forgets a key, e.g. an account's failures after a successful sign-in. */
+  reset(key: string) {
+    this.windows.delete(key);
+  }
+
+  private sweep(nowMs: number) {
+    if (nowMs < this.nextSweepMs) return;
+    this.nextSweepMs = nowMs + 60_000;
+    for (const [key, window] of this.windows)
+      if (window.resetAtMs <= nowMs) this.windows.delete(key);
+  }
+}
