@@ -7,6 +7,7 @@ import { divCeil, divFloor, parseAmount, pow10, SCALE_MAX } from "./amount/amoun
 import { createOrderBook } from "./book/order-book.ts";
 import type { BookFill, BookListener, OrderBookFactory } from "./book/types.ts";
 import { commandShapeCode, commandsEqual } from "./command-codec.ts";
+import { IdIndex } from "./id-index.ts";
 import { reject as rejectResult, type RejectCode } from "./reject-codes.ts";
 import {
   accountKey,
@@ -29,6 +30,7 @@ import {
   type Command,
   type CommandResult,
   type CommandValue,
+  type Event,
   type CreditDepositCommand,
   type DefineAssetCommand,
   type DefineMarketCommand,
@@ -109,7 +111,7 @@ export function createKernelState(
     fillIdNext: 1,
     withdrawals: new Map(),
     postings: [],
-    idPositions: new Map(),
+    idPositions: null as unknown as IdIndex,
     idCommands: [],
     idResults: [],
     idBase: 0,
@@ -122,6 +124,10 @@ export function createKernelState(
     listener: null as unknown as BookListener,
   };
   state.listener = makeListener(state);
+  state.idPositions = new IdIndex(
+    (position) => state.idCommands[position - state.idBase]!.id,
+    () => state.idHead,
+  );
   for (const mode of ["real", "demo"] as const) {
     for (const ownerId of Object.values(systemOwners)) {
       if (ownerId === systemOwners.external && mode === "demo") continue;
@@ -149,6 +155,7 @@ export function openOwner(state: KernelState, ownerId: string, mode: Mode): Owne
         : state.options.openOrdersPerOwnerMax,
     orderIds: new Set(),
     accounts: new Map(),
+    fund: new Map(),
   };
   state.owners.set(key, owner);
   (mode === "real" ? state.ownersReal : state.ownersDemo).set(ownerId, owner);
@@ -167,6 +174,10 @@ export function accountOf(
   wallet: Wallet,
   assetId: string,
 ): Account {
+  if (wallet === "fund") {
+    const fund = owner.fund.get(assetId);
+    if (fund !== undefined) return fund;
+  }
   const walletAsset = wallet + "|" + assetId;
   let account = owner.accounts.get(walletAsset);
   if (account === undefined) {
@@ -186,12 +197,14 @@ export function accountOf(
       heldExpected: 0n,
     };
     owner.accounts.set(walletAsset, account);
+    if (wallet === "fund") owner.fund.set(assetId, account);
     state.accounts.set(key, account);
   }
   return account;
 }
 
 function availableOf(owner: OwnerState, wallet: Wallet, assetId: string): bigint {
+  if (wallet === "fund") return owner.fund.get(assetId)?.available ?? 0n;
   return owner.accounts.get(wallet + "|" + assetId)?.available ?? 0n;
 }
 
@@ -333,10 +346,10 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
   const shapeCode = commandShapeCode(command);
   if (shapeCode !== null) return rejected(shapeCode);
   const seen = state.idPositions.get(id);
-  if (seen !== undefined) {
+  if (seen !== -1) {
     const index = seen - state.idBase;
     if (commandsEqual(state.idCommands[index]!, command)) {
-      return { result: state.idResults[index]!, events: [], duplicate: true };
+      return { result: state.idResults[index]!, events: NO_EVENTS, duplicate: true };
     }
     return rejected("command_id_reused");
   }
@@ -349,23 +362,24 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
   state.commandSerial++;
   state.command = command;
   state.events = [];
-  state.touched.length = 0;
+  if (state.touched.length > 0) state.touched.length = 0;
   const result = dispatch(state, command);
   let events = state.events;
   if (!result.ok) {
     assert(events.length === 0 || onlyRestorable(events), "a rejection emitted events");
-    events = [];
+    events = NO_EVENTS;
   } else if (state.touched.length > 0) {
-    const balances: AccountBalance[] = [];
-    for (const account of state.touched) balances.push(balanceView(account));
+    const touched = state.touched;
+    const balances: AccountBalance[] = new Array<AccountBalance>(touched.length);
+    for (let i = 0; i < touched.length; i++) balances[i] = balanceView(touched[i]!);
     events.push({ type: "balances_changed", balances });
   }
   state.command = null;
-  state.events = [];
-  state.touched.length = 0;
 
   rememberCommand(state, command, result);
-  if (command.type === "clock_tick") pruneIdempotency(state);
+  // Forget expired ids a few at a time on every command (steady Map size, no bursts), and all
+  // of them on a clock tick.
+  pruneIdempotency(state, command.type === "clock_tick" ? Number.MAX_SAFE_INTEGER : 2);
   return { result, events, duplicate: false };
 }
 
@@ -377,8 +391,11 @@ function onlyRestorable(events: readonly { type: string }[]): boolean {
   );
 }
 
+/** The events of rejections and duplicates: shared, frozen, empty. */
+const NO_EVENTS = Object.freeze([]) as unknown as Event[];
+
 function rejected(code: RejectCode): ApplyOutput {
-  return { result: rejectResult(code), events: [], duplicate: false };
+  return { result: fail(code), events: NO_EVENTS, duplicate: false };
 }
 
 function isPrintableAscii(text: string): boolean {
@@ -396,16 +413,16 @@ export function rememberCommand(state: KernelState, command: Command, result: Co
   state.idResults.push(result);
 }
 
-function pruneIdempotency(state: KernelState): void {
+function pruneIdempotency(state: KernelState, countMax: number): void {
   const cutoff = state.nowMs - state.options.idempotencyWindowMs;
   const commands = state.idCommands;
-  const end = state.idBase + commands.length;
+  const end = Math.min(state.idBase + commands.length, state.idHead + countMax);
   let head = state.idHead;
   while (head < end) {
     const index = head - state.idBase;
     const command = commands[index]!;
     if (command.atMs >= cutoff) break;
-    state.idPositions.delete(command.id);
+    state.idPositions.delete(command.id, head);
     commands[index] = undefined;
     state.idResults[index] = undefined;
     head++;
@@ -1209,7 +1226,13 @@ function replaceOrder(state: KernelState, command: ReplaceOrderCommand): Command
       }
       return fail(bookRejectCode(outcome.outcome));
     case "rested":
-      settleRest(state, order, outcome.restingLots);
+      settleRest(
+        state,
+        order,
+        outcome.restingLots,
+        false,
+        order.filledLots === filledBefore ? holdNew : null,
+      );
       value.orderStatus = "open";
       break;
     case "filled":
@@ -1250,16 +1273,24 @@ function bookRejectCode(
 }
 
 /** The remainder rests: keep exactly its hold (a buy that filled below its limit gets change). */
-function settleRest(state: KernelState, order: OrderState, restingLots: number): void {
+function settleRest(
+  state: KernelState,
+  order: OrderState,
+  restingLots: number,
+  joining: boolean,
+  neededKnown: bigint | null,
+): void {
   assert(restingLots === order.quantityLots - order.filledLots, "resting lots disagree");
-  const needed = holdFor(order.market, order.side === "buy", order.priceTicks, restingLots);
+  const needed =
+    neededKnown ?? holdFor(order.market, order.side === "buy", order.priceTicks, restingLots);
   const excess = order.heldAmount - needed;
   assert(excess >= 0n, "a resting order holds too little");
   if (excess > 0n) {
     release(state, order.holdAccount, excess);
     order.heldAmount = needed;
   }
-  order.owner.orderIds.add(order.orderId);
+  // A replaced order that rests again never left its owner's open set.
+  if (joining) order.owner.orderIds.add(order.orderId);
   state.events.push({
     type: "order_rested",
     orderId: order.orderId,
@@ -1419,7 +1450,13 @@ function placeOrder(state: KernelState, command: PlaceOrderCommand): CommandResu
       state.orderIdNext--;
       return fail(bookRejectCode(outcome.outcome));
     case "rested":
-      settleRest(state, order, outcome.restingLots);
+      settleRest(
+        state,
+        order,
+        outcome.restingLots,
+        true,
+        order.filledLots === 0 ? holdAmount : null,
+      );
       value.orderStatus = "open";
       break;
     case "filled":

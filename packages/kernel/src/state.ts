@@ -1,6 +1,7 @@
 // The kernel's internal state. Only the kernel's own modules touch these records; everyone
 // else reads through the queries in `queries.ts`.
 
+import type { IdIndex } from "./id-index.ts";
 import type { BookListener, OrderBook, OrderBookFactory } from "./book/types.ts";
 import type {
   Command,
@@ -54,6 +55,8 @@ export interface OwnerState {
   orderIds: Set<number>;
   /** Accounts by `wallet|assetId`. */
   accounts: Map<string, Account>;
+  /** The fund wallet's accounts by asset id (the trading path; no key strings built). */
+  fund: Map<string, Account>;
 }
 
 export interface MarketState {
@@ -140,7 +143,7 @@ export interface KernelState {
    * Remembered command ids → their position in arrival (and so time) order. Position `p` lives
    * at index `p - idBase` of `idCommands`/`idResults`; positions before `idHead` are pruned.
    */
-  idPositions: Map<string, number>;
+  idPositions: IdIndex;
   idCommands: (Command | undefined)[];
   idResults: (CommandResult | undefined)[];
   idBase: number;
