@@ -217,11 +217,12 @@ export function commandShapeCode(command: Command): RejectCode | null {
   return null;
 }
 
-/** True when two commands of valid shape carry the same content (cheap: no encoding). */
+/**
+ * True when two commands of valid shape carry the same content (cheap: no encoding). `atMs` is
+ * not content: the engine stamps the time, so a client's retry arrives with a later one.
+ */
 export function commandsEqual(first: Command, second: Command): boolean {
-  if (first.type !== second.type || first.id !== second.id || first.atMs !== second.atMs) {
-    return false;
-  }
+  if (first.type !== second.type || first.id !== second.id) return false;
   const schema = commandSchemas[first.type];
   const a = first as unknown as Record<string, unknown>;
   const b = second as unknown as Record<string, unknown>;

@@ -304,6 +304,8 @@ describe.each(factories)("kernel with the %s book", (_name, factory) => {
     const again = run(state, { ...command });
     expect(again).toEqual({ result: first.result, events: [], duplicate: true });
     expect(stateHash(state)).toBe(hash);
+    // A retry stamped later by the engine is the same command.
+    expect(run(state, { ...command, atMs: c.nowMs }).duplicate).toBe(true);
     expect(run(state, { ...command, priceTicks: 101 }).result).toEqual({
       ok: false,
       code: "command_id_reused",

@@ -41,8 +41,9 @@ export type SystemOwnerId = (typeof systemOwners)[keyof typeof systemOwners];
 export interface CommandBase {
   /**
    * Client-supplied idempotency key (1–128 printable ASCII characters). A repeated id returns
-   * the first result and changes nothing; the same id with different content is rejected with
-   * `command_id_reused`. Ids are remembered for `KernelOptions.idempotencyWindowMs`.
+   * the first result and changes nothing; the same id with different content (any field but
+   * `atMs`) is rejected with `command_id_reused`. Ids are remembered for at least
+   * `KernelOptions.idempotencyWindowMs`.
    */
   id: string;
   /** Time of the command in milliseconds since the Unix epoch; never earlier than the last one. */
