@@ -8,6 +8,7 @@ import { createOrderBook } from "./book/order-book.ts";
 import type { BookFill, BookListener, OrderBookFactory } from "./book/types.ts";
 import { commandShapeCode, commandsEqual } from "./command-codec.ts";
 import { IdIndex } from "./id-index.ts";
+import { PRICE_TICKS_MAX as PRICE_TICKS_MAX_UNITS } from "./market-units.ts";
 import { reject as rejectResult, type RejectCode } from "./reject-codes.ts";
 import {
   accountKey,
@@ -63,7 +64,7 @@ export function setDefaultBookFactory(factory: OrderBookFactory): void {
 }
 
 /** Largest price in ticks and lots per order the kernel accepts (keeps book math in safe ints). */
-const PRICE_TICKS_MAX = 1_000_000_000_000;
+const PRICE_TICKS_MAX = PRICE_TICKS_MAX_UNITS;
 const ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const OWNER_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const BPS = 10_000n;
@@ -1549,6 +1550,8 @@ export function marketView(market: MarketState): MarketView {
     levelsPerSideMax: market.levelsPerSideMax,
     ordersPerBookMax: market.ordersPerBookMax,
     open: market.open,
+    baseScale: market.base.scale,
+    quoteScale: market.quote.scale,
   };
 }
 

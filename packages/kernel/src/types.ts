@@ -580,6 +580,9 @@ export interface MarketView {
   levelsPerSideMax: number;
   ordersPerBookMax: number;
   open: boolean;
+  /** Decimals of the base and quote assets. */
+  baseScale: number;
+  quoteScale: number;
 }
 
 /** Book depth of one market and mode, best first. */
