@@ -54,9 +54,21 @@ export class IdIndex {
     return oldest + ((stored - 1 - (oldest % MODULUS) + MODULUS) % MODULUS);
   }
 
+  // The last id looked up and its hash: `set` after a missed `get` (every new command) reuses it.
+  private lastId = "";
+  private lastHash = hashId("");
+
+  private hashOf(id: string): number {
+    if (id !== this.lastId) {
+      this.lastId = id;
+      this.lastHash = hashId(id);
+    }
+    return this.lastHash;
+  }
+
   /** The position of `id`, or -1. */
   get(id: string): number {
-    const hash = hashId(id);
+    const hash = this.hashOf(id);
     const table = this.table;
     let index = hash & this.mask;
     for (;;) {
@@ -74,7 +86,7 @@ export class IdIndex {
   set(id: string, position: number): void {
     assert(position >= 0 && position < Number.MAX_SAFE_INTEGER, "id position out of range");
     if ((this.used + 1) * 2 > this.mask + 1) this.rebuild();
-    const hash = hashId(id);
+    const hash = this.hashOf(id);
     const table = this.table;
     let index = hash & this.mask;
     while (table[index * 2]! > 0) index = (index + 1) & this.mask;
