@@ -339,6 +339,22 @@ describe.each(factories)("kernel with the %s book", (_name, factory) => {
     expect(stateHash(copy)).toBe(stateHash(state));
   });
 
+  it("keeps the latest postings per account for statements", () => {
+    const state = createKernelState({ statementPostingsMax: 2 }, factory);
+    const c = new CommandMaker();
+    mustOk(state, c.asset("USDT", 6));
+    mustOk(state, c.open("1"));
+    for (let i = 1; i <= 7; i++) mustOk(state, c.deposit("1", "USDT", BigInt(i)));
+    const lines = getStatement(state, "1", "real", "fund", "USDT");
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.at(-1)!.amount).toBe(7n);
+    expect(getStatement(state, "1", "real", "fund", "USDT", lines.at(-2)!.seq)).toHaveLength(1);
+    const copy = restore(snapshot(state), factory);
+    expect(stateHash(copy)).toBe(stateHash(state));
+    mustOk(copy, c.deposit("1", "USDT", 8n));
+    expect(getStatement(copy, "1", "real", "fund", "USDT").at(-1)!.seq).toBe(8);
+  });
+
   it("encodes commands canonically", () => {
     const c = new CommandMaker();
     const command = c.order("1", "BTC-USDT", "buy", "market", "ioc", null, null, 123n);

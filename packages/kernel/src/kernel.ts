@@ -42,6 +42,7 @@ import {
   type OpenAccountsCommand,
   type OrderView,
   type PlaceOrderCommand,
+  type Posting,
   type PostingReason,
   type RecordTickCommand,
   type ReplaceOrderCommand,
@@ -111,7 +112,7 @@ export function createKernelState(
     orderIdNext: 1,
     fillIdNext: 1,
     withdrawals: new Map(),
-    postings: [],
+    postingSeqLast: 0,
     idPositions: null as unknown as IdIndex,
     idCommands: [],
     idResults: [],
@@ -261,7 +262,7 @@ function post(
     assert(debit.negativeAllowed || debit.available >= 0n, "available balance went negative");
   }
   credit.available += amount;
-  const seq = state.postings.length + 1;
+  const seq = ++state.postingSeqLast;
   const command = state.command!;
   const posting = {
     seq,
@@ -279,13 +280,19 @@ function post(
     operatorId,
     reference,
   };
-  state.postings.push(posting);
-  debit.postings.push(seq);
-  credit.postings.push(seq);
+  keepPosting(debit, posting, state.options.statementPostingsMax);
+  keepPosting(credit, posting, state.options.statementPostingsMax);
   touch(state, debit);
   touch(state, credit);
   state.events.push({ type: "posting", posting });
   return seq;
+}
+
+/** Appends to an account's statement, dropping the oldest half when it holds twice the limit. */
+function keepPosting(account: Account, posting: Posting, kept: number): void {
+  const list = account.postings;
+  list.push(posting);
+  if (list.length > 2 * kept) list.splice(0, list.length - kept);
 }
 
 function postRefs(

@@ -34,8 +34,12 @@ export interface Account {
   held: bigint;
   /** Only `system:external` and `system:demo_faucet` may go below zero. */
   negativeAllowed: boolean;
-  /** Posting sequence numbers touching this account, oldest first (the statement). */
-  postings: number[];
+  /**
+   * The latest postings touching this account, oldest first: at least
+   * `KernelOptions.statementPostingsMax` of them (fewer only if there were fewer). The full
+   * history is in the event stream (and the server's read model).
+   */
+  postings: Posting[];
   /** Serial of the last command that touched it, to list each account once per command. */
   touchedSerial: number;
   /** Scratch for `checkInvariants`: the holds it expects. */
@@ -138,7 +142,8 @@ export interface KernelState {
   orderIdNext: number;
   fillIdNext: number;
   withdrawals: Map<string, WithdrawalState>;
-  postings: Posting[];
+  /** Sequence number of the last posting. */
+  postingSeqLast: number;
   /**
    * Remembered command ids → their position in arrival (and so time) order. Position `p` lives
    * at index `p - idBase` of `idCommands`/`idResults`; positions before `idHead` are pruned.
@@ -164,6 +169,7 @@ export const defaultKernelOptions: KernelOptions = {
   levelsPerSideMax: 1_000,
   ordersPerBookMax: 100_000,
   idempotencyWindowMs: 600_000,
+  statementPostingsMax: 1_000,
   demoGrants: [{ assetId: "USDT", amount: "100000" }],
 };
 

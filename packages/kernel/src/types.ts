@@ -615,6 +615,11 @@ export interface KernelOptions {
   ordersPerBookMax: number;
   /** How long command ids are remembered, pruned by clock_tick. Default 600,000 (10 minutes). */
   idempotencyWindowMs: number;
+  /**
+   * Postings each account keeps in memory for `getStatement` (at least this many, the latest).
+   * Default 1,000. Older postings live in the event stream and the server's statement tables.
+   */
+  statementPostingsMax: number;
   /** Granted on opening demo accounts and on reset_demo, as decimal strings of defined assets. */
   demoGrants: { assetId: string; amount: string }[];
 }

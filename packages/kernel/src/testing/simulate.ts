@@ -85,7 +85,12 @@ export function simulate(options: SimulationOptions): SimulationReport {
   const random = new Random(seed);
   const c = new CommandMaker(1_000);
   const state = createKernelState(
-    { openOrdersPerOwnerMax: 12, levelsPerSideMax: 40, ordersPerBookMax: 150 },
+    {
+      openOrdersPerOwnerMax: 12,
+      levelsPerSideMax: 40,
+      ordersPerBookMax: 150,
+      statementPostingsMax: 20,
+    },
     bookFactory,
   );
   const history: Command[] = [];
