@@ -290,6 +290,18 @@ describe.each(factories)("kernel with the %s book", (_name, factory) => {
       ok: false,
       code: "insufficient_balance",
     });
+    expect(run(state, c.deposit("1", "USDT", 10n ** 37n)).result).toEqual({
+      ok: false,
+      code: "amount_above_maximum",
+    });
+    expect(run(state, c.deposit("1", "USDT", 0n)).result).toEqual({
+      ok: false,
+      code: "amount_must_be_positive",
+    });
+    expect(run(state, c.deposit("1", "DOGE", 1n)).result).toEqual({
+      ok: false,
+      code: "asset_not_found",
+    });
     expect(run(state, c.transferUser("1", "9", "USDT", 1n)).result).toEqual({
       ok: false,
       code: "account_not_found",

@@ -503,7 +503,12 @@ function fail(code: RejectCode): CommandResult {
 function defineAsset(state: KernelState, command: DefineAssetCommand): CommandResult {
   if (!ID_PATTERN.test(command.assetId)) return fail("asset_invalid");
   if (command.scale < 0 || command.scale > SCALE_MAX) return fail("asset_invalid");
-  if (command.amountMax !== null && command.amountMax <= 0n) return fail("asset_invalid");
+  if (
+    command.amountMax !== null &&
+    (command.amountMax <= 0n || command.amountMax > AMOUNT_SANITY_MAX)
+  ) {
+    return fail("asset_invalid");
+  }
   if (state.assets.has(command.assetId)) return fail("asset_exists");
   const asset: AssetState = {
     assetId: command.assetId,
@@ -691,9 +696,12 @@ function fundableSystemOwner(ownerId: string): boolean {
   );
 }
 
+/** No single command moves more than 10^36 smallest units, whatever the asset says. */
+const AMOUNT_SANITY_MAX = 10n ** 36n;
+
 function checkAmount(asset: AssetState, amount: bigint): RejectCode | null {
   if (amount <= 0n) return "amount_must_be_positive";
-  if (asset.amountMax !== null && amount > asset.amountMax) return "amount_above_maximum";
+  if (amount > (asset.amountMax ?? AMOUNT_SANITY_MAX)) return "amount_above_maximum";
   return NO_REJECT;
 }
 
@@ -1368,10 +1376,8 @@ function placeOrder(state: KernelState, command: PlaceOrderCommand): CommandResu
     if (priceTicks < 1 || priceTicks > PRICE_TICKS_MAX) return fail("price_outside_band");
     if (isBuy && command.quoteAmount !== null) {
       if (command.quantityLots !== null) return fail("order_type_invalid");
-      if (command.quoteAmount <= 0n) return fail("amount_must_be_positive");
-      if (market.quote.amountMax !== null && command.quoteAmount > market.quote.amountMax) {
-        return fail("amount_above_maximum");
-      }
+      const code = checkAmount(market.quote, command.quoteAmount);
+      if (code !== null) return fail(code);
       byQuote = true;
       holdAmount = command.quoteAmount;
       lots = 0;
