@@ -1371,23 +1371,26 @@ function placeOrder(state: KernelState, command: PlaceOrderCommand): CommandResu
   } else {
     if (tif !== "ioc") return fail("time_in_force_invalid");
     if (command.priceTicks !== null) return fail("order_type_invalid");
-    if (market.tickId === null) return fail("no_reference_price");
-    priceTicks = isBuy ? market.bandBuyMaxTicks : market.bandSellMinTicks;
-    if (priceTicks < 1 || priceTicks > PRICE_TICKS_MAX) return fail("price_outside_band");
-    if (isBuy && command.quoteAmount !== null) {
+    byQuote = isBuy && command.quoteAmount !== null;
+    if (byQuote) {
       if (command.quantityLots !== null) return fail("order_type_invalid");
-      const code = checkAmount(market.quote, command.quoteAmount);
+      const code = checkAmount(market.quote, command.quoteAmount!);
       if (code !== null) return fail(code);
-      byQuote = true;
-      holdAmount = command.quoteAmount;
-      lots = 0;
     } else {
       if (command.quantityLots === null || command.quoteAmount !== null) {
         return fail("order_type_invalid");
       }
       const code = lotsCode(market, command.quantityLots);
       if (code !== null) return fail(code);
-      lots = command.quantityLots;
+    }
+    if (market.tickId === null) return fail("no_reference_price");
+    priceTicks = isBuy ? market.bandBuyMaxTicks : market.bandSellMinTicks;
+    if (priceTicks < 1 || priceTicks > PRICE_TICKS_MAX) return fail("price_outside_band");
+    if (byQuote) {
+      holdAmount = command.quoteAmount!;
+      lots = 0;
+    } else {
+      lots = command.quantityLots!;
       holdAmount = holdFor(market, isBuy, priceTicks, lots);
     }
   }
