@@ -711,5 +711,8 @@ describeEachDatabase("auth", (database) => {
     ]) {
       expect(document.paths[path], path).toBeDefined();
     }
+    const page = (await call("GET", "/api/docs")).body;
+    expect(page).toContain('id="api-map"');
+    expect(page).toContain("<td><code>agreetment</code></td>");
   });
 });
