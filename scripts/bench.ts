@@ -5,7 +5,10 @@ import path from "node:path";
 const root = path.resolve(import.meta.dirname, "..");
 
 /** Benchmark name → its script. Each measures our code and a peer in the same run. */
-const benchmarks: Record<string, string> = {};
+const benchmarks: Record<string, string> = {
+  kernel: "packages/kernel/bench/kernel.ts",
+  journal: "apps/server/scripts/journal-bench.ts",
+};
 
 const name = process.argv[2];
 const script = name ? benchmarks[name] : undefined;

@@ -31,6 +31,12 @@ export const httpStatusByErrorCode = {
   demo_deposit_not_allowed: 403,
   demo_withdraw_not_allowed: 403,
   mail_unavailable: 503,
+  instrument_not_found: 404,
+  market_closed: 409,
+  subscription_limit_reached: 429,
+  slow_consumer: 503,
+  bad_message: 400,
+  command_rejected: 422,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

@@ -5,3 +5,6 @@ export * from "./locales.ts";
 export * from "./messages.ts";
 export * from "./endpoint.ts";
 export * from "./auth.ts";
+export * from "./market.ts";
+export * from "./ws.ts";
+export * from "./tape.ts";

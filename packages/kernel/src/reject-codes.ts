@@ -49,6 +49,17 @@ export const rejectCodes = [
   "withdrawal_not_pending",
   "instrument_id_invalid",
   "nothing_to_cancel",
+  "command_malformed",
+  "asset_exists",
+  "asset_invalid",
+  "market_exists",
+  "market_invalid",
+  "mode_invalid",
+  "owner_not_allowed",
+  "withdrawal_exists",
+  "tick_exists",
+  "price_invalid",
+  "quote_amount_too_small",
 ] as const;
 
 /** One of the stable rejection codes above. */

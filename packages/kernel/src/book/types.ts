@@ -90,6 +90,25 @@ export interface BookLimits {
   levelsPerSideMax: number;
   /** Most resting orders in the whole book. An order that would exceed it is `rejected_book_full`. */
   ordersMax: number;
+  /**
+   * Widest range of resting prices, both sides together, in ticks (highest − lowest + 1). An
+   * order whose remainder would rest outside it is `rejected_book_full`. It bounds the fast
+   * book's price ladder. Default `priceSpanTicksMaxDefault`.
+   */
+  priceSpanTicksMax?: number;
+}
+
+/** Default `BookLimits.priceSpanTicksMax`: 2^20 ticks, a 4 MiB ladder at most. */
+export const priceSpanTicksMaxDefault = 1 << 20;
+
+/** The new terms of a resting order being replaced (moved). */
+export interface OrderChange {
+  /** New limit price in ticks. Positive. */
+  priceTicks: number;
+  /** New quantity in lots, replacing what remained. Positive. */
+  quantityLots: number;
+  /** Default `gtc`. */
+  timeInForce?: TimeInForce;
 }
 
 /** A central limit order book for one market: price-time priority. */
@@ -98,6 +117,13 @@ export interface OrderBook {
   submit(order: BookOrderInput, listener: BookListener): SubmitResult;
   /** Removes a resting order; undefined when it is not resting (unknown, filled or cancelled). */
   cancel(orderId: number): RestingOrder | undefined;
+  /**
+   * Replaces (moves) a resting order: as if it were cancelled and `change` submitted with the
+   * same order id, owner and side, so it loses its time priority and may trade. When that
+   * submission is rejected, nothing changes and the old order keeps its place. Undefined when
+   * the order is not resting.
+   */
+  replace(orderId: number, change: OrderChange, listener: BookListener): SubmitResult | undefined;
   /** A resting order, or undefined. */
   get(orderId: number): RestingOrder | undefined;
   /**
@@ -109,7 +135,8 @@ export interface OrderBook {
   /**
    * Walks the levels an incoming order on `side` would take, best first, without changing
    * anything; `visit` returns false to stop. Own orders of `ownerId` are left out of the
-   * quantities. Used to size a market buy by the quote amount it may spend.
+   * quantities, and levels holding only their orders are skipped. Used to size a market buy
+   * by the quote amount it may spend.
    */
   walk(
     side: Side,

@@ -1,0 +1,150 @@
+import { describe, expect, it } from "vitest";
+import { FaultFileSystem } from "../journal/fault-file-system.ts";
+import { openFileJournal } from "../journal/file-journal.ts";
+import { fileSnapshotStore } from "../journal/snapshot-store.ts";
+import { Engine, type Applied } from "./engine.ts";
+import { fakeKernel, type FakeCommand, type FakeEvent, type FakeResult } from "./fake-kernel.ts";
+
+type FakeApplied = Applied<FakeCommand, FakeResult, FakeEvent>;
+
+function setup(
+  fileSystem = new FaultFileSystem(),
+  options: { snapshotEvery?: number; nowMs?: () => number } = {},
+) {
+  const fatal: unknown[] = [];
+  const open = async () => {
+    const journal = await openFileJournal({
+      directory: "/data/journal",
+      onFatal: () => {},
+      fileSystem,
+    });
+    const engine = new Engine({
+      kernel: fakeKernel,
+      journal,
+      snapshots: fileSnapshotStore({ directory: "/data/snapshots", fileSystem }),
+      now: options.nowMs ?? (() => 1_000),
+      snapshotEvery: options.snapshotEvery ?? 0,
+      clockTickMs: 0,
+      onFatal: (error) => fatal.push(error),
+    });
+    const started = await engine.start();
+    return { engine, journal, started };
+  };
+  return { fileSystem, fatal, open };
+}
+
+describe("engine", () => {
+  it("journals, applies in sequence order, publishes events and then answers", async () => {
+    const { open } = setup();
+    const { engine } = await open();
+    const seen: FakeApplied[] = [];
+    engine.subscribe((applied) => seen.push(applied));
+    const results = await Promise.all([
+      engine.submit({ type: "deposit", id: "d1", account: "alice", amount: "100" }),
+      engine.submit({ type: "transfer", id: "t1", source: "alice", target: "bob", amount: "30" }),
+      engine.submit({ type: "transfer", id: "t2", source: "bob", target: "carol", amount: "31" }),
+    ]);
+    expect(results.map((r) => r.sequence)).toEqual([1n, 2n, 3n]);
+    expect(results.map((r) => r.result)).toEqual([
+      { ok: true },
+      { ok: true },
+      { ok: false, code: "insufficient_balance" },
+    ]);
+    expect(seen.map((a) => a.sequence)).toEqual([1n, 2n, 3n]);
+    expect(seen[1]!.events).toEqual([
+      { type: "posting", debit: "alice", credit: "bob", amount: 30n },
+    ]);
+    expect(engine.query((state) => state.balances.get("bob"))).toBe(30n);
+    await engine.stop();
+  });
+
+  it("answers a repeated id with the first result and changes nothing", async () => {
+    const { open } = setup();
+    const { engine } = await open();
+    await engine.submit({ type: "deposit", id: "d1", account: "alice", amount: "100" });
+    const hash = engine.stateHash();
+    const again = await engine.submit({
+      type: "deposit",
+      id: "d1",
+      account: "alice",
+      amount: "100",
+    });
+    expect(again.duplicate).toBe(true);
+    expect(engine.stateHash()).toBe(hash);
+    expect(engine.query((state) => state.balances.get("alice"))).toBe(100n);
+    await engine.stop();
+  });
+
+  it("stamps time that never goes backwards, across a restart", async () => {
+    let nowMs = 5_000;
+    const { open } = setup(undefined, { nowMs: () => nowMs });
+    const first = await open();
+    const a = await first.engine.submit({ type: "deposit", id: "a", account: "x", amount: "1" });
+    nowMs = 4_000; // The wall clock steps back.
+    const b = await first.engine.submit({ type: "deposit", id: "b", account: "x", amount: "1" });
+    expect(b.command.atMs).toBe(a.command.atMs);
+    await first.engine.stop();
+    const second = await open();
+    const c = await second.engine.submit({ type: "deposit", id: "c", account: "x", amount: "1" });
+    expect(c.command.atMs).toBe(5_000);
+    await second.engine.stop();
+  });
+
+  it("restores the newest snapshot, replays the rest and reaches the live state hash", async () => {
+    const { open } = setup(undefined, { snapshotEvery: 10 });
+    const first = await open();
+    for (let i = 0; i < 25; i++) {
+      await first.engine.submit({
+        type: "deposit",
+        id: `d${i}`,
+        account: `u${i % 3}`,
+        amount: String(i + 1),
+      });
+    }
+    const liveHash = first.engine.stateHash();
+    await first.engine.stop();
+    const second = await open();
+    expect(second.started).toMatchObject({ sequence: 25n, stateHash: liveHash, replayed: 5 });
+    await second.engine.stop();
+  });
+
+  it("replays the whole journal without snapshots to the same state hash", async () => {
+    const { open } = setup();
+    const first = await open();
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        first.engine.submit(
+          i % 2 === 0
+            ? { type: "deposit", id: `d${i}`, account: `u${i % 7}`, amount: String(i) }
+            : {
+                type: "transfer",
+                id: `t${i}`,
+                source: `u${i % 7}`,
+                target: `u${(i + 1) % 7}`,
+                amount: "5",
+              },
+        ),
+      ),
+    );
+    const liveHash = first.engine.stateHash();
+    await first.engine.stop();
+    const second = await open();
+    expect(second.started).toMatchObject({ sequence: 300n, stateHash: liveHash, replayed: 300 });
+    await second.engine.stop();
+  });
+
+  it("acknowledges nothing and stops when the journal cannot sync", async () => {
+    const { open, fileSystem, fatal } = setup();
+    const { engine } = await open();
+    await engine.submit({ type: "deposit", id: "ok", account: "alice", amount: "1" });
+    fileSystem.failSyncs = true;
+    await expect(
+      engine.submit({ type: "deposit", id: "lost", account: "alice", amount: "1" }),
+    ).rejects.toThrow(/EIO/);
+    expect(fatal).toHaveLength(1);
+    expect(engine.query((state) => state.balances.get("alice"))).toBe(1n);
+    await expect(
+      engine.submit({ type: "deposit", id: "later", account: "alice", amount: "1" }),
+    ).rejects.toThrow();
+  });
+});

@@ -1,0 +1,275 @@
+import type { Journal, JournalLogger } from "../journal/journal.ts";
+import { silentLogger } from "../journal/journal.ts";
+import type { SnapshotStore } from "../journal/snapshot-store.ts";
+
+/** Outcome of applying one command, as the kernel returns it. */
+export interface KernelStep<Result, Event> {
+  result: Result;
+  events: Event[];
+  duplicate: boolean;
+}
+
+/**
+ * What the engine needs from the kernel (`packages/kernel`, issue 3). Keeping it a port lets the
+ * engine be tested with a tiny fake kernel and keeps every kernel call in one adapter file.
+ */
+export interface KernelPort<State, Command extends { id: string; atMs: number }, Result, Event> {
+  createState(): State;
+  apply(state: State, command: Command): KernelStep<Result, Event>;
+  encodeCommand(command: Command): Uint8Array;
+  decodeCommand(bytes: Uint8Array): Command;
+  snapshot(state: State): Uint8Array;
+  restore(bytes: Uint8Array): State;
+  stateHash(state: State): string;
+  checkInvariants(state: State): void;
+  /** The periodic clock command, or undefined when the kernel has none. */
+  clockTick?(id: string, atMs: number): Command;
+}
+
+/** A command as callers submit it: the engine stamps `atMs`. */
+export type Unstamped<Command> = Command extends unknown ? Omit<Command, "atMs"> : never;
+
+/** One applied command, as subscribers of the events bus see it. */
+export interface Applied<Command, Result, Event> {
+  sequence: bigint;
+  command: Command;
+  result: Result;
+  events: Event[];
+  duplicate: boolean;
+  /** True while the engine replays the journal at start-up. */
+  replay: boolean;
+}
+
+export interface EngineOptions<State, Command extends { id: string; atMs: number }, Result, Event> {
+  kernel: KernelPort<State, Command, Result, Event>;
+  journal: Journal;
+  snapshots: SnapshotStore;
+  /** Milliseconds since the epoch; injected so tests control time. */
+  now?: () => number;
+  logger?: JournalLogger;
+  /** A snapshot is taken after every this many records (default 10,000; 0 = never). */
+  snapshotEvery?: number;
+  /** Interval of the clock command, in ms (default 1,000; 0 = no clock). */
+  clockTickMs?: number;
+  /** Called when the engine cannot go on (kernel assertion, journal failure): stop the process. */
+  onFatal?: (error: unknown) => void;
+}
+
+interface Waiter<Command, Result, Event> {
+  command: Command;
+  sequence: bigint | undefined;
+  resolve: (applied: Applied<Command, Result, Event>) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The single writer: stamps each command's time, appends it to the journal, and once the
+ * journal says it is durable applies it to the kernel in sequence order, publishes its events
+ * and only then answers the caller. Start-up restores the newest valid snapshot and replays
+ * the records after it.
+ */
+export class Engine<State, Command extends { id: string; atMs: number }, Result, Event> {
+  private state!: State;
+  private appliedSequence = 0n;
+  private lastAtMs = 0;
+  private pending: Waiter<Command, Result, Event>[] = [];
+  private listeners = new Set<(applied: Applied<Command, Result, Event>) => void>();
+  private clock: NodeJS.Timeout | undefined;
+  private snapshotting: Promise<void> | undefined;
+  private stopped = false;
+  private failure: unknown;
+  private readonly now: () => number;
+  private readonly logger: JournalLogger;
+  private readonly snapshotEvery: number;
+
+  constructor(private readonly options: EngineOptions<State, Command, Result, Event>) {
+    this.now = options.now ?? Date.now;
+    this.logger = options.logger ?? silentLogger;
+    this.snapshotEvery = options.snapshotEvery ?? 10_000;
+  }
+
+  /** Restores the newest valid snapshot, replays later records, and starts the clock. */
+  async start(): Promise<{ sequence: bigint; stateHash: string; replayed: number }> {
+    const { kernel, journal, snapshots } = this.options;
+    const snapshot = await snapshots.loadLatest();
+    if (snapshot && snapshot.sequence > journal.head) {
+      throw new Error(
+        `snapshot at sequence ${snapshot.sequence} is ahead of the journal head ${journal.head}; ` +
+          "the journal has lost records, refusing to start",
+      );
+    }
+    this.state = snapshot ? kernel.restore(snapshot.bytes) : kernel.createState();
+    this.appliedSequence = snapshot?.sequence ?? 0n;
+    let replayed = 0;
+    for await (const record of journal.read(this.appliedSequence + 1n)) {
+      const command = kernel.decodeCommand(record.payload);
+      this.applyRecord(record.sequence, command, true);
+      replayed += 1;
+    }
+    kernel.checkInvariants(this.state);
+    const stateHash = kernel.stateHash(this.state);
+    this.logger.info(
+      {
+        sequence: this.appliedSequence.toString(),
+        stateHash,
+        snapshot: snapshot?.sequence.toString() ?? null,
+        replayed,
+      },
+      "engine: state restored",
+    );
+    const clockTickMs = this.options.clockTickMs ?? 1_000;
+    if (clockTickMs > 0 && kernel.clockTick) {
+      this.clock = setInterval(() => this.tick(), clockTickMs);
+      this.clock.unref();
+    }
+    return { sequence: this.appliedSequence, stateHash, replayed };
+  }
+
+  /**
+   * Journals a command and resolves once it is durable and applied. Rejections by the kernel
+   * come back in `result`; a rejected promise means the command was NOT acknowledged (it may or
+   * may not be in the journal: retry with the same id).
+   */
+  submit(unstamped: Unstamped<Command>): Promise<Applied<Command, Result, Event>> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (this.stopped) return Promise.reject(new Error("engine is stopped"));
+    // Time never goes backwards in the journal, even if the wall clock does.
+    const atMs = Math.max(this.now(), this.lastAtMs);
+    this.lastAtMs = atMs;
+    const command = { ...unstamped, atMs } as Command;
+    let bytes: Uint8Array;
+    try {
+      bytes = this.options.kernel.encodeCommand(command);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter<Command, Result, Event> = {
+        command,
+        sequence: undefined,
+        resolve,
+        reject,
+      };
+      this.pending.push(waiter);
+      this.options.journal.append(bytes).then(
+        (sequence) => {
+          waiter.sequence = sequence;
+          this.drain();
+        },
+        (error: unknown) => this.fail(error),
+      );
+    });
+  }
+
+  /** Subscribes to applied commands (live and replayed); returns the unsubscribe function. */
+  subscribe(listener: (applied: Applied<Command, Result, Event>) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Runs a read against the current state. `fn` must not mutate it. */
+  query<T>(fn: (state: State) => T): T {
+    return fn(this.state);
+  }
+
+  get sequence() {
+    return this.appliedSequence;
+  }
+
+  stateHash() {
+    return this.options.kernel.stateHash(this.state);
+  }
+
+  /** Stops the clock and waits for the journal to flush. */
+  async stop() {
+    this.stopped = true;
+    if (this.clock) clearInterval(this.clock);
+    await this.options.journal.close();
+    await this.snapshotting;
+  }
+
+  private tick() {
+    const { kernel } = this.options;
+    if (!kernel.clockTick || this.stopped) return;
+    const atMs = Math.max(this.now(), this.lastAtMs);
+    const command = kernel.clockTick(`clock:${atMs}`, atMs);
+    const { atMs: _ignored, ...unstamped } = command;
+    this.submit(unstamped as Unstamped<Command>).catch(() => {});
+  }
+
+  /** Applies durable commands from the head of the queue, strictly in sequence order. */
+  private drain() {
+    while (this.pending.length > 0) {
+      const head = this.pending[0]!;
+      if (head.sequence === undefined) return;
+      this.pending.shift();
+      let applied: Applied<Command, Result, Event>;
+      try {
+        applied = this.applyRecord(head.sequence, head.command, false);
+      } catch (error) {
+        head.reject(error);
+        this.fail(error);
+        return;
+      }
+      head.resolve(applied);
+    }
+  }
+
+  private applyRecord(sequence: bigint, command: Command, replay: boolean) {
+    if (sequence !== this.appliedSequence + 1n) {
+      throw new Error(`engine: record ${sequence} out of order after ${this.appliedSequence}`);
+    }
+    if (command.atMs > this.lastAtMs) this.lastAtMs = command.atMs;
+    const step = this.options.kernel.apply(this.state, command);
+    this.appliedSequence = sequence;
+    const applied: Applied<Command, Result, Event> = {
+      sequence,
+      command,
+      result: step.result,
+      events: step.events,
+      duplicate: step.duplicate,
+      replay,
+    };
+    for (const listener of this.listeners) {
+      try {
+        listener(applied);
+      } catch (error) {
+        this.logger.error({ error: String(error) }, "engine: event listener failed");
+      }
+    }
+    if (!replay && this.snapshotEvery > 0 && sequence % BigInt(this.snapshotEvery) === 0n) {
+      this.takeSnapshot(sequence);
+    }
+    return applied;
+  }
+
+  private takeSnapshot(sequence: bigint) {
+    if (this.snapshotting) return;
+    const { kernel, snapshots } = this.options;
+    const bytes = kernel.snapshot(this.state);
+    const stateHash = kernel.stateHash(this.state);
+    this.snapshotting = snapshots
+      .save(sequence, bytes)
+      .then(
+        () =>
+          this.logger.info({ sequence: sequence.toString(), stateHash }, "engine: snapshot saved"),
+        (error: unknown) =>
+          // A lost snapshot only lengthens the next replay; the journal is the record.
+          this.logger.warn(
+            { sequence: sequence.toString(), error: String(error) },
+            "engine: snapshot failed",
+          ),
+      )
+      .finally(() => (this.snapshotting = undefined));
+  }
+
+  private fail(error: unknown) {
+    if (this.failure !== undefined) return;
+    this.failure = error;
+    const waiting = this.pending;
+    this.pending = [];
+    for (const waiter of waiting) waiter.reject(error);
+    this.logger.error({ error: String(error) }, "engine: stopped");
+    this.options.onFatal?.(error);
+  }
+}

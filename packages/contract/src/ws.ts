@@ -1,0 +1,184 @@
+import { z } from "zod";
+import {
+  AccountMode,
+  CandleInterval,
+  CandleView,
+  DepthLevel,
+  DepthView,
+  InstrumentId,
+  TickerView,
+  TradeView,
+} from "./market.ts";
+
+/**
+ * The WebSocket protocol on `/api/v1/ws`. Every frame is one JSON text message.
+ *
+ * 1. The server sends `welcome`. 2. The client may send `auth` with its bearer token to use the
+ * private channels. 3. The client subscribes to channels; each data message names its `stream`
+ * (see `streamKey`). Depth starts with `depth_snapshot`, then `depth_diff`s whose
+ * `previousSequence` must equal the last sequence seen; on a gap the client resubscribes to get
+ * a fresh snapshot. The client sends `ping` at least every `heartbeatMs`; the server answers
+ * `pong` and closes silent connections. A client that cannot keep up is closed with 4008.
+ */
+export const wsProtocolVersion = 1;
+export const wsPath = "/api/v1/ws";
+
+/** Close codes the server uses (4000–4999 are application codes). */
+export const wsCloseCodes = {
+  normal: 1000,
+  goingAway: 1001,
+  /** Not JSON, unknown op, or fails the schema, more than a few times. */
+  badMessage: 4000,
+  /** A private channel or `auth` with a bad token. */
+  unauthorised: 4001,
+  /** The send queue overflowed: the client reads too slowly. */
+  slowConsumer: 4008,
+  /** No ping within the heartbeat timeout. */
+  heartbeatTimeout: 4009,
+} as const;
+
+export const PublicChannel = z.discriminatedUnion("channel", [
+  z.object({ channel: z.literal("ticker"), instrumentId: InstrumentId }),
+  z.object({
+    channel: z.literal("depth"),
+    instrumentId: InstrumentId,
+    mode: AccountMode.default("real"),
+  }),
+  z.object({ channel: z.literal("trades"), instrumentId: InstrumentId }),
+  z.object({ channel: z.literal("candles"), instrumentId: InstrumentId, interval: CandleInterval }),
+]);
+
+export const PrivateChannel = z.object({ channel: z.enum(["orders", "fills", "balances"]) });
+
+export const Channel = z.union([PublicChannel, PrivateChannel]);
+export type Channel = z.infer<typeof Channel>;
+
+/** The stream name of a channel, used in acks and data messages: "ticker:BTCUSDT", "depth:BTCUSDT:real", "candles:BTCUSDT:1m", "orders". */
+export function streamKey(channel: Channel): string {
+  switch (channel.channel) {
+    case "ticker":
+    case "trades":
+      return `${channel.channel}:${channel.instrumentId}`;
+    case "depth":
+      return `depth:${channel.instrumentId}:${channel.mode}`;
+    case "candles":
+      return `candles:${channel.instrumentId}:${channel.interval}`;
+    default:
+      return channel.channel;
+  }
+}
+
+/** Whether a channel needs a signed-in connection. */
+export function isPrivateChannel(channel: Channel): boolean {
+  return (
+    channel.channel === "orders" || channel.channel === "fills" || channel.channel === "balances"
+  );
+}
+
+/** Most subscriptions one connection may hold. */
+export const wsSubscriptionsMax = 100;
+/** Largest client frame accepted, in bytes. */
+export const wsClientMessageBytesMax = 4096;
+
+// ---- client → server ----
+
+export const WsClientMessage = z.discriminatedUnion("op", [
+  z.object({ op: z.literal("auth"), token: z.string().min(1).max(512) }),
+  z.object({
+    op: z.literal("subscribe"),
+    /** Echoed in the answer so the client can match it. */
+    requestId: z.string().max(64).optional(),
+    channels: z.array(Channel).min(1).max(wsSubscriptionsMax),
+  }),
+  z.object({
+    op: z.literal("unsubscribe"),
+    requestId: z.string().max(64).optional(),
+    channels: z.array(Channel).min(1).max(wsSubscriptionsMax),
+  }),
+  z.object({ op: z.literal("ping"), timeMs: z.number().int().optional() }),
+]);
+export type WsClientMessage = z.infer<typeof WsClientMessage>;
+
+// ---- server → client ----
+
+export const WsWelcome = z.object({
+  type: z.literal("welcome"),
+  protocol: z.literal(wsProtocolVersion),
+  serverTimeMs: z.number().int(),
+  heartbeatMs: z.number().int(),
+  subscriptionsMax: z.number().int(),
+});
+export const WsAuthOk = z.object({
+  type: z.literal("auth_ok"),
+  userId: z.string(),
+  mode: AccountMode,
+});
+export const WsSubscribed = z.object({
+  type: z.enum(["subscribed", "unsubscribed"]),
+  requestId: z.string().optional(),
+  streams: z.array(z.string()),
+});
+export const WsError = z.object({
+  type: z.literal("error"),
+  requestId: z.string().optional(),
+  /** A stable code from errors.ts (e.g. instrument_not_found, subscription_limit_reached). */
+  error: z.string(),
+  /** In the connection's language (from `?lang=` or Accept-Language). */
+  message: z.string(),
+});
+export const WsPong = z.object({
+  type: z.literal("pong"),
+  timeMs: z.number().int().optional(),
+  serverTimeMs: z.number().int(),
+});
+export const WsTicker = z.object({
+  type: z.literal("ticker"),
+  stream: z.string(),
+  data: TickerView,
+});
+export const WsTrade = z.object({ type: z.literal("trade"), stream: z.string(), data: TradeView });
+export const WsCandle = z.object({
+  type: z.literal("candle"),
+  stream: z.string(),
+  interval: CandleInterval,
+  instrumentId: z.string(),
+  data: CandleView,
+});
+export const WsDepthSnapshot = z.object({
+  type: z.literal("depth_snapshot"),
+  stream: z.string(),
+  data: DepthView,
+});
+export const WsDepthDiff = z.object({
+  type: z.literal("depth_diff"),
+  stream: z.string(),
+  instrumentId: z.string(),
+  sequence: z.number().int(),
+  /** Must equal the sequence of the previous snapshot or diff, else there was a gap. */
+  previousSequence: z.number().int(),
+  /** Changed levels; quantity "0" removes the level. */
+  bids: z.array(DepthLevel),
+  asks: z.array(DepthLevel),
+  atMs: z.number().int(),
+});
+/** Private streams carry the same views as the REST endpoints of their modules. */
+export const WsPrivate = z.object({
+  type: z.enum(["order", "fill", "balances"]),
+  stream: z.enum(["orders", "fills", "balances"]),
+  data: z.record(z.string(), z.unknown()),
+});
+
+export const WsServerMessage = z.discriminatedUnion("type", [
+  WsWelcome,
+  WsAuthOk,
+  WsSubscribed,
+  WsError,
+  WsPong,
+  WsTicker,
+  WsTrade,
+  WsCandle,
+  WsDepthSnapshot,
+  WsDepthDiff,
+  WsPrivate,
+]);
+export type WsServerMessage = z.infer<typeof WsServerMessage>;

@@ -1,0 +1,285 @@
+// One table describes every command's fields in a fixed order. It drives shape validation,
+// the cheap equality check behind idempotency (no re-serialising), and the canonical bytes the
+// journal stores.
+
+import { assert } from "./assert.ts";
+import { utf8Encode } from "./hash/sha256.ts";
+import type { RejectCode } from "./reject-codes.ts";
+import type { Command, CommandType } from "./types.ts";
+
+/** The kind of one command field; a trailing `?` means it may be null. */
+type FieldKind =
+  | "string"
+  | "string?"
+  | "int"
+  | "int?"
+  | "bigint"
+  | "bigint?"
+  | "bool"
+  | "mode"
+  | "wallet"
+  | "side"
+  | "tif"
+  | "order_type";
+
+type Schema = readonly (readonly [string, FieldKind])[];
+
+const ownerMode = [
+  ["ownerId", "string"],
+  ["mode", "mode"],
+] as const;
+
+/** Field order per command type, after `type`, `id` and `atMs`. Append-only per type. */
+export const commandSchemas: Record<CommandType, Schema> = {
+  define_asset: [
+    ["assetId", "string"],
+    ["scale", "int"],
+    ["amountMax", "bigint?"],
+  ],
+  define_market: [
+    ["marketId", "string"],
+    ["baseAssetId", "string"],
+    ["quoteAssetId", "string"],
+    ["instrumentId", "string?"],
+    ["priceStep", "string"],
+    ["lotSize", "string"],
+    ["quantityLotsMin", "int"],
+    ["quantityLotsMax", "int"],
+    ["feeBpsMaker", "int"],
+    ["feeBpsTaker", "int"],
+    ["priceBandBps", "int"],
+    ["levelsPerSideMax", "int?"],
+    ["ordersPerBookMax", "int?"],
+  ],
+  set_market_session: [
+    ["marketId", "string"],
+    ["open", "bool"],
+  ],
+  open_accounts: [...ownerMode],
+  reset_demo: [...ownerMode],
+  grant_demo: [...ownerMode, ["assetId", "string"], ["amount", "bigint"]],
+  credit_deposit: [
+    ...ownerMode,
+    ["assetId", "string"],
+    ["amount", "bigint"],
+    ["reference", "string"],
+    ["operatorId", "string?"],
+  ],
+  withdrawal_hold: [
+    ...ownerMode,
+    ["assetId", "string"],
+    ["amount", "bigint"],
+    ["withdrawalId", "string"],
+  ],
+  withdrawal_complete: [
+    ["withdrawalId", "string"],
+    ["reference", "string"],
+    ["operatorId", "string?"],
+  ],
+  withdrawal_cancel: [
+    ["withdrawalId", "string"],
+    ["operatorId", "string?"],
+  ],
+  transfer_wallet: [
+    ...ownerMode,
+    ["assetId", "string"],
+    ["amount", "bigint"],
+    ["sourceWallet", "wallet"],
+    ["targetWallet", "wallet"],
+  ],
+  transfer_user: [
+    ...ownerMode,
+    ["assetId", "string"],
+    ["amount", "bigint"],
+    ["targetOwnerId", "string"],
+  ],
+  place_order: [
+    ...ownerMode,
+    ["marketId", "string"],
+    ["side", "side"],
+    ["orderType", "order_type"],
+    ["timeInForce", "tif"],
+    ["priceTicks", "int?"],
+    ["quantityLots", "int?"],
+    ["quoteAmount", "bigint?"],
+  ],
+  cancel_order: [...ownerMode, ["orderId", "int"]],
+  replace_order: [...ownerMode, ["orderId", "int"], ["priceTicks", "int"], ["quantityLots", "int"]],
+  cancel_all: [...ownerMode, ["marketId", "string?"]],
+  record_tick: [
+    ["tickId", "string"],
+    ["instrumentId", "string"],
+    ["price", "string"],
+    ["tickAtMs", "int"],
+  ],
+  clock_tick: [],
+};
+
+/** Longest string field accepted in a command. */
+export const COMMAND_STRING_LENGTH_MAX = 256;
+
+function fieldCode(kind: FieldKind, value: unknown): RejectCode | null {
+  switch (kind) {
+    case "string":
+      return typeof value === "string" && value.length <= COMMAND_STRING_LENGTH_MAX
+        ? null
+        : "command_malformed";
+    case "string?":
+      return value === null ||
+        (typeof value === "string" && value.length <= COMMAND_STRING_LENGTH_MAX)
+        ? null
+        : "command_malformed";
+    case "int":
+      return Number.isSafeInteger(value) ? null : "command_malformed";
+    case "int?":
+      return value === null || Number.isSafeInteger(value) ? null : "command_malformed";
+    case "bigint":
+      return typeof value === "bigint" ? null : "command_malformed";
+    case "bigint?":
+      return value === null || typeof value === "bigint" ? null : "command_malformed";
+    case "bool":
+      return typeof value === "boolean" ? null : "command_malformed";
+    case "mode":
+      return value === "real" || value === "demo" ? null : "mode_invalid";
+    case "wallet":
+      return value === "fund" || value === "contract" || value === "fiat" ? null : "wallet_invalid";
+    case "side":
+      return value === "buy" || value === "sell" ? null : "command_malformed";
+    case "tif":
+      return value === "gtc" || value === "ioc" || value === "fok" || value === "post_only"
+        ? null
+        : "time_in_force_invalid";
+    case "order_type":
+      return value === "limit" || value === "market" ? null : "order_type_invalid";
+  }
+}
+
+/**
+ * Checks a command's shape against its schema: `command_unknown` for an unknown type, else the
+ * first field's code (`command_malformed`, `mode_invalid`, …), or null when it fits.
+ * `id` and `atMs` are checked by `apply` itself.
+ */
+export function commandShapeCode(command: Command): RejectCode | null {
+  const schema = commandSchemas[command.type] as Schema | undefined;
+  if (schema === undefined || !Object.hasOwn(commandSchemas, command.type)) {
+    return "command_unknown";
+  }
+  const record = command as unknown as Record<string, unknown>;
+  for (let i = 0; i < schema.length; i++) {
+    const field = schema[i]!;
+    const code = fieldCode(field[1], record[field[0]]);
+    if (code !== null) return code;
+  }
+  return null;
+}
+
+/** True when two commands of valid shape carry the same content (cheap: no encoding). */
+export function commandsEqual(first: Command, second: Command): boolean {
+  if (first.type !== second.type || first.id !== second.id || first.atMs !== second.atMs) {
+    return false;
+  }
+  const schema = commandSchemas[first.type];
+  const a = first as unknown as Record<string, unknown>;
+  const b = second as unknown as Record<string, unknown>;
+  for (let i = 0; i < schema.length; i++) {
+    const name = schema[i]![0];
+    if (a[name] !== b[name]) return false;
+  }
+  return true;
+}
+
+/** The command as a JSON array in schema order, bigints as decimal strings. */
+export function commandToJsonArray(command: Command): unknown[] {
+  const schema = commandSchemas[command.type];
+  const record = command as unknown as Record<string, unknown>;
+  const out: unknown[] = [command.type, command.id, command.atMs];
+  for (let i = 0; i < schema.length; i++) {
+    const value = record[schema[i]![0]];
+    out.push(typeof value === "bigint" ? value.toString() : value);
+  }
+  return out;
+}
+
+const BIGINT_PATTERN = /^-?(0|[1-9][0-9]*)$/;
+
+/** Inverse of {@link commandToJsonArray}; throws on anything that is not a valid encoding. */
+export function commandFromJsonArray(array: unknown): Command {
+  assert(Array.isArray(array), "command encoding must be an array");
+  const type = array[0];
+  assert(
+    typeof type === "string" && Object.hasOwn(commandSchemas, type),
+    "unknown command type in encoding",
+  );
+  const schema = commandSchemas[type as CommandType];
+  assert(array.length === schema.length + 3, "command encoding has the wrong length");
+  const record: Record<string, unknown> = { type, id: array[1], atMs: array[2] };
+  assert(typeof record.id === "string", "command id must be a string");
+  assert(Number.isSafeInteger(record.atMs), "command atMs must be an integer");
+  for (let i = 0; i < schema.length; i++) {
+    const [name, kind] = schema[i]!;
+    let value = array[i + 3];
+    if ((kind === "bigint" || kind === "bigint?") && typeof value === "string") {
+      assert(BIGINT_PATTERN.test(value), "bigint field must be a decimal integer");
+      value = BigInt(value);
+    }
+    assert(fieldCode(kind, value) === null, `field ${name} has the wrong shape`);
+    record[name] = value;
+  }
+  return record as unknown as Command;
+}
+
+/** Canonical bytes of a command for the journal: UTF-8 JSON array in schema order. */
+export function encodeCommand(command: Command): Uint8Array {
+  const code = commandShapeCode(command);
+  assert(code === null, `cannot encode a malformed command (${code ?? ""})`);
+  return utf8Encode(JSON.stringify(commandToJsonArray(command)));
+}
+
+/** Decodes bytes written by {@link encodeCommand}; throws on anything else. */
+export function decodeCommand(bytes: Uint8Array): Command {
+  return commandFromJsonArray(JSON.parse(utf8Decode(bytes)));
+}
+
+/** Decodes UTF-8 (TextDecoder is not part of the kernel's ES2022 lib). Rejects invalid input. */
+export function utf8Decode(bytes: Uint8Array): string {
+  let out = "";
+  let chunk: number[] = [];
+  for (let i = 0; i < bytes.length;) {
+    const first = bytes[i]!;
+    let code: number;
+    let extra: number;
+    if (first < 0x80) {
+      code = first;
+      extra = 0;
+    } else if (first >= 0xc2 && first < 0xe0) {
+      code = first & 0x1f;
+      extra = 1;
+    } else if (first >= 0xe0 && first < 0xf0) {
+      code = first & 0x0f;
+      extra = 2;
+    } else if (first >= 0xf0 && first < 0xf5) {
+      code = first & 0x07;
+      extra = 3;
+    } else {
+      throw new RangeError("invalid UTF-8");
+    }
+    assert(i + extra < bytes.length + (extra === 0 ? 1 : 0), "truncated UTF-8");
+    for (let k = 1; k <= extra; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || (next & 0xc0) !== 0x80) throw new RangeError("invalid UTF-8");
+      code = (code << 6) | (next & 0x3f);
+    }
+    i += extra + 1;
+    if (code >= 0x10000) {
+      code -= 0x10000;
+      chunk.push(0xd800 + (code >> 10), 0xdc00 + (code & 0x3ff));
+    } else {
+      chunk.push(code);
+    }
+    if (chunk.length > 4096) {
+      out += String.fromCharCode(...chunk);
+      chunk = [];
+    }
+  }
+  return out + String.fromCharCode(...chunk);
+}

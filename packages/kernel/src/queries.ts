@@ -1,0 +1,155 @@
+// Read-only views of kernel state. They return fresh plain objects, sorted deterministically.
+
+import { balanceView, compareStrings, marketView, orderView, ownerOf } from "./kernel.ts";
+import { accountKey, type KernelState } from "./state.ts";
+import type {
+  AccountBalance,
+  AssetView,
+  DepthView,
+  MarketView,
+  Mode,
+  OrderView,
+  Posting,
+  Tick,
+  Wallet,
+  WithdrawalView,
+} from "./types.ts";
+
+/** An owner's non-empty accounts in one mode, sorted by wallet then asset. */
+export function getBalances(state: KernelState, ownerId: string, mode: Mode): AccountBalance[] {
+  const owner = ownerOf(state, mode, ownerId);
+  if (owner === undefined) return [];
+  const out: AccountBalance[] = [];
+  for (const account of owner.accounts.values()) {
+    if (account.available === 0n && account.held === 0n && account.postings.length === 0) continue;
+    out.push(balanceView(account));
+  }
+  return out.sort((a, b) => compareStrings(a.account, b.account));
+}
+
+/** One account's balances (zero when it was never used). */
+export function getBalance(
+  state: KernelState,
+  ownerId: string,
+  mode: Mode,
+  wallet: Wallet,
+  assetId: string,
+): AccountBalance {
+  const key = accountKey(ownerId, mode, wallet, assetId);
+  const account = state.accounts.get(key);
+  if (account !== undefined) return balanceView(account);
+  return { account: key, ownerId, mode, wallet, assetId, available: 0n, held: 0n };
+}
+
+/** True when the owner has opened accounts in `mode` (system owners always have). */
+export function isOpen(state: KernelState, ownerId: string, mode: Mode): boolean {
+  return ownerOf(state, mode, ownerId) !== undefined;
+}
+
+/** An owner's open orders in one mode (optionally one market), oldest first. */
+export function getOpenOrders(
+  state: KernelState,
+  ownerId: string,
+  mode: Mode,
+  marketId: string | null = null,
+): OrderView[] {
+  const owner = ownerOf(state, mode, ownerId);
+  if (owner === undefined) return [];
+  const out: OrderView[] = [];
+  const ids = [...owner.orderIds].sort((a, b) => a - b);
+  for (const orderId of ids) {
+    const order = state.orders.get(orderId)!;
+    if (marketId === null || order.market.marketId === marketId) out.push(orderView(order));
+  }
+  return out;
+}
+
+/** An open order by id; undefined once it is filled, cancelled or expired. */
+export function getOrder(state: KernelState, orderId: number): OrderView | undefined {
+  const order = state.orders.get(orderId);
+  return order === undefined ? undefined : orderView(order);
+}
+
+/** Up to `levels` price levels per side of one market's book in one mode, best first. */
+export function getDepth(
+  state: KernelState,
+  marketId: string,
+  mode: Mode,
+  levels: number,
+): DepthView | undefined {
+  const market = state.markets.get(marketId);
+  if (market === undefined) return undefined;
+  const book = mode === "real" ? market.bookReal : market.bookDemo;
+  return {
+    marketId,
+    mode,
+    bids: book.depth("buy", levels).map((level) => ({ ...level })),
+    asks: book.depth("sell", levels).map((level) => ({ ...level })),
+  };
+}
+
+/** The last recorded tick of an instrument. */
+export function getLastTick(state: KernelState, instrumentId: string): Tick | undefined {
+  const tick = state.ticks.get(instrumentId);
+  return tick === undefined ? undefined : { ...tick };
+}
+
+/** Every market, sorted by id. */
+export function getMarkets(state: KernelState): MarketView[] {
+  return [...state.markets.values()]
+    .map(marketView)
+    .sort((a, b) => compareStrings(a.marketId, b.marketId));
+}
+
+/** Every asset, sorted by id. */
+export function getAssets(state: KernelState): AssetView[] {
+  return [...state.assets.values()]
+    .map((asset) => ({ ...asset }))
+    .sort((a, b) => compareStrings(a.assetId, b.assetId));
+}
+
+/** A withdrawal by id. */
+export function getWithdrawal(
+  state: KernelState,
+  withdrawalId: string,
+): WithdrawalView | undefined {
+  const withdrawal = state.withdrawals.get(withdrawalId);
+  if (withdrawal === undefined) return undefined;
+  return {
+    withdrawalId,
+    ownerId: withdrawal.account.ownerId,
+    assetId: withdrawal.account.assetId,
+    amount: withdrawal.amount,
+    status: withdrawal.status,
+    reference: withdrawal.reference,
+  };
+}
+
+/**
+ * A statement: the postings of one account, oldest first, starting after posting `afterSeq`,
+ * at most `limit` of them.
+ */
+export function getStatement(
+  state: KernelState,
+  ownerId: string,
+  mode: Mode,
+  wallet: Wallet,
+  assetId: string,
+  afterSeq = 0,
+  limit = 100,
+): Posting[] {
+  const account = state.accounts.get(accountKey(ownerId, mode, wallet, assetId));
+  if (account === undefined) return [];
+  const out: Posting[] = [];
+  for (const seq of account.postings) {
+    if (seq <= afterSeq) continue;
+    out.push({ ...state.postings[seq - 1]! });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** Kernel time: the latest `atMs` applied. */
+export function getNowMs(state: KernelState): number {
+  return state.nowMs;
+}
