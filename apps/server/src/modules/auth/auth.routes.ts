@@ -265,6 +265,10 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
     { bodyBytes: 2048, perIp: { max: 30, windowMs: minute } },
     async ({ body, reply }) => {
       const account = body.account.includes("@") ? body.account.toLowerCase() : body.account;
+      // Per account, whatever the IP: slows guessing spread over many addresses.
+      if (!app.rateLimiter.hit(`login|${account}`, { max: 20, windowMs: loginFailureWindowMs })) {
+        throw new AppError("rate_limited");
+      }
       const since = new Date(now() - loginFailureWindowMs);
       const failures = await db
         .selectFrom("login_failures")

@@ -489,6 +489,38 @@ describeEachDatabase("auth", (database) => {
       expect((await call("POST", "/api/v1/auth/logout", {})).statusCode).toBe(401);
     });
 
+    it("keeps users apart: one user's logout-everywhere leaves another signed in", async () => {
+      ip = 37;
+      const judy = (
+        await call("POST", "/api/v1/auth/login", {
+          account: "judy@example.com",
+          password: "login1234",
+        })
+      ).json().data;
+      const demo = (await call("POST", "/api/v1/auth/demo", {})).json().data;
+      await call("POST", "/api/v1/auth/logout", { everywhere: true }, bearer(demo.token));
+      const me = await call("GET", "/api/v1/me", undefined, bearer(judy.token));
+      expect(me.json().data.username).toBe("judy@example.com");
+      // A demo session cannot read or change another user's data: /me is always the caller.
+      const other = (await call("POST", "/api/v1/auth/demo", {})).json().data;
+      await call("PATCH", "/api/v1/me", { nickname: "Mallory" }, bearer(other.token));
+      const after = await call("GET", "/api/v1/me", undefined, bearer(judy.token));
+      expect(after.json().data.nickname).toBe("Judy");
+    });
+
+    it("limits logins per account across addresses", async () => {
+      let last;
+      for (let i = 0; i < 21; i++) {
+        ip = 100 + i;
+        last = await call("POST", "/api/v1/auth/login", {
+          account: "nobody-here@example.com",
+          password: "guess1234",
+          ...(i >= 5 ? await captcha() : {}),
+        });
+      }
+      expect(last!.json().error).toBe("rate_limited");
+    });
+
     it("expires sessions after 7 days", async () => {
       ip = 36;
       const { token } = (
