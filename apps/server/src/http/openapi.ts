@@ -12,8 +12,13 @@ import { version } from "../version.ts";
 type JsonSchema = Record<string, unknown>;
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
-  return rest as JsonSchema;
+  try {
+    const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
+    return rest as JsonSchema;
+  } catch {
+    // One schema JSON Schema cannot express must not take the whole document down.
+    return { description: "(not representable in JSON Schema)" };
+  }
 }
 
 /** `/api/v1/orders/:orderId` → `/api/v1/orders/{orderId}`. */

@@ -69,7 +69,9 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
   });
   app.addHook("onClose", async () => mailer.close());
   // Compared against when an account does not exist, so a miss costs as much time as a hit.
-  const decoyHash = await hashPassword(randomBytes(12).toString("hex"), passwordCost);
+  // Made on first use: building the app (tests do it often) should not pay for a hash.
+  let decoyHash: Promise<string> | undefined;
+  const decoy = () => (decoyHash ??= hashPassword(randomBytes(12).toString("hex"), passwordCost));
 
   function origin(request: FastifyRequest): SiweOrigin {
     if (deps.publicUrl) {
@@ -286,7 +288,7 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
         .select(["id", "password_hash"])
         .where(account.includes("@") ? "email" : "phone", "=", account)
         .executeTakeFirst();
-      const valid = await verifyPassword(body.password, user?.password_hash ?? decoyHash);
+      const valid = await verifyPassword(body.password, user?.password_hash ?? (await decoy()));
       if (!user || !user.password_hash || !valid) {
         await db
           .insertInto("login_failures")
