@@ -213,6 +213,47 @@ describeEachDatabase("auth", (database) => {
       expect(response.json().issues.map((i: { path: string }) => i.path)).toContain(path);
     });
 
+    it("registers and logs in by phone number (no SMS code) with an invite code", async () => {
+      ip = 12;
+      const inviter = await database()
+        .db.selectFrom("users")
+        .select(["id", "invite_code"])
+        .where("email", "=", "alice@example.com")
+        .executeTakeFirstOrThrow();
+      const registered = await call("POST", "/api/v1/auth/register", {
+        account: "+4915112345678",
+        password: "phone1234",
+        passwordConfirm: "phone1234",
+        inviteCode: inviter.invite_code,
+        agreement: true,
+        ...(await captcha()),
+      });
+      expect(registered.json().data.user).toMatchObject({
+        kind: "phone",
+        username: "+4915112345678",
+        emailVerified: false,
+      });
+      const row = await database()
+        .db.selectFrom("users")
+        .select("inviter_id")
+        .where("phone", "=", "+4915112345678")
+        .executeTakeFirstOrThrow();
+      expect(row.inviter_id).toBe(inviter.id);
+      const login = await call("POST", "/api/v1/auth/login", {
+        account: "+4915112345678",
+        password: "phone1234",
+      });
+      expect(login.statusCode).toBe(200);
+      const again = await call("POST", "/api/v1/auth/register", {
+        account: "+4915112345678",
+        password: "phone1234",
+        passwordConfirm: "phone1234",
+        agreement: true,
+        ...(await captcha()),
+      });
+      expect(again.json().error).toBe("account_exists");
+    });
+
     it("rejects an oversized registration body", async () => {
       ip = 6;
       const response = await call("POST", "/api/v1/auth/register", {
