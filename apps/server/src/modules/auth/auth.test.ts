@@ -118,6 +118,8 @@ describeEachDatabase("auth", (database) => {
       expect(opened).toContain(`${data.user.id}:real`);
       const me = await call("GET", "/api/v1/me", undefined, bearer(data.token));
       expect(me.json().data.id).toBe(data.user.id);
+      expect((await app.sessionUserByToken(data.token))?.id).toBe(BigInt(data.user.id));
+      expect(await app.sessionUserByToken("x".repeat(43))).toBeNull();
       const cookieMe = await call("GET", "/api/v1/me", undefined, {
         cookie: `candor_session=${data.token}`,
       });
