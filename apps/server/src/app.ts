@@ -7,8 +7,9 @@ import { envelopePlugin } from "./http/envelope.ts";
 import { docsRoutes } from "./http/openapi.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
-import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { tapeRoutes } from "./modules/tape/tape.routes.ts";
+import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { noticesRoutes } from "./modules/notices/notices.routes.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -56,8 +57,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(docsRoutes);
   await app.register(healthRoutes, { prefix: "/api/v1", deps });
-  await app.register(authRoutes, { deps });
   await app.register(tapeRoutes, { database: deps.database });
+  await app.register(authRoutes, { deps });
+  await app.register(noticesRoutes, { deps });
 
   if (deps.webRoot && existsSync(deps.webRoot)) {
     await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", wildcard: false });

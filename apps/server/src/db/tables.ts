@@ -6,3 +6,9 @@ export interface Tables extends UserTables {
   schema_migrations: { name: string; applied_at: Generated<Date> };
   server_starts: { id: Generated<number>; started_at: Generated<Date>; version: string };
 }
+
+// Notices (migration 0008), merged into `Tables` by declaration so the lines above stay as
+// they are for everyone else's merges.
+import type { NoticeTables } from "./notice-tables.ts";
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Tables extends NoticeTables {}

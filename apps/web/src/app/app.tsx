@@ -1,10 +1,12 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createHashRouter, RouterProvider } from "react-router";
-import { HomePage } from "./home-page.tsx";
+import { RouterProvider } from "react-router";
+import { createAppRouter } from "./router.tsx";
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1 } } });
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+});
 
-const router = createHashRouter([{ path: "/", element: <HomePage /> }]);
+const router = createAppRouter();
 
 export function App() {
   return (

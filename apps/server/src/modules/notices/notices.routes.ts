@@ -1,0 +1,43 @@
+import {
+  NoticeParams,
+  NoticesQuery,
+  noticePath,
+  noticesPath,
+  type NoticesPage,
+  type NoticeView,
+} from "@candor/contract";
+import type { FastifyPluginAsync } from "fastify";
+import type { AppDeps } from "../../app.ts";
+import { AppError } from "../../http/app-error.ts";
+import { ok } from "../../http/envelope.ts";
+import { noticesRepository, type NoticeRow } from "./notices.repository.ts";
+
+function toView(row: NoticeRow): NoticeView {
+  return {
+    id: String(row.id),
+    locale: row.locale,
+    title: row.title,
+    body: row.body,
+    publishedAtMs: new Date(row.publishedAt).getTime(),
+  };
+}
+
+/** GET /api/v1/notices and /api/v1/notices/:noticeId, in the request's language. */
+export const noticesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+  const now = deps.now ?? Date.now;
+  const repository = noticesRepository(deps.database);
+
+  app.get(noticesPath, async (request) => {
+    const query = NoticesQuery.parse(request.query);
+    const page = await repository.page(request.locale, query.limit, query.offset, new Date(now()));
+    const body: NoticesPage = { items: page.items.map(toView), total: page.total };
+    return ok(body);
+  });
+
+  app.get(noticePath, async (request) => {
+    const params = NoticeParams.parse(request.params);
+    const row = await repository.byId(request.locale, BigInt(params.noticeId), new Date(now()));
+    if (!row) throw new AppError("not_found");
+    return ok(toView(row));
+  });
+};
