@@ -8,6 +8,7 @@ import {
   login,
   logout,
   messagesByLocale,
+  myInvitations,
   operatorOutbox,
   register,
   resetPassword,
@@ -547,6 +548,31 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
       return toUserInfo(await loadUser(database, user.id), body.mode);
     },
   );
+
+  defineRoute(app, myInvitations, {}, async ({ query, user }) => {
+    const me = await loadUser(database, user.id);
+    const count = await db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<string>().as("count"))
+      .where("inviter_id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    const invitees = await db
+      .selectFrom("users")
+      .select(["id", "created_at"])
+      .where("inviter_id", "=", user.id)
+      .orderBy("id", "desc")
+      .limit(query.limit)
+      .execute();
+    return {
+      userId: String(user.id),
+      inviteCode: me.invite_code,
+      invitedCount: Number(count.count),
+      invitees: invitees.map((row) => ({
+        userId: String(row.id),
+        joinedAt: row.created_at.toISOString(),
+      })),
+    };
+  });
 
   defineRoute(app, operatorOutbox, {}, async ({ query }) => {
     let select = db

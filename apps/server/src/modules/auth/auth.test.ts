@@ -246,6 +246,31 @@ describeEachDatabase("auth", (database) => {
         password: "phone1234",
       });
       expect(login.statusCode).toBe(200);
+      const aliceToken = (
+        await call("POST", "/api/v1/auth/login", {
+          account: "alice@example.com",
+          password: "secret123",
+        })
+      ).json().data.token;
+      const invitations = await call(
+        "GET",
+        "/api/v1/me/invitations",
+        undefined,
+        bearer(aliceToken),
+      );
+      expect(invitations.json().data).toMatchObject({
+        inviteCode: inviter.invite_code,
+        invitedCount: 1,
+        invitees: [{ userId: registered.json().data.user.id }],
+      });
+      const badLimit = await call(
+        "GET",
+        "/api/v1/me/invitations?limit=0",
+        undefined,
+        bearer(aliceToken),
+      );
+      expect(badLimit.statusCode).toBe(400);
+      expect((await call("GET", "/api/v1/me/invitations")).statusCode).toBe(401);
       const again = await call("POST", "/api/v1/auth/register", {
         account: "+4915112345678",
         password: "phone1234",
@@ -782,6 +807,7 @@ describeEachDatabase("auth", (database) => {
       "/api/v1/me/trade-password",
       "/api/v1/me/trade-password/verify",
       "/api/v1/me/mode",
+      "/api/v1/me/invitations",
       "/api/v1/operator/outbox",
     ]) {
       expect(document.paths[path], path).toBeDefined();
