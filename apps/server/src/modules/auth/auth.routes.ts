@@ -184,6 +184,11 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
       } else if (body.purpose === "reset_password" && !existing) {
         // Nothing to reset; answering alike keeps unknown addresses unknown.
       } else {
+        await db
+          .deleteFrom("email_codes")
+          .where("email", "=", email)
+          .where("expires_at", "<", new Date(now() - 24 * hour))
+          .execute();
         const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
         await db
           .insertInto("email_codes")
@@ -294,6 +299,12 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
         await db
           .insertInto("login_failures")
           .values({ account, at: new Date(now()) })
+          .execute();
+        // Failures older than the window count for nothing: drop them as new ones come.
+        await db
+          .deleteFrom("login_failures")
+          .where("account", "=", account)
+          .where("at", "<=", since)
           .execute();
         throw new AppError("invalid_credentials");
       }
