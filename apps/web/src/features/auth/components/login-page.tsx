@@ -32,9 +32,9 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <section className="page" aria-labelledby="login-title">
       <h1 id="login-title">{t("auth.login.title")}</h1>
-      <Form<LoginValues>
+      <Form
         layout="vertical"
-        onFinish={submit}
+        onFinish={(values: LoginValues) => void submit(values)}
         footer={
           <Button block type="submit" color="primary" size="large">
             {t("auth.login.submit")}

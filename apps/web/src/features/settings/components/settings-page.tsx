@@ -1,6 +1,6 @@
-import { locales, nativeNameByLocale, type Locale } from "@candor/contract";
+import { locales, nativeNameByLocale, type Locale } from "@candor/contract/locales";
 import { Avatar, Button, Dialog, List, Switch } from "antd-mobile";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { setLocale } from "../../../lib/i18n.ts";
@@ -15,9 +15,12 @@ import { setTheme, useThemeChoice, type ThemeChoice } from "../../../lib/theme.t
 export function SettingsPage({
   onSwitchMode,
   onLogout,
+  about,
 }: {
   onSwitchMode: (toDemo: boolean) => Promise<void>;
   onLogout: () => Promise<void>;
+  /** The server's state, shown at the end. */
+  about?: ReactNode;
 }) {
   const { t, i18n } = useTranslation();
   const session = useSession();
@@ -126,6 +129,7 @@ export function SettingsPage({
           </div>
         </>
       ) : null}
+      {about}
     </section>
   );
 }
