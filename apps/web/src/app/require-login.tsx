@@ -19,6 +19,7 @@ export function RequireLogin({ children }: { children: ReactNode }) {
     let cancelled = false;
     void Dialog.confirm({
       content: t("auth.notLoggedIn"),
+      "aria-label": t("auth.notLoggedIn"),
       confirmText: t("auth.login.submit"),
       cancelText: t("common.cancel"),
     }).then((confirmed) => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import { useLocation, useNavigate, useNavigationType } from "react-router";
 import {
   afterLoginAction,
@@ -55,9 +55,12 @@ export function useAppNavigation() {
     },
     [navigate],
   );
-  return {
-    back: useCallback(() => run(backAction(history)), [run]),
-    afterLogin: useCallback(() => run(afterLoginAction(history)), [run]),
-    topLevel: useCallback((path: string) => run(topLevelAction(history, path)), [run]),
-  };
+  return useMemo(
+    () => ({
+      back: () => run(backAction(history)),
+      afterLogin: () => run(afterLoginAction(history)),
+      topLevel: (path: string) => run(topLevelAction(history, path)),
+    }),
+    [run],
+  );
 }

@@ -1,8 +1,8 @@
-import { locales, nativeNameByLocale, type Locale } from "@candor/contract/locales";
+import { bcp47ByLocale, locales, nativeNameByLocale, type Locale } from "@candor/contract/locales";
 import { Avatar, Button, Dialog, List, Switch } from "antd-mobile";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { useNavigate } from "react-router";
 import { setLocale } from "../../../lib/i18n.ts";
 import { maskMiddle } from "../../../lib/mask.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
@@ -25,6 +25,7 @@ export function SettingsPage({
   const { t, i18n } = useTranslation();
   const session = useSession();
   const theme = useThemeChoice();
+  const navigate = useNavigate();
   const [switching, setSwitching] = useState(false);
   const demo = isDemo(session);
   const name = session?.user.nickname ?? session?.user.username ?? "";
@@ -40,6 +41,7 @@ export function SettingsPage({
   const logout = async () => {
     const confirmed = await Dialog.confirm({
       content: t("settings.logoutConfirm"),
+      "aria-label": t("settings.logoutConfirm"),
       confirmText: t("common.confirm"),
       cancelText: t("common.cancel"),
     });
@@ -62,9 +64,9 @@ export function SettingsPage({
       ) : (
         <div className="profile">
           <p>{t("settings.signedOut")}</p>
-          <Link className="adm-button adm-button-primary adm-button-fill-solid" to="/login">
+          <Button color="primary" size="small" onClick={() => void navigate("/login")}>
             {t("auth.login.submit")}
-          </Link>
+          </Button>
         </div>
       )}
       <List header={t("settings.preferences")}>
@@ -78,7 +80,7 @@ export function SettingsPage({
               onChange={(event) => void setLocale(event.target.value as Locale)}
             >
               {locales.map((locale) => (
-                <option key={locale} value={locale} lang={locale}>
+                <option key={locale} value={locale} lang={bcp47ByLocale[locale]}>
                   {nativeNameByLocale[locale]}
                 </option>
               ))}
