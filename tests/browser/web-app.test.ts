@@ -58,20 +58,27 @@ const input = (label: string) => page.locator(`input[aria-label="${label}"]`);
 
 const hashPath = () => page.evaluate(() => window.location.hash.slice(1).split("?")[0]);
 
-/** axe-core on the current screen: no serious or critical violation. */
-async function expectAccessible(screen: string) {
+/** Polls for up to 10 s: pages load lazily and the server answers over real HTTP. */
+const poll = <T>(read: () => Promise<T> | T, options: { timeout?: number } = {}) =>
+  expect.poll(read, { timeout: 10_000, ...options });
+
+interface AxeResult {
+  violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+}
+
+/**
+ * axe-core on the current screen (or on `context`, e.g. an open dialog, whose background is
+ * covered and inert): no serious or critical violation.
+ */
+async function expectAccessible(screen: string, context = "html") {
   await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
-      }
-    ).axe;
-    const result = await axe.run();
+  const violations = await page.evaluate(async (selector) => {
+    const axe = (window as unknown as { axe: { run(c: string): Promise<AxeResult> } }).axe;
+    const result = await axe.run(selector);
     return result.violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
-  });
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  }, context);
   expect(violations, screen).toEqual([]);
 }
 
@@ -86,13 +93,13 @@ describe.each([
     await open("/settings");
     await page.getByTestId("language-select").waitFor();
     await page.getByTestId("language-select").selectOption(locale);
-    await expect.poll(() => page.locator("#settings-title").textContent()).toBe(t.settings.title);
+    await poll(() => page.locator("#settings-title").textContent()).toBe(t.settings.title);
     await expectAccessible(`settings ${locale}`);
     await page.screenshot({ path: path.join(artifactsDir, `settings-${locale}.png`) });
 
     // Settings was the only page: back goes home (spec §2). Home shows the welcome notice.
     await page.getByTestId("nav-back").click();
-    await expect.poll(() => page.getByTestId("home-title").textContent()).toBe(t.home.title);
+    await poll(() => page.getByTestId("home-title").textContent()).toBe(t.home.title);
     await expect
       .poll(() => page.getByTestId("notices-strip").textContent(), { timeout: 10_000 })
       .toContain(
@@ -107,7 +114,7 @@ describe.each([
     await page.screenshot({ path: path.join(artifactsDir, `home-${locale}.png`) });
 
     await page.getByText(t.home.entries.quotation, { exact: true }).first().click();
-    await expect.poll(() => page.locator("#quotation-title").textContent()).toBe(t.markets.title);
+    await poll(() => page.locator("#quotation-title").textContent()).toBe(t.markets.title);
     // Either real instruments from the market API or an honest error: never made-up rows.
     await expect
       .poll(
@@ -144,27 +151,27 @@ describe.each([
 describe("navigation rules (spec §2)", () => {
   it("redirects the spec's paths to readable routes", async () => {
     await open("/pages/assets/shezhi");
-    await expect.poll(hashPath).toBe("/settings");
+    await poll(hashPath).toBe("/settings");
     await page.goto(`${server.url}/#/pages/index/quotation?tab=stock`);
     await expect
       .poll(() => page.evaluate(() => window.location.hash))
       .toBe("#/quotation?tab=stock");
     await page.goto(`${server.url}/#/pages/login/login`);
-    await expect.poll(hashPath).toBe("/login");
+    await poll(hashPath).toBe("/login");
   });
 
   it("goes home on back from the only page", async () => {
     await open("/quotation");
     await page.locator("#quotation-title").waitFor();
     await page.getByTestId("nav-back").click();
-    await expect.poll(hashPath).toBe("/");
+    await poll(hashPath).toBe("/");
   });
 
   it("goes back from login to the previous page outside the login flow", async () => {
     await open("/");
     await page.getByTestId("notices-strip").waitFor();
-    await page.getByText("Quotes", { exact: true }).first().click();
-    await expect.poll(hashPath).toBe("/quotation");
+    await page.evaluate(() => (window.location.hash = "#/quotation"));
+    await poll(hashPath).toBe("/quotation");
     await page.evaluate(() => (window.location.hash = "#/login"));
     await page.locator("#login-title").waitFor();
     await page.getByText("Create an account").click();
@@ -172,7 +179,7 @@ describe("navigation rules (spec §2)", () => {
     await page.getByText("I already have an account").click();
     await page.locator("#login-title").waitFor();
     await page.getByTestId("nav-back").click();
-    await expect.poll(hashPath).toBe("/quotation");
+    await poll(hashPath).toBe("/quotation");
   });
 
   it("returns to a top-level page already in the history instead of stacking it", async () => {
@@ -180,9 +187,9 @@ describe("navigation rules (spec §2)", () => {
     await page.getByTestId("home-title").waitFor();
     const lengthBefore = await page.evaluate(() => window.history.length);
     await page.getByText("Coin-Coin", { exact: true }).click();
-    await expect.poll(hashPath).toBe("/coin-coin");
+    await poll(hashPath).toBe("/coin-coin");
     await page.getByText("Home", { exact: true }).click();
-    await expect.poll(hashPath).toBe("/");
+    await poll(hashPath).toBe("/");
     // Home was found one step back: the history did not grow a second home entry.
     expect(await page.evaluate(() => window.history.length)).toBe(lengthBefore + 1);
     expect(await page.evaluate(() => (window.history.state as { idx: number }).idx)).toBe(0);
@@ -193,9 +200,10 @@ describe("navigation rules (spec §2)", () => {
     await page.getByTestId("home-title").waitFor();
     await page.getByText("Assets", { exact: true }).click();
     await page.getByText("You are not logged in, do you want to log in?").waitFor();
-    await expectAccessible("login prompt");
+    await page.waitForTimeout(500); // Let the dialog finish fading in before checking contrast.
+    await expectAccessible("login prompt", ".adm-dialog");
     await page.getByRole("button", { name: "Log in" }).click();
-    await expect.poll(hashPath).toBe("/login");
+    await poll(hashPath).toBe("/login");
   });
 
   it("goes back when the log-in prompt is declined", async () => {
@@ -203,7 +211,7 @@ describe("navigation rules (spec §2)", () => {
     await page.getByTestId("home-title").waitFor();
     await page.getByText("Assets", { exact: true }).click();
     await page.getByRole("button", { name: "Cancel" }).click();
-    await expect.poll(hashPath).toBe("/");
+    await poll(hashPath).toBe("/");
   });
 });
 
@@ -212,14 +220,11 @@ describe("sign-in screens", () => {
     await open("/wallet");
     await page.getByTestId("no-wallet").waitFor();
     await expectAccessible("wallet");
-    await page.getByText("What is a wallet?").click();
-    await expect.poll(hashPath).toBe("/wallet/info");
+    await page.getByRole("link", { name: "What is a wallet?" }).click();
+    await poll(hashPath).toBe("/wallet/info");
     await page.getByText("Your recovery phrase (seed phrase) or private key.").waitFor();
-    await page
-      .locator("section[aria-labelledby=wallet-info-title]")
-      .getByText("Log in with e-mail instead")
-      .click();
-    await expect.poll(hashPath).toBe("/login");
+    await page.getByRole("link", { name: "Log in with e-mail instead" }).click();
+    await poll(hashPath).toBe("/login");
     await expectAccessible("login");
   });
 
