@@ -7,6 +7,8 @@ import { envelopePlugin } from "./http/envelope.ts";
 import { docsRoutes } from "./http/openapi.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
+import { tapeRoutes } from "./modules/tape/tape.routes.ts";
+import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { noticesRoutes } from "./modules/notices/notices.routes.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
@@ -21,6 +23,18 @@ export interface AppDeps {
   bodyLimitBytes?: number;
   /** Bearer token for operator endpoints (OPERATOR_TOKEN); unset means no operator access. */
   operatorToken?: string;
+  /** Opens a user's ledger accounts for a mode (and grants demo money for "demo"); idempotent. */
+  accounts?: { open(userId: bigint, mode: "real" | "demo"): Promise<void> };
+  /** `smtp://…` URL for e-mail; unset keeps every e-mail in the operator's outbox only. */
+  smtpUrl?: string;
+  /** Sender of e-mails, e.g. `Candor <no-reply@example.com>`. */
+  mailFrom?: string;
+  /** Public origin of the app (`https://trade.example.com`): wallet sign-in domain, cookies. */
+  publicUrl?: string;
+  /** log2 of scrypt's N for passwords (default 17); tests use a low cost. */
+  passwordCost?: number;
+  /** "off" skips captchas (scripted local use and tests); default "required". */
+  captcha?: "required" | "off";
 }
 
 /** Builds the whole HTTP app. It never listens: `main.ts` does, and tests use `inject`. */
@@ -43,6 +57,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(docsRoutes);
   await app.register(healthRoutes, { prefix: "/api/v1", deps });
+  await app.register(tapeRoutes, { database: deps.database });
+  await app.register(authRoutes, { deps });
   await app.register(noticesRoutes, { deps });
 
   if (deps.webRoot && existsSync(deps.webRoot)) {

@@ -8,6 +8,8 @@ describe("readConfig", () => {
       HOST: "127.0.0.1",
       DATA_DIR: "./data",
       LOG_LEVEL: "info",
+      PASSWORD_COST: 17,
+      CAPTCHA: "required",
     });
   });
 
@@ -23,6 +25,11 @@ describe("readConfig", () => {
       /^DATABASE_URL="mysql:\/\/x" is invalid: must start with postgres/,
     ],
     [{ LOG_LEVEL: "loud" }, /^LOG_LEVEL="loud" is invalid/],
+    [{ SMTP_URL: "http://mail" }, /^SMTP_URL="http:\/\/mail" is invalid: must start with smtp/],
+    [{ OPERATOR_TOKEN: "short" }, /^OPERATOR_TOKEN="short" is invalid: must be at least 16/],
+    [{ PUBLIC_URL: "https://x.example/path" }, /^PUBLIC_URL=.* is invalid: must be an origin/],
+    [{ PASSWORD_COST: "30" }, /^PASSWORD_COST="30" is invalid/],
+    [{ CAPTCHA: "maybe" }, /^CAPTCHA="maybe" is invalid/],
   ])("rejects %o with one line naming the variable", (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);

@@ -9,6 +9,18 @@ const ConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(200).optional(),
+  OPERATOR_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/]+$/, "must be an origin like https://trade.example.com")
+    .optional(),
+  PASSWORD_COST: z.coerce.number().int().min(10).max(20).default(17),
+  CAPTCHA: z.enum(["required", "off"]).default("required"),
 });
 
 /** Server configuration, read from the environment at start-up. */

@@ -32,7 +32,17 @@ async function main() {
   await database.db.insertInto("server_starts").values({ version }).execute();
 
   const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
-  const app = await buildApp({ database, webRoot, logLevel: config.LOG_LEVEL });
+  const app = await buildApp({
+    database,
+    webRoot,
+    logLevel: config.LOG_LEVEL,
+    smtpUrl: config.SMTP_URL,
+    mailFrom: config.MAIL_FROM,
+    operatorToken: config.OPERATOR_TOKEN,
+    publicUrl: config.PUBLIC_URL,
+    passwordCost: config.PASSWORD_COST,
+    captcha: config.CAPTCHA,
+  });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Candor ${version} is running at ${address.replace("[::1]", "localhost")}/`);
   console.log(`Database: ${database.kind}${database.kind === "pglite" ? ` in ${dataDir}` : ""}`);

@@ -72,6 +72,7 @@ export const validationKeys = [
   "agreement_required",
   "weak_password",
   "no_input_expected",
+  "range_invalid",
 ] as const;
 export type ValidationKey = (typeof validationKeys)[number];
 

@@ -36,6 +36,7 @@ export const httpStatusByErrorCode = {
   subscription_limit_reached: 429,
   slow_consumer: 503,
   bad_message: 400,
+  command_rejected: 422,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

@@ -6,4 +6,6 @@ export * from "./messages.ts";
 export * from "./endpoint.ts";
 export * from "./market.ts";
 export * from "./ws.ts";
+export * from "./tape.ts";
+export * from "./auth.ts";
 export * from "./notices.ts";

@@ -4,6 +4,7 @@
 
 import { assert } from "./assert.ts";
 import { divCeil, divFloor, parseAmount, pow10, SCALE_MAX } from "./amount/amount.ts";
+import { createOrderBook } from "./book/order-book.ts";
 import type { BookFill, BookListener, OrderBookFactory } from "./book/types.ts";
 import { commandShapeCode, commandsEqual } from "./command-codec.ts";
 import { reject as rejectResult, type RejectCode } from "./reject-codes.ts";
@@ -52,9 +53,9 @@ import {
   type WithdrawalView,
 } from "./types.ts";
 
-let defaultBookFactory: OrderBookFactory | null = null;
+let defaultBookFactory: OrderBookFactory = createOrderBook;
 
-/** Sets the order book used by kernels created without an explicit factory. */
+/** Sets the order book used by kernels created without an explicit factory (default: fast). */
 export function setDefaultBookFactory(factory: OrderBookFactory): void {
   defaultBookFactory = factory;
 }
@@ -88,7 +89,6 @@ export function createKernelState(
   bookFactory: OrderBookFactory | null = null,
 ): KernelState {
   const factory = bookFactory ?? defaultBookFactory;
-  assert(factory !== null, "no order book factory");
   const merged: KernelOptions = { ...defaultKernelOptions, ...options };
   merged.demoGrants = merged.demoGrants.map((grant) => ({ ...grant }));
   const state: KernelState = {
@@ -100,6 +100,8 @@ export function createKernelState(
     marketsByInstrument: new Map(),
     ticks: new Map(),
     owners: new Map(),
+    ownersReal: new Map(),
+    ownersDemo: new Map(),
     ownerIndexNext: 1,
     accounts: new Map(),
     orders: new Map(),
@@ -107,10 +109,11 @@ export function createKernelState(
     fillIdNext: 1,
     withdrawals: new Map(),
     postings: [],
-    idempotency: new Map(),
-    idQueue: [],
-    idQueueAtMs: [],
-    idQueueHead: 0,
+    idPositions: new Map(),
+    idCommands: [],
+    idResults: [],
+    idBase: 0,
+    idHead: 0,
     commandSerial: 0,
     events: [],
     touched: [],
@@ -148,7 +151,13 @@ export function openOwner(state: KernelState, ownerId: string, mode: Mode): Owne
     accounts: new Map(),
   };
   state.owners.set(key, owner);
+  (mode === "real" ? state.ownersReal : state.ownersDemo).set(ownerId, owner);
   return owner;
+}
+
+/** An open owner, or undefined. */
+export function ownerOf(state: KernelState, mode: Mode, ownerId: string): OwnerState | undefined {
+  return (mode === "real" ? state.ownersReal : state.ownersDemo).get(ownerId);
 }
 
 /** The account of an owner, created (at zero) on first use. */
@@ -174,6 +183,7 @@ export function accountOf(
         owner.ownerId === systemOwners.external || owner.ownerId === systemOwners.demoFaucet,
       postings: [],
       touchedSerial: 0,
+      heldExpected: 0n,
     };
     owner.accounts.set(walletAsset, account);
     state.accounts.set(key, account);
@@ -322,10 +332,11 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
   }
   const shapeCode = commandShapeCode(command);
   if (shapeCode !== null) return rejected(shapeCode);
-  const seen = state.idempotency.get(id);
+  const seen = state.idPositions.get(id);
   if (seen !== undefined) {
-    if (commandsEqual(seen.command, command)) {
-      return { result: seen.result, events: [], duplicate: true };
+    const index = seen - state.idBase;
+    if (commandsEqual(state.idCommands[index]!, command)) {
+      return { result: state.idResults[index]!, events: [], duplicate: true };
     }
     return rejected("command_id_reused");
   }
@@ -353,9 +364,7 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
   state.events = [];
   state.touched.length = 0;
 
-  state.idempotency.set(id, { command, result });
-  state.idQueue.push(id);
-  state.idQueueAtMs.push(command.atMs);
+  rememberCommand(state, command, result);
   if (command.type === "clock_tick") pruneIdempotency(state);
   return { result, events, duplicate: false };
 }
@@ -363,7 +372,9 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
 // Rejections must leave no events; `order_accepted` pushed before a book rejection is the only
 // event a rejected command may have produced, and it is dropped with the rest.
 function onlyRestorable(events: readonly { type: string }[]): boolean {
-  return events.every((event) => event.type === "order_accepted");
+  return events.every(
+    (event) => event.type === "order_accepted" || event.type === "order_replaced",
+  );
 }
 
 function rejected(code: RejectCode): ApplyOutput {
@@ -378,27 +389,40 @@ function isPrintableAscii(text: string): boolean {
   return true;
 }
 
+/** Remembers a command and its result for repeats. */
+export function rememberCommand(state: KernelState, command: Command, result: CommandResult): void {
+  state.idPositions.set(command.id, state.idBase + state.idCommands.length);
+  state.idCommands.push(command);
+  state.idResults.push(result);
+}
+
 function pruneIdempotency(state: KernelState): void {
   const cutoff = state.nowMs - state.options.idempotencyWindowMs;
-  let head = state.idQueueHead;
-  const queue = state.idQueue;
-  const times = state.idQueueAtMs;
-  while (head < queue.length && times[head]! < cutoff) {
-    state.idempotency.delete(queue[head]!);
+  const commands = state.idCommands;
+  const end = state.idBase + commands.length;
+  let head = state.idHead;
+  while (head < end) {
+    const index = head - state.idBase;
+    const command = commands[index]!;
+    if (command.atMs >= cutoff) break;
+    state.idPositions.delete(command.id);
+    commands[index] = undefined;
+    state.idResults[index] = undefined;
     head++;
   }
-  if (head > 1024 && head * 2 > queue.length) {
-    state.idQueue = queue.slice(head);
-    state.idQueueAtMs = times.slice(head);
-    head = 0;
+  state.idHead = head;
+  const dropped = head - state.idBase;
+  if (dropped > 1024 && dropped * 2 > commands.length) {
+    state.idCommands = commands.slice(dropped);
+    state.idResults = state.idResults.slice(dropped);
+    state.idBase = head;
   }
-  state.idQueueHead = head;
 }
 
 function dispatch(state: KernelState, command: Command): CommandResult {
   switch (command.type) {
     case "place_order":
-      return placeOrder(state, command, null);
+      return placeOrder(state, command);
     case "cancel_order":
       return cancelOrderCommand(state, command);
     case "replace_order":
@@ -436,8 +460,16 @@ function dispatch(state: KernelState, command: Command): CommandResult {
   }
 }
 
+const rejections = new Map<RejectCode, CommandResult>();
+
+/** A rejection result; shared and frozen per code, since rejections are frequent and alike. */
 function fail(code: RejectCode): CommandResult {
-  return rejectResult(code);
+  let result = rejections.get(code);
+  if (result === undefined) {
+    result = Object.freeze(rejectResult(code));
+    rejections.set(code, result);
+  }
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -518,6 +550,8 @@ export function buildMarket(
     priceStepScaled: step.value,
     lotUnits: lot.value,
     tickLotUnits,
+    lotUnitsNumber: safeNumber(lot.value),
+    tickLotUnitsNumber: safeNumber(tickLotUnits),
     quantityLotsMin: lotsMin,
     quantityLotsMax: lotsMax,
     feeBpsMaker: definition.feeBpsMaker,
@@ -532,6 +566,11 @@ export function buildMarket(
     bandSellMinTicks: 0,
     tickId: null,
   };
+}
+
+/** The value as a double when it is a safe integer, else +Infinity (forcing the bigint path). */
+function safeNumber(value: bigint): number {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : Number.POSITIVE_INFINITY;
 }
 
 /** Adds a built market to the state and anchors it to its instrument's last tick. */
@@ -611,8 +650,10 @@ function recordTick(state: KernelState, command: RecordTickCommand): CommandResu
 
 /** Finds an open owner by id and mode; `owner_id_invalid` or `account_not_found` otherwise. */
 function findOwner(state: KernelState, ownerId: string, mode: Mode): OwnerState | RejectCode {
+  const owner = ownerOf(state, mode, ownerId);
+  if (owner !== undefined) return owner;
   if (!OWNER_PATTERN.test(ownerId) && !ownerId.startsWith("system:")) return "owner_id_invalid";
-  return state.owners.get(ownerKey(mode, ownerId)) ?? "account_not_found";
+  return "account_not_found";
 }
 
 /** System owners that may receive deposits and hold funds like users. */
@@ -633,7 +674,7 @@ function checkAmount(asset: AssetState, amount: bigint): RejectCode | null {
 
 function openAccounts(state: KernelState, command: OpenAccountsCommand): CommandResult {
   if (!OWNER_PATTERN.test(command.ownerId)) return fail("owner_id_invalid");
-  if (state.owners.has(ownerKey(command.mode, command.ownerId))) {
+  if (ownerOf(state, command.mode, command.ownerId) !== undefined) {
     return fail("accounts_already_open");
   }
   const owner = openOwner(state, command.ownerId, command.mode);
@@ -643,7 +684,7 @@ function openAccounts(state: KernelState, command: OpenAccountsCommand): Command
 }
 
 function grantDemoDefaults(state: KernelState, owner: OwnerState): void {
-  const faucet = state.owners.get(ownerKey("demo", systemOwners.demoFaucet))!;
+  const faucet = ownerOf(state, "demo", systemOwners.demoFaucet)!;
   for (const grant of state.options.demoGrants) {
     const asset = state.assets.get(grant.assetId);
     if (asset === undefined) continue;
@@ -676,7 +717,7 @@ function grantDemo(state: KernelState, command: GrantDemoCommand): CommandResult
   if (asset === undefined) return fail("asset_not_found");
   const code = checkAmount(asset, command.amount);
   if (code !== null) return fail(code);
-  const faucet = state.owners.get(ownerKey("demo", systemOwners.demoFaucet))!;
+  const faucet = ownerOf(state, "demo", systemOwners.demoFaucet)!;
   const seq = post(
     state,
     accountOf(state, faucet, "fund", asset.assetId),
@@ -699,7 +740,7 @@ function resetDemo(state: KernelState, command: ResetDemoCommand): CommandResult
   if (typeof owner === "string") return fail(owner);
   if (owner.system) return fail("owner_not_allowed");
   const cancelled = cancelOwnerOrders(state, owner, null, "demo_reset");
-  const faucet = state.owners.get(ownerKey("demo", systemOwners.demoFaucet))!;
+  const faucet = ownerOf(state, "demo", systemOwners.demoFaucet)!;
   const accounts = [...owner.accounts.values()].sort((a, b) => compareStrings(a.key, b.key));
   for (const account of accounts) {
     assert(account.held === 0n, "demo account still holds funds after cancelling its orders");
@@ -734,7 +775,7 @@ function creditDeposit(state: KernelState, command: CreditDepositCommand): Comma
   const code = checkAmount(asset, command.amount);
   if (code !== null) return fail(code);
   if (command.reference.length === 0) return fail("reference_missing");
-  const external = state.owners.get(ownerKey("real", systemOwners.external))!;
+  const external = ownerOf(state, "real", systemOwners.external)!;
   const seq = post(
     state,
     accountOf(state, external, "fund", asset.assetId),
@@ -798,7 +839,7 @@ function withdrawalComplete(state: KernelState, command: WithdrawalCompleteComma
   if (withdrawal === undefined) return fail("withdrawal_not_found");
   if (withdrawal.status !== "pending") return fail("withdrawal_not_pending");
   if (command.reference.length === 0) return fail("reference_missing");
-  const external = state.owners.get(ownerKey("real", systemOwners.external))!;
+  const external = ownerOf(state, "real", systemOwners.external)!;
   const seq = post(
     state,
     withdrawal.account,
@@ -924,9 +965,8 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
   const maker = state.orders.get(fill.makerOrderId);
   assert(maker !== undefined, "fill against an unknown order");
   const market = taker.market;
-  const lots = BigInt(fill.quantityLots);
-  const baseAmount = lots * market.lotUnits;
-  const quoteAmount = BigInt(fill.priceTicks) * lots * market.tickLotUnits;
+  const baseAmount = holdFor(market, false, 0, fill.quantityLots);
+  const quoteAmount = holdFor(market, true, fill.priceTicks, fill.quantityLots);
   const fillId = state.fillIdNext++;
   const tickId = market.tickId;
   const buyer = taker.side === "buy" ? taker : maker;
@@ -961,7 +1001,7 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
   );
   seller.heldAmount -= baseAmount;
   assert(buyer.heldAmount >= 0n && seller.heldAmount >= 0n, "order hold went negative");
-  const feeAccounts = state.owners.get(ownerKey(taker.owner.mode, systemOwners.fees))!;
+  const feeAccounts = ownerOf(state, taker.owner.mode, systemOwners.fees)!;
   const makerReceives = maker.side === "buy" ? baseAmount : quoteAmount;
   const takerReceives = taker.side === "buy" ? baseAmount : quoteAmount;
   const makerAccount = maker.side === "buy" ? maker.baseAccount : maker.quoteAccount;
@@ -1118,24 +1158,122 @@ function replaceOrder(state: KernelState, command: ReplaceOrderCommand): Command
   if (typeof owner === "string") return fail(owner);
   const order = findOwnOrder(state, owner, command.orderId);
   if (order === undefined) return fail("order_not_found");
-  return placeOrder(
-    state,
-    {
-      type: "place_order",
-      id: command.id,
-      atMs: command.atMs,
-      ownerId: command.ownerId,
-      mode: command.mode,
-      marketId: order.market.marketId,
-      side: order.side,
-      orderType: "limit",
-      timeInForce: order.timeInForce,
-      priceTicks: command.priceTicks,
-      quantityLots: command.quantityLots,
-      quoteAmount: null,
-    },
-    order,
+  const market = order.market;
+  if (!market.open) return fail("market_closed");
+  const priceTicks = command.priceTicks;
+  const lots = command.quantityLots;
+  const code = limitCode(market, priceTicks, lots);
+  if (code !== null) return fail(code);
+  const holdNew = holdFor(market, order.side === "buy", priceTicks, lots);
+  const holdExtra = holdNew - order.heldAmount;
+  if (holdExtra > 0n && order.holdAccount.available < holdExtra) {
+    return fail("insufficient_balance");
+  }
+
+  const priceBefore = order.priceTicks;
+  const quantityBefore = order.quantityLots;
+  const filledBefore = order.filledLots;
+  if (holdExtra > 0n) {
+    hold(state, order.holdAccount, holdExtra);
+    order.heldAmount = holdNew;
+  }
+  order.priceTicks = priceTicks;
+  order.quantityLots = filledBefore + lots;
+  state.events.push({
+    type: "order_replaced",
+    orderId: order.orderId,
+    priceTicks,
+    remainingLots: lots,
+    heldAmount: order.heldAmount,
+  });
+  state.taker = order;
+  const outcome = order.book.replace(
+    order.orderId,
+    { priceTicks, quantityLots: lots, timeInForce: order.timeInForce },
+    state.listener,
   );
+  state.taker = null;
+  assert(outcome !== undefined, "an open order was not in its book");
+  const value = okValue();
+  value.orderId = order.orderId;
+  switch (outcome.outcome) {
+    case "rejected_post_only":
+    case "rejected_fok":
+    case "rejected_book_full":
+      assert(order.filledLots === filledBefore, "a rejected replacement filled");
+      order.priceTicks = priceBefore;
+      order.quantityLots = quantityBefore;
+      if (holdExtra > 0n) {
+        release(state, order.holdAccount, holdExtra);
+        order.heldAmount -= holdExtra;
+      }
+      return fail(bookRejectCode(outcome.outcome));
+    case "rested":
+      settleRest(state, order, outcome.restingLots);
+      value.orderStatus = "open";
+      break;
+    case "filled":
+    case "expired":
+      settleGone(state, order, outcome.outcome);
+      value.orderStatus = outcome.outcome;
+      break;
+  }
+  value.filledLots = order.filledLots - filledBefore;
+  value.restingLots = outcome.restingLots;
+  return ok(value);
+}
+
+/**
+ * What an order holds: quote `priceTicks × lots × tickLotUnits` for a buy, base
+ * `lots × lotUnits` for a sell. Computed in doubles when the product is provably exact (below
+ * 2^53), which saves the hot path several bigint allocations; bigint otherwise.
+ */
+function holdFor(market: MarketState, isBuy: boolean, priceTicks: number, lots: number): bigint {
+  if (isBuy) {
+    const product = priceTicks * lots * market.tickLotUnitsNumber;
+    if (product <= Number.MAX_SAFE_INTEGER) return BigInt(product);
+    return BigInt(priceTicks) * BigInt(lots) * market.tickLotUnits;
+  }
+  const product = lots * market.lotUnitsNumber;
+  if (product <= Number.MAX_SAFE_INTEGER) return BigInt(product);
+  return BigInt(lots) * market.lotUnits;
+}
+
+function bookRejectCode(
+  outcome: "rejected_post_only" | "rejected_fok" | "rejected_book_full",
+): RejectCode {
+  return outcome === "rejected_post_only"
+    ? "post_only_would_trade"
+    : outcome === "rejected_fok"
+      ? "fok_not_filled"
+      : "book_full";
+}
+
+/** The remainder rests: keep exactly its hold (a buy that filled below its limit gets change). */
+function settleRest(state: KernelState, order: OrderState, restingLots: number): void {
+  assert(restingLots === order.quantityLots - order.filledLots, "resting lots disagree");
+  const needed = holdFor(order.market, order.side === "buy", order.priceTicks, restingLots);
+  const excess = order.heldAmount - needed;
+  assert(excess >= 0n, "a resting order holds too little");
+  if (excess > 0n) {
+    release(state, order.holdAccount, excess);
+    order.heldAmount = needed;
+  }
+  order.owner.orderIds.add(order.orderId);
+  state.events.push({
+    type: "order_rested",
+    orderId: order.orderId,
+    priceTicks: order.priceTicks,
+    remainingLots: restingLots,
+    heldAmount: order.heldAmount,
+  });
+}
+
+/** Filled or expired: release whatever is still held and forget the order. */
+function settleGone(state: KernelState, order: OrderState, status: "filled" | "expired"): void {
+  if (order.heldAmount > 0n) release(state, order.holdAccount, order.heldAmount);
+  order.heldAmount = 0n;
+  removeOpenOrder(state, order, status);
 }
 
 /** Validates the numbers of a limit order; null when they are fine. */
@@ -1157,18 +1295,14 @@ function lotsCode(market: MarketState, quantityLots: number): RejectCode | null 
 }
 
 /**
- * Places an order (or, with `replacing`, cancels that order and places its successor).
+ * Places an order.
  * Everything is validated before anything changes; the book's own rejections (post-only,
  * fok, full) change nothing in the book, and the hold taken before matching is given back.
  */
-function placeOrder(
-  state: KernelState,
-  command: PlaceOrderCommand,
-  replacing: OrderState | null,
-): CommandResult {
+function placeOrder(state: KernelState, command: PlaceOrderCommand): CommandResult {
   const market = state.markets.get(command.marketId);
   if (market === undefined) return fail("market_not_found");
-  const owner = replacing?.owner ?? traderOwner(state, command.ownerId, command.mode);
+  const owner = traderOwner(state, command.ownerId, command.mode);
   if (typeof owner === "string") return fail(owner);
   if (!market.open) return fail("market_closed");
   const isBuy = command.side === "buy";
@@ -1186,9 +1320,7 @@ function placeOrder(
     if (code !== null) return fail(code);
     priceTicks = command.priceTicks;
     lots = command.quantityLots;
-    holdAmount = isBuy
-      ? BigInt(priceTicks) * BigInt(lots) * market.tickLotUnits
-      : BigInt(lots) * market.lotUnits;
+    holdAmount = holdFor(market, isBuy, priceTicks, lots);
   } else {
     if (tif !== "ioc") return fail("time_in_force_invalid");
     if (command.priceTicks !== null) return fail("order_type_invalid");
@@ -1211,31 +1343,19 @@ function placeOrder(
       const code = lotsCode(market, command.quantityLots);
       if (code !== null) return fail(code);
       lots = command.quantityLots;
-      holdAmount = isBuy
-        ? BigInt(priceTicks) * BigInt(lots) * market.tickLotUnits
-        : BigInt(lots) * market.lotUnits;
+      holdAmount = holdFor(market, isBuy, priceTicks, lots);
     }
   }
   const holdAssetId = isBuy ? market.quote.assetId : market.base.assetId;
-  let available = availableOf(owner, "fund", holdAssetId);
-  if (replacing !== null) available += replacing.heldAmount;
-  if (available < holdAmount) return fail("insufficient_balance");
+  if (availableOf(owner, "fund", holdAssetId) < holdAmount) return fail("insufficient_balance");
   const mayRest = tif === "gtc" || tif === "post_only";
   if (mayRest) {
-    const open = owner.orderIds.size - (replacing === null ? 0 : 1);
-    if (open >= owner.openOrdersMax) return fail("too_many_open_orders");
+    if (owner.orderIds.size >= owner.openOrdersMax) return fail("too_many_open_orders");
   }
   const book = owner.mode === "real" ? market.bookReal : market.bookDemo;
   if (byQuote) lots = lotsForQuote(market, book, owner.index, priceTicks, holdAmount);
-  if (replacing !== null && tif === "post_only") {
-    const best = book.bestPrice(isBuy ? "sell" : "buy");
-    if (best !== undefined && (isBuy ? priceTicks >= best : priceTicks <= best)) {
-      return fail("post_only_would_trade");
-    }
-  }
 
   // Validated: from here on the command succeeds, except for the book's own rejections.
-  if (replacing !== null) cancelOpenOrder(state, replacing, "replaced");
   const baseAccount = accountOf(state, owner, "fund", market.base.assetId);
   const quoteAccount = accountOf(state, owner, "fund", market.quote.assetId);
   const holdAccount = isBuy ? quoteAccount : baseAccount;
@@ -1292,56 +1412,21 @@ function placeOrder(
   switch (outcome.outcome) {
     case "rejected_post_only":
     case "rejected_fok":
-    case "rejected_book_full": {
+    case "rejected_book_full":
       assert(order.filledLots === 0, "a rejected submission filled");
       release(state, holdAccount, holdAmount);
       state.orders.delete(orderId);
       state.orderIdNext--;
-      const code: RejectCode =
-        outcome.outcome === "rejected_post_only"
-          ? "post_only_would_trade"
-          : outcome.outcome === "rejected_fok"
-            ? "fok_not_filled"
-            : "book_full";
-      if (replacing === null) return fail(code);
-      // The old order is already cancelled; report that the successor was not placed.
-      state.events = state.events.filter((event) => event.type !== "order_accepted");
-      value.orderId = null;
-      value.orderStatus = "rejected";
-      value.filledLots = 0;
-      value.restingLots = 0;
-      return ok(value);
-    }
-    case "rested": {
-      assert(outcome.restingLots === lots - order.filledLots, "resting lots disagree");
-      if (isBuy) {
-        const needed = BigInt(priceTicks) * BigInt(outcome.restingLots) * market.tickLotUnits;
-        const excess = order.heldAmount - needed;
-        assert(excess >= 0n, "a resting buy holds too little");
-        if (excess > 0n) {
-          release(state, holdAccount, excess);
-          order.heldAmount = needed;
-        }
-      }
-      owner.orderIds.add(orderId);
-      state.events.push({
-        type: "order_rested",
-        orderId,
-        priceTicks,
-        remainingLots: outcome.restingLots,
-        heldAmount: order.heldAmount,
-      });
+      return fail(bookRejectCode(outcome.outcome));
+    case "rested":
+      settleRest(state, order, outcome.restingLots);
       value.orderStatus = "open";
       break;
-    }
     case "filled":
-    case "expired": {
-      if (order.heldAmount > 0n) release(state, holdAccount, order.heldAmount);
-      order.heldAmount = 0n;
-      removeOpenOrder(state, order, outcome.outcome);
+    case "expired":
+      settleGone(state, order, outcome.outcome);
       value.orderStatus = outcome.outcome;
       break;
-    }
   }
   value.filledLots = outcome.filledLots;
   value.restingLots = outcome.restingLots;

@@ -13,6 +13,7 @@ import {
   createKernelState,
   installMarket,
   openOwner,
+  rememberCommand,
 } from "./kernel.ts";
 import { rejectCodes, type RejectCode } from "./reject-codes.ts";
 import type { KernelState, OrderState } from "./state.ts";
@@ -157,10 +158,10 @@ function snapshotJson(state: KernelState): Json {
     p.reference,
   ]);
   const idempotency: Json[] = [];
-  for (let i = state.idQueueHead; i < state.idQueue.length; i++) {
-    const entry = state.idempotency.get(state.idQueue[i]!);
-    assert(entry !== undefined, "idempotency queue and map disagree");
-    idempotency.push([commandToJsonArray(entry.command) as Json, resultToJson(entry.result)]);
+  for (let i = state.idHead - state.idBase; i < state.idCommands.length; i++) {
+    const command = state.idCommands[i]!;
+    assert(state.idPositions.get(command.id) === state.idBase + i, "idempotency index broken");
+    idempotency.push([commandToJsonArray(command) as Json, resultToJson(state.idResults[i]!)]);
   }
   return {
     format: FORMAT,
@@ -229,6 +230,8 @@ export function restore(
   };
   const state = createKernelState(options, bookFactory);
   state.owners.clear();
+  state.ownersReal.clear();
+  state.ownersDemo.clear();
   state.accounts.clear();
   state.nowMs = json.nowMs as number;
   state.orderIdNext = json.orderIdNext as number;
@@ -380,10 +383,7 @@ export function restore(
     });
   }
   for (const [commandJson, resultJson] of json.idempotency as [Json, Json][]) {
-    const command = commandFromJsonArray(commandJson);
-    state.idempotency.set(command.id, { command, result: resultFromJson(resultJson) });
-    state.idQueue.push(command.id);
-    state.idQueueAtMs.push(command.atMs);
+    rememberCommand(state, commandFromJsonArray(commandJson), resultFromJson(resultJson));
   }
   return state;
 }

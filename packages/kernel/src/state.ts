@@ -37,6 +37,8 @@ export interface Account {
   postings: number[];
   /** Serial of the last command that touched it, to list each account once per command. */
   touchedSerial: number;
+  /** Scratch for `checkInvariants`: the holds it expects. */
+  heldExpected: bigint;
 }
 
 export interface OwnerState {
@@ -64,6 +66,9 @@ export interface MarketState {
   priceStepScaled: bigint;
   lotUnits: bigint;
   tickLotUnits: bigint;
+  /** The same as doubles for the exact fast path, or +Infinity when too large. */
+  lotUnitsNumber: number;
+  tickLotUnitsNumber: number;
   quantityLotsMin: number;
   quantityLotsMax: number;
   feeBpsMaker: number;
@@ -111,11 +116,6 @@ export interface WithdrawalState {
   reference: string | null;
 }
 
-export interface IdempotencyEntry {
-  command: Command;
-  result: CommandResult;
-}
-
 export interface KernelState {
   options: KernelOptions;
   bookFactory: OrderBookFactory;
@@ -125,7 +125,10 @@ export interface KernelState {
   /** Markets anchored to each instrument of the tape. */
   marketsByInstrument: Map<string, MarketState[]>;
   ticks: Map<string, Tick>;
+  /** Every owner by `mode|ownerId` (for snapshots), and by id per mode (for lookups). */
   owners: Map<string, OwnerState>;
+  ownersReal: Map<string, OwnerState>;
+  ownersDemo: Map<string, OwnerState>;
   ownerIndexNext: number;
   accounts: Map<string, Account>;
   orders: Map<number, OrderState>;
@@ -133,11 +136,15 @@ export interface KernelState {
   fillIdNext: number;
   withdrawals: Map<string, WithdrawalState>;
   postings: Posting[];
-  idempotency: Map<string, IdempotencyEntry>;
-  /** Remembered ids in arrival (and so time) order, from `idQueueHead`. */
-  idQueue: string[];
-  idQueueAtMs: number[];
-  idQueueHead: number;
+  /**
+   * Remembered command ids → their position in arrival (and so time) order. Position `p` lives
+   * at index `p - idBase` of `idCommands`/`idResults`; positions before `idHead` are pruned.
+   */
+  idPositions: Map<string, number>;
+  idCommands: (Command | undefined)[];
+  idResults: (CommandResult | undefined)[];
+  idBase: number;
+  idHead: number;
   // Per-command scratch, reset by `apply`.
   commandSerial: number;
   events: Event[];

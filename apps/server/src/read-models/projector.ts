@@ -1,0 +1,369 @@
+import { sql, type RawBuilder } from "kysely";
+import type { Database } from "../db/database.ts";
+import { silentLogger, type JournalLogger } from "../journal/journal.ts";
+
+/*
+ * The kernel's event shapes this projector reads (a structural subset of `@candor/kernel`'s
+ * `Event`, so the projector does not change when the kernel adds events or fields).
+ */
+interface OrderViewShape {
+  orderId: number;
+  clientOrderId: string;
+  ownerId: string;
+  mode: string;
+  marketId: string;
+  side: string;
+  orderType: string;
+  timeInForce: string;
+  priceTicks: number;
+  quantityLots: number;
+  filledLots: number;
+  remainingLots: number;
+  status: string;
+  createdAtMs: number;
+}
+interface PostingShape {
+  seq: number;
+  debitAccount: string;
+  creditAccount: string;
+  assetId: string;
+  amount: bigint;
+  debitHeld: boolean;
+  reason: string;
+  commandId: string;
+  atMs: number;
+  orderId: number | null;
+  fillId: number | null;
+  tickId: string | null;
+  operatorId: string | null;
+  reference: string | null;
+}
+interface FillShape {
+  fillId: number;
+  marketId: string;
+  mode: string;
+  makerOrderId: number;
+  takerOrderId: number;
+  makerOwnerId: string;
+  takerOwnerId: string;
+  takerSide: string;
+  priceTicks: number;
+  quantityLots: number;
+  baseAmount: bigint;
+  quoteAmount: bigint;
+  feeMaker: bigint;
+  feeMakerAssetId: string;
+  feeTaker: bigint;
+  feeTakerAssetId: string;
+  tickId: string | null;
+  atMs: number;
+}
+interface TickShape {
+  tickId: string;
+  instrumentId: string;
+  price: string;
+  tickAtMs: number;
+  recordedAtMs: number;
+}
+
+/** Any kernel event; the projector looks only at the types it knows. */
+export interface ProjectableEvent {
+  type: string;
+}
+
+/** One applied command with its events, as the engine publishes it. */
+export interface ProjectableCommand {
+  sequence: bigint;
+  events: readonly ProjectableEvent[];
+}
+
+interface OrderPatch {
+  sequence: bigint;
+  base?: OrderViewShape;
+  priceTicks?: number;
+  remainingAbsolute?: number;
+  remainingDelta: number;
+  filledAbsolute?: number;
+  filledDelta: number;
+  status?: string;
+}
+
+export const projectorName = "kernel_events";
+
+/**
+ * Turns the kernel's events into rows (orders, fills, statement lines, ticks) in batches: each
+ * flush is one transaction of multi-row statements that also moves the cursor, so after a
+ * restart the projector resumes exactly after the last sequence it wrote.
+ */
+export class ReadModelProjector {
+  private buffer: ProjectableCommand[] = [];
+  private bufferedEvents = 0;
+  private flushing: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private cursorSequence = 0n;
+  /** Set after a failed write; nothing more is projected until a restart. */
+  failed = false;
+  private readonly logger: JournalLogger;
+
+  constructor(
+    private readonly database: Database,
+    private readonly options: {
+      batchEventsMax?: number;
+      flushDelayMs?: number;
+      logger?: JournalLogger;
+    } = {},
+  ) {
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /** Reads the cursor: the last sequence already written. */
+  async load(): Promise<bigint> {
+    const rows = await sql<{ sequence: bigint }>`
+      SELECT sequence FROM read_model_cursor WHERE name = ${projectorName}`.execute(
+      this.database.db,
+    );
+    this.cursorSequence = rows.rows[0] ? BigInt(rows.rows[0].sequence) : 0n;
+    return this.cursorSequence;
+  }
+
+  get cursor() {
+    return this.cursorSequence;
+  }
+
+  /** Queues one applied command (skipped when already written). */
+  handle(applied: ProjectableCommand) {
+    if (this.failed) return;
+    const last = this.buffer[this.buffer.length - 1]?.sequence ?? this.cursorSequence;
+    if (applied.sequence <= last) return;
+    this.buffer.push(applied);
+    this.bufferedEvents += applied.events.length + 1;
+    if (this.bufferedEvents >= (this.options.batchEventsMax ?? 2_000)) {
+      void this.flush();
+    } else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.options.flushDelayMs ?? 50);
+    }
+  }
+
+  /** Writes everything queued so far; resolves when it is committed. */
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const batch = this.buffer;
+    this.buffer = [];
+    this.bufferedEvents = 0;
+    this.flushing = this.flushing.then(async () => {
+      if (batch.length === 0 || this.failed) return;
+      try {
+        await this.write(batch);
+        this.cursorSequence = batch[batch.length - 1]!.sequence;
+      } catch (error) {
+        // Read models are derived data: stop projecting (never leave a silent gap), log, and
+        // let the next start or `npm run rebuild-read-models` catch up from the cursor.
+        this.failed = true;
+        this.logger.error({ error: String(error) }, "read models: projection failed, stopped");
+      }
+    });
+    return this.flushing;
+  }
+
+  private async write(batch: ProjectableCommand[]) {
+    const fills: RawBuilder<unknown>[] = [];
+    const lines: RawBuilder<unknown>[] = [];
+    const ticks: RawBuilder<unknown>[] = [];
+    const orders = new Map<number, OrderPatch>();
+    const patch = (orderId: number, sequence: bigint) => {
+      let entry = orders.get(orderId);
+      if (!entry) {
+        entry = { sequence, remainingDelta: 0, filledDelta: 0 };
+        orders.set(orderId, entry);
+      }
+      entry.sequence = sequence;
+      return entry;
+    };
+    for (const { sequence, events } of batch) {
+      const seq = String(sequence);
+      for (const event of events) {
+        switch (event.type) {
+          case "order_accepted": {
+            const order = (event as unknown as { order: OrderViewShape }).order;
+            const entry = patch(order.orderId, sequence);
+            entry.base = order;
+            entry.status = order.status;
+            entry.remainingAbsolute = order.remainingLots;
+            entry.remainingDelta = 0;
+            entry.filledAbsolute = order.filledLots;
+            entry.filledDelta = 0;
+            break;
+          }
+          case "order_rested":
+          case "order_replaced": {
+            const e = event as unknown as {
+              orderId: number;
+              priceTicks: number;
+              remainingLots: number;
+            };
+            const entry = patch(e.orderId, sequence);
+            entry.priceTicks = e.priceTicks;
+            entry.remainingAbsolute = e.remainingLots;
+            entry.remainingDelta = 0;
+            entry.status = "open";
+            break;
+          }
+          case "order_cancelled": {
+            const e = event as unknown as { orderId: number; remainingLots: number };
+            const entry = patch(e.orderId, sequence);
+            entry.status = "cancelled";
+            entry.remainingAbsolute = e.remainingLots;
+            entry.remainingDelta = 0;
+            break;
+          }
+          case "order_done": {
+            const e = event as unknown as { orderId: number; status: string; filledLots: number };
+            const entry = patch(e.orderId, sequence);
+            entry.status = e.status;
+            entry.filledAbsolute = e.filledLots;
+            entry.filledDelta = 0;
+            break;
+          }
+          case "fill": {
+            const f = event as unknown as FillShape;
+            for (const orderId of [f.makerOrderId, f.takerOrderId]) {
+              const entry = patch(orderId, sequence);
+              entry.filledDelta += f.quantityLots;
+              entry.remainingDelta -= f.quantityLots;
+            }
+            fills.push(
+              sql`(${f.fillId}, ${seq}, ${f.marketId}, ${f.mode}, ${f.makerOrderId}, ${f.takerOrderId}, ${f.makerOwnerId}, ${f.takerOwnerId}, ${f.takerSide}, ${f.priceTicks}, ${f.quantityLots}, ${String(f.baseAmount)}, ${String(f.quoteAmount)}, ${String(f.feeMaker)}, ${f.feeMakerAssetId}, ${String(f.feeTaker)}, ${f.feeTakerAssetId}, ${f.tickId}, ${f.atMs})`,
+            );
+            break;
+          }
+          case "posting": {
+            const p = (event as unknown as { posting: PostingShape }).posting;
+            for (const [account, amount, fromHeld] of [
+              [p.debitAccount, -p.amount, p.debitHeld],
+              [p.creditAccount, p.amount, false],
+            ] as const) {
+              const [ownerId = "", mode = "", wallet = "", assetId = ""] = account.split("|");
+              lines.push(
+                sql`(${p.seq}, ${account}, ${ownerId}, ${mode}, ${wallet}, ${assetId}, ${String(amount)}, ${fromHeld}, ${p.reason}, ${p.commandId}, ${seq}, ${p.atMs}, ${p.orderId}, ${p.fillId}, ${p.tickId}, ${p.operatorId}, ${p.reference})`,
+              );
+            }
+            break;
+          }
+          case "tick_recorded": {
+            const t = (event as unknown as { tick: TickShape }).tick;
+            ticks.push(
+              sql`(${t.instrumentId}, ${t.tickId}, ${t.price}, ${t.tickAtMs}, ${t.recordedAtMs}, ${seq})`,
+            );
+            break;
+          }
+        }
+      }
+    }
+    const newOrders: RawBuilder<unknown>[] = [];
+    const orderUpdates: RawBuilder<unknown>[] = [];
+    for (const [orderId, p] of orders) {
+      const seq = String(p.sequence);
+      if (p.base) {
+        const b = p.base;
+        newOrders.push(
+          sql`(${orderId}, ${b.clientOrderId}, ${b.ownerId}, ${b.mode}, ${b.marketId}, ${b.side}, ${b.orderType}, ${b.timeInForce}, ${p.priceTicks ?? b.priceTicks}, ${b.quantityLots}, ${(p.filledAbsolute ?? 0) + p.filledDelta}, ${(p.remainingAbsolute ?? 0) + p.remainingDelta}, ${p.status ?? b.status}, ${b.createdAtMs}, ${seq}, ${seq})`,
+        );
+      } else {
+        orderUpdates.push(
+          sql`(${orderId}::int8, ${p.priceTicks ?? null}::int8, ${p.filledAbsolute ?? null}::int8, ${p.filledDelta}::int8, ${p.remainingAbsolute ?? null}::int8, ${p.remainingDelta}::int8, ${p.status ?? null}::text, ${seq}::int8)`,
+        );
+      }
+    }
+    const last = String(batch[batch.length - 1]!.sequence);
+    await this.database.db.transaction().execute(async (trx) => {
+      for (const chunk of chunks(newOrders)) {
+        await sql`INSERT INTO rm_orders (order_id, client_order_id, owner_id, mode, market_id, side, order_type, time_in_force, price_ticks, quantity_lots, filled_lots, remaining_lots, status, created_at_ms, sequence, updated_sequence)
+          VALUES ${sql.join(chunk)} ON CONFLICT (order_id) DO NOTHING`.execute(trx);
+      }
+      for (const chunk of chunks(orderUpdates)) {
+        await sql`UPDATE rm_orders o SET
+            price_ticks = COALESCE(v.price_ticks, o.price_ticks),
+            filled_lots = COALESCE(v.filled_absolute, o.filled_lots) + v.filled_delta,
+            remaining_lots = COALESCE(v.remaining_absolute, o.remaining_lots) + v.remaining_delta,
+            status = COALESCE(v.status, o.status),
+            updated_sequence = v.sequence
+          FROM (VALUES ${sql.join(chunk)}) AS v(order_id, price_ticks, filled_absolute, filled_delta, remaining_absolute, remaining_delta, status, sequence)
+          WHERE o.order_id = v.order_id`.execute(trx);
+      }
+      for (const chunk of chunks(fills)) {
+        await sql`INSERT INTO rm_fills (fill_id, sequence, market_id, mode, maker_order_id, taker_order_id, maker_owner_id, taker_owner_id, taker_side, price_ticks, quantity_lots, base_amount, quote_amount, fee_maker, fee_maker_asset_id, fee_taker, fee_taker_asset_id, tick_id, at_ms)
+          VALUES ${sql.join(chunk)} ON CONFLICT (fill_id) DO NOTHING`.execute(trx);
+      }
+      for (const chunk of chunks(lines)) {
+        await sql`INSERT INTO rm_statement_lines (posting_seq, account, owner_id, mode, wallet, asset_id, amount, from_held, reason, command_id, sequence, at_ms, order_id, fill_id, tick_id, operator_id, reference)
+          VALUES ${sql.join(chunk)} ON CONFLICT (posting_seq, account) DO NOTHING`.execute(trx);
+      }
+      for (const chunk of chunks(ticks)) {
+        await sql`INSERT INTO rm_ticks (instrument_id, tick_id, price, tick_at_ms, recorded_at_ms, sequence)
+          VALUES ${sql.join(chunk)} ON CONFLICT (instrument_id, tick_id) DO NOTHING`.execute(trx);
+      }
+      await sql`INSERT INTO read_model_cursor (name, sequence) VALUES (${projectorName}, ${last})
+        ON CONFLICT (name) DO UPDATE SET sequence = EXCLUDED.sequence`.execute(trx);
+    });
+  }
+}
+
+/** Rows per statement: well under PostgreSQL's 65,535 parameters at ≤ 19 columns. */
+function chunks<T>(rows: T[], size = 1_000): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+/** Empties every read model and its cursor (before a rebuild). */
+export async function clearReadModels(database: Database) {
+  await database.execScript(
+    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM read_model_cursor",
+  );
+}
+
+/** Balance of one account as the statement lines add it up: available + held. */
+export interface ReadModelBalance {
+  account: string;
+  total: bigint;
+}
+
+export async function readModelBalances(database: Database): Promise<ReadModelBalance[]> {
+  const rows = await sql<{ account: string; total: string }>`
+    SELECT account, sum(amount)::text AS total FROM rm_statement_lines GROUP BY account ORDER BY account`.execute(
+    database.db,
+  );
+  return rows.rows.map((r) => ({ account: r.account, total: BigInt(r.total) }));
+}
+
+/** One account whose read-model total differs from the kernel's. */
+export interface BalanceDifference {
+  account: string;
+  readModel: bigint;
+  kernel: bigint;
+}
+
+/**
+ * Compares the read models' per-account totals with the kernel's. `kernelTotal` returns
+ * available + held for an account key; `kernelAccounts` lists accounts the kernel holds money in.
+ */
+export async function compareBalances(
+  database: Database,
+  kernelTotal: (account: string) => bigint,
+  kernelAccounts: readonly string[],
+): Promise<BalanceDifference[]> {
+  const fromReadModel = new Map(
+    (await readModelBalances(database)).map((b) => [b.account, b.total]),
+  );
+  const accounts = new Set([...fromReadModel.keys(), ...kernelAccounts]);
+  const differences: BalanceDifference[] = [];
+  for (const account of [...accounts].sort()) {
+    const readModel = fromReadModel.get(account) ?? 0n;
+    const kernel = kernelTotal(account);
+    if (readModel !== kernel) differences.push({ account, readModel, kernel });
+  }
+  return differences;
+}
