@@ -33,6 +33,8 @@ export async function startServer(
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       DATABASE_URL: "",
+      // One day of simulated market history keeps start-up quick in tests (default 30).
+      MARKET_BACKFILL_DAYS: "1",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
