@@ -332,8 +332,8 @@ function release(state: KernelState, account: Account, amount: bigint): void {
 
 /**
  * Applies one command. Mutates `state` in place; deterministic. A repeated id returns the
- * first result with `duplicate: true` and changes nothing. Callers must not mutate a command
- * after passing it in (the kernel keeps it to recognise repeats).
+ * first result with `duplicate: true` and changes nothing. Rejection results and empty event
+ * arrays are shared and frozen.
  */
 export function apply(state: KernelState, command: Command): ApplyOutput {
   if (typeof command !== "object" || command === null || typeof command.id !== "string") {
