@@ -24,13 +24,9 @@ const scratchWords = new Int32Array(scratch.buffer);
  * one id look alike with probability about 2^-64.
  */
 export function fingerprint(command: Command, out: Int32Array): void {
-  let a = 0x811c9dc5 ^ typeIndex.get(command.type)!;
-  let b = 0x2545f491 ^ Math.imul(typeIndex.get(command.type)! + 1, 0x9e3779b1);
-  const mix = (word: number): void => {
-    a = Math.imul(a ^ word, 0x01000193);
-    b = Math.imul(b ^ word, 0x5bd1e995);
-    b ^= b >>> 15;
-  };
+  const type = typeIndex.get(command.type)!;
+  hashA = 0x811c9dc5 ^ type;
+  hashB = 0x2545f491 ^ Math.imul(type + 1, 0x9e3779b1);
   const schema = commandSchemas[command.type];
   const record = command as unknown as Record<string, unknown>;
   for (let i = 0; i < schema.length; i++) {
@@ -41,9 +37,14 @@ export function fingerprint(command: Command, out: Int32Array): void {
       mix(value.length ^ 0x73000000);
       for (let k = 0; k < value.length; k++) mix(value.charCodeAt(k));
     } else if (typeof value === "number") {
-      scratch[0] = value;
-      mix(scratchWords[0]!);
-      mix(scratchWords[1]! ^ 0x6e000000);
+      if ((value | 0) === value) {
+        mix(value);
+        mix(0x69000000);
+      } else {
+        scratch[0] = value;
+        mix(scratchWords[0]!);
+        mix(scratchWords[1]! ^ 0x6e000000);
+      }
     } else if (typeof value === "bigint") {
       let rest = value;
       mix(value < 0n ? 0x2d : 0x2b);
@@ -56,8 +57,18 @@ export function fingerprint(command: Command, out: Int32Array): void {
       mix(value === true ? 0x74 : 0x66);
     }
   }
-  out[0] = a;
-  out[1] = b ^ (b >>> 13);
+  out[0] = hashA;
+  out[1] = hashB ^ (hashB >>> 13);
+}
+
+// The running hashes of `fingerprint` (module state, so mixing allocates no closure).
+let hashA = 0;
+let hashB = 0;
+
+function mix(word: number): void {
+  hashA = Math.imul(hashA ^ word, 0x01000193);
+  hashB = Math.imul(hashB ^ word, 0x5bd1e995);
+  hashB ^= hashB >>> 15;
 }
 
 /** One remembered command, as snapshots carry it. */
