@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineEndpoint } from "./endpoint.ts";
 
 /**
  * Notices (spec: pages/assets/xiaoxitongzhi): short announcements from the operator, each with
@@ -42,3 +43,26 @@ export const NoticesPage = z.object({
   total: z.number().int().nonnegative(),
 });
 export type NoticesPage = z.infer<typeof NoticesPage>;
+
+/** GET /api/v1/notices: published notices, newest first, in the request's language. */
+export const listNotices = defineEndpoint({
+  method: "GET",
+  path: noticesPath,
+  summary: "List published notices, newest first",
+  tag: "notices",
+  auth: "none",
+  query: NoticesQuery,
+  response: NoticesPage,
+});
+
+/** GET /api/v1/notices/:noticeId: one published notice. */
+export const getNotice = defineEndpoint({
+  method: "GET",
+  path: noticePath,
+  summary: "Read one notice",
+  tag: "notices",
+  auth: "none",
+  params: NoticeParams,
+  response: NoticeView,
+  errors: ["not_found"],
+});

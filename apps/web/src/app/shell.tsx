@@ -1,8 +1,9 @@
-import { NavBar, SafeArea, TabBar, Tag } from "antd-mobile";
+import { SafeArea, TabBar, Tag } from "antd-mobile";
 import {
   AppOutline,
   BillOutline,
   HistogramOutline,
+  LeftOutline,
   PayCircleOutline,
   StarOutline,
 } from "antd-mobile-icons";
@@ -46,20 +47,31 @@ export function Shell() {
     <div className="shell">
       <header className="shell-header">
         <SafeArea position="top" />
-        <NavBar
-          backIcon={topLevel ? false : undefined}
-          back={topLevel ? null : t("nav.back")}
-          onBack={navigation.back}
-          right={
-            demo ? (
+        <div className="nav-bar">
+          <div className="nav-bar-side">
+            {topLevel ? null : (
+              <button
+                type="button"
+                className="nav-bar-back"
+                onClick={navigation.back}
+                aria-label={t("nav.back")}
+                data-testid="nav-back"
+              >
+                <LeftOutline aria-hidden="true" />
+              </button>
+            )}
+          </div>
+          <div className="nav-bar-title">
+            {untitledPaths.has(location.pathname) ? "" : t("app.name")}
+          </div>
+          <div className="nav-bar-side nav-bar-right">
+            {demo ? (
               <Tag color="warning" fill="solid" data-testid="demo-badge">
                 {t("mode.demoBadge")}
               </Tag>
-            ) : null
-          }
-        >
-          {untitledPaths.has(location.pathname) ? "" : t("app.name")}
-        </NavBar>
+            ) : null}
+          </div>
+        </div>
       </header>
       <main className="shell-main" id="main">
         <Suspense fallback={<LoadingState />}>

@@ -49,9 +49,7 @@ export async function apiFetch<T>(path: string, init: ApiFetchOptions = {}): Pro
     throw new ApiError(0, "network", i18n.t("errors.network"));
   }
   const body = (await response.json().catch(() => null)) as
-    | { code: number; message: string; data: T }
-    | ErrorEnvelope
-    | null;
+    { code: number; message: string; data: T } | ErrorEnvelope | null;
   if (!body || typeof body !== "object" || typeof body.code !== "number") {
     throw new ApiError(response.status, "network", i18n.t("errors.network"));
   }

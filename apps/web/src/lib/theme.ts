@@ -16,7 +16,9 @@ export function themeChoice(): ThemeChoice {
 export function applyTheme(choice = themeChoice()) {
   const dark = choice === "dark" || (choice === "system" && darkQuery()?.matches === true);
   document.documentElement.setAttribute("data-prefers-color-scheme", dark ? "dark" : "light");
-  document.querySelector('meta[name="theme-color"]')?.setAttribute("content", dark ? "#0b1220" : "#ffffff");
+  document
+    .querySelector('meta[name="theme-color"]')
+    ?.setAttribute("content", dark ? "#0b1220" : "#ffffff");
 }
 
 export function setTheme(choice: ThemeChoice) {

@@ -1,15 +1,8 @@
-import {
-  NoticeParams,
-  NoticesQuery,
-  noticePath,
-  noticesPath,
-  type NoticesPage,
-  type NoticeView,
-} from "@candor/contract";
+import { getNotice, listNotices, type NoticeView } from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
 import type { AppDeps } from "../../app.ts";
 import { AppError } from "../../http/app-error.ts";
-import { ok } from "../../http/envelope.ts";
+import { defineRoute } from "../../http/define-route.ts";
 import { noticesRepository, type NoticeRow } from "./notices.repository.ts";
 
 function toView(row: NoticeRow): NoticeView {
@@ -27,17 +20,16 @@ export const noticesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
   const now = deps.now ?? Date.now;
   const repository = noticesRepository(deps.database);
 
-  app.get(noticesPath, async (request) => {
-    const query = NoticesQuery.parse(request.query);
+  const perIp = { max: 120, windowMs: 60_000 };
+
+  defineRoute(app, listNotices, { perIp }, async ({ query, request }) => {
     const page = await repository.page(request.locale, query.limit, query.offset, new Date(now()));
-    const body: NoticesPage = { items: page.items.map(toView), total: page.total };
-    return ok(body);
+    return { items: page.items.map(toView), total: page.total };
   });
 
-  app.get(noticePath, async (request) => {
-    const params = NoticeParams.parse(request.params);
+  defineRoute(app, getNotice, { perIp }, async ({ params, request }) => {
     const row = await repository.byId(request.locale, BigInt(params.noticeId), new Date(now()));
     if (!row) throw new AppError("not_found");
-    return ok(toView(row));
+    return toView(row);
   });
 };

@@ -1,4 +1,4 @@
-import { useCallback, useEffect } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import { useLocation, useNavigate, useNavigationType } from "react-router";
 import {
   afterLoginAction,
@@ -25,9 +25,17 @@ function load(): NavigationHistory {
 
 let history: NavigationHistory = load();
 
+/**
+ * The router's index of the current history entry. An entry the router did not make (an
+ * address typed or a link edited by hand) has none: it came after the page we knew, so it is
+ * numbered as the next one and the number is stored where the router looks for it.
+ */
 function historyIndex(): number {
   const state = window.history.state as { idx?: unknown } | null;
-  return typeof state?.idx === "number" ? state.idx : 0;
+  if (typeof state?.idx === "number") return state.idx;
+  const idx = history.entries.length === 0 ? 0 : history.index + 1;
+  window.history.replaceState({ ...state, idx }, "");
+  return idx;
 }
 
 /** Records every location the router shows; mount once, inside the router. */
@@ -55,9 +63,12 @@ export function useAppNavigation() {
     },
     [navigate],
   );
-  return {
-    back: useCallback(() => run(backAction(history)), [run]),
-    afterLogin: useCallback(() => run(afterLoginAction(history)), [run]),
-    topLevel: useCallback((path: string) => run(topLevelAction(history, path)), [run]),
-  };
+  return useMemo(
+    () => ({
+      back: () => run(backAction(history)),
+      afterLogin: () => run(afterLoginAction(history)),
+      topLevel: (path: string) => run(topLevelAction(history, path)),
+    }),
+    [run],
+  );
 }

@@ -9,7 +9,14 @@ import type { Session, SessionUser } from "../../../lib/session.ts";
 /** What a successful sign-in answers: the bearer token and the user. */
 interface SignInData {
   token: string;
-  user: { id: string | number; username: string; nickname?: string | null; isVirtual?: boolean; is_virtual?: 0 | 1 | boolean; mode?: "real" | "demo" };
+  user: {
+    id: string | number;
+    username: string;
+    nickname?: string | null;
+    isVirtual?: boolean;
+    is_virtual?: 0 | 1 | boolean;
+    mode?: "real" | "demo";
+  };
 }
 
 function toSession(data: SignInData): Session {
@@ -24,7 +31,7 @@ function toSession(data: SignInData): Session {
   return { token: data.token, user };
 }
 
-const post = <T,>(path: string, body: unknown, auth = false) =>
+const post = <T>(path: string, body: unknown, auth = false) =>
   apiFetch<T>(path, { method: "POST", body: JSON.stringify(body), auth });
 
 /** A single-use captcha: its id and an SVG image. */

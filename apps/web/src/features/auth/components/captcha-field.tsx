@@ -37,11 +37,11 @@ export function CaptchaField({
         type="button"
         className="captcha-image"
         onClick={() => void captcha.refetch()}
-        aria-label={t("auth.fields.captchaRefresh")}
+        title={t("auth.fields.captchaRefresh")}
       >
         {captcha.data ? (
           <img
-            alt={t("auth.fields.captcha")}
+            alt={t("auth.fields.captchaRefresh")}
             src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(captcha.data.svg)}`}
           />
         ) : (

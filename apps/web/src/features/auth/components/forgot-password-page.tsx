@@ -45,10 +45,10 @@ export function ForgotPasswordPage({ onDone }: { onDone: () => void }) {
   return (
     <section className="page" aria-labelledby="forgot-title">
       <h1 id="forgot-title">{t("auth.forgot.title")}</h1>
-      <Form<ResetValues>
+      <Form
         form={form}
         layout="vertical"
-        onFinish={submit}
+        onFinish={(values: ResetValues) => void submit(values)}
         footer={
           <Button block type="submit" color="primary" size="large">
             {t("auth.forgot.submit")}

@@ -1,6 +1,6 @@
 import { Button, Form, Input } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { showError, withLoading } from "../../../lib/feedback.ts";
 import { setSession } from "../../../lib/session.ts";
 import { login, loginAsDemo } from "../api/auth-api.ts";
@@ -13,6 +13,7 @@ interface LoginValues {
 /** E-mail (or phone) and password; links to register, reset, wallet and demo sign-in. */
 export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const submit = async (values: LoginValues) => {
     try {
       setSession(await withLoading(login(values)));
@@ -32,9 +33,9 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <section className="page" aria-labelledby="login-title">
       <h1 id="login-title">{t("auth.login.title")}</h1>
-      <Form<LoginValues>
+      <Form
         layout="vertical"
-        onFinish={submit}
+        onFinish={(values: LoginValues) => void submit(values)}
         footer={
           <Button block type="submit" color="primary" size="large">
             {t("auth.login.submit")}
@@ -72,9 +73,9 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
         <Link to="/forgot-password">{t("auth.login.toForgot")}</Link>
       </div>
       <div className="stack">
-        <Link className="adm-button adm-button-block adm-button-default" to="/wallet">
+        <Button block onClick={() => void navigate("/wallet")}>
           {t("auth.login.withWallet")}
-        </Link>
+        </Button>
         <Button block fill="outline" onClick={() => void demo()} data-testid="demo-login">
           {t("auth.login.asDemo")}
         </Button>

@@ -62,10 +62,10 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <section className="page" aria-labelledby="register-title">
       <h1 id="register-title">{t("auth.register.title")}</h1>
-      <Form<RegisterValues>
+      <Form
         form={form}
         layout="vertical"
-        onFinish={submit}
+        onFinish={(values: RegisterValues) => void submit(values)}
         initialValues={{ agreement: false }}
         footer={
           <Button block type="submit" color="primary" size="large">

@@ -4,10 +4,16 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { showError, withLoading } from "../../../lib/feedback.ts";
 import { setSession } from "../../../lib/session.ts";
-import { detectWallet, signInChainIds, siweMessage, type InjectedWallet } from "../../../lib/wallet.ts";
+import {
+  detectWallet,
+  signInChainIds,
+  siweMessage,
+  type InjectedWallet,
+} from "../../../lib/wallet.ts";
 import { fetchWalletNonce, walletLogin } from "../api/auth-api.ts";
 
-type Detection = { state: "checking" } | { state: "none" } | { state: "found"; wallet: InjectedWallet };
+type Detection =
+  { state: "checking" } | { state: "none" } | { state: "found"; wallet: InjectedWallet };
 
 /**
  * Wallet sign-in: looks for an injected wallet (100 ms, about 3 times); with one, signs an

@@ -1,8 +1,8 @@
-import { locales, nativeNameByLocale, type Locale } from "@candor/contract";
+import { bcp47ByLocale, locales, nativeNameByLocale, type Locale } from "@candor/contract/locales";
 import { Avatar, Button, Dialog, List, Switch } from "antd-mobile";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { useNavigate } from "react-router";
 import { setLocale } from "../../../lib/i18n.ts";
 import { maskMiddle } from "../../../lib/mask.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
@@ -15,13 +15,17 @@ import { setTheme, useThemeChoice, type ThemeChoice } from "../../../lib/theme.t
 export function SettingsPage({
   onSwitchMode,
   onLogout,
+  about,
 }: {
   onSwitchMode: (toDemo: boolean) => Promise<void>;
   onLogout: () => Promise<void>;
+  /** The server's state, shown at the end. */
+  about?: ReactNode;
 }) {
   const { t, i18n } = useTranslation();
   const session = useSession();
   const theme = useThemeChoice();
+  const navigate = useNavigate();
   const [switching, setSwitching] = useState(false);
   const demo = isDemo(session);
   const name = session?.user.nickname ?? session?.user.username ?? "";
@@ -37,6 +41,7 @@ export function SettingsPage({
   const logout = async () => {
     const confirmed = await Dialog.confirm({
       content: t("settings.logoutConfirm"),
+      "aria-label": t("settings.logoutConfirm"),
       confirmText: t("common.confirm"),
       cancelText: t("common.cancel"),
     });
@@ -59,9 +64,9 @@ export function SettingsPage({
       ) : (
         <div className="profile">
           <p>{t("settings.signedOut")}</p>
-          <Link className="adm-button adm-button-primary adm-button-fill-solid" to="/login">
+          <Button color="primary" size="small" onClick={() => void navigate("/login")}>
             {t("auth.login.submit")}
-          </Link>
+          </Button>
         </div>
       )}
       <List header={t("settings.preferences")}>
@@ -75,7 +80,7 @@ export function SettingsPage({
               onChange={(event) => void setLocale(event.target.value as Locale)}
             >
               {locales.map((locale) => (
-                <option key={locale} value={locale} lang={locale}>
+                <option key={locale} value={locale} lang={bcp47ByLocale[locale]}>
                   {nativeNameByLocale[locale]}
                 </option>
               ))}
@@ -126,6 +131,7 @@ export function SettingsPage({
           </div>
         </>
       ) : null}
+      {about}
     </section>
   );
 }
