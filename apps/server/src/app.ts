@@ -8,6 +8,8 @@ import { docsRoutes } from "./http/openapi.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { tapeRoutes } from "./modules/tape/tape.routes.ts";
+import type { CandorEngine } from "./engine/kernel-port.ts";
+import { operatorDepositRoutes } from "./modules/operator/deposits.routes.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -21,6 +23,8 @@ export interface AppDeps {
   bodyLimitBytes?: number;
   /** Bearer token for operator endpoints (OPERATOR_TOKEN); unset means no operator access. */
   operatorToken?: string;
+  /** The single-writer kernel engine (journal + kernel); routes that move money need it. */
+  engine?: CandorEngine;
 }
 
 /** Builds the whole HTTP app. It never listens: `main.ts` does, and tests use `inject`. */
@@ -44,6 +48,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(docsRoutes);
   await app.register(healthRoutes, { prefix: "/api/v1", deps });
   await app.register(tapeRoutes, { database: deps.database });
+  if (deps.engine) await app.register(operatorDepositRoutes, { engine: deps.engine });
 
   if (deps.webRoot && existsSync(deps.webRoot)) {
     await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", wildcard: false });

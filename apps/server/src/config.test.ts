@@ -8,6 +8,7 @@ describe("readConfig", () => {
       HOST: "127.0.0.1",
       DATA_DIR: "./data",
       LOG_LEVEL: "info",
+      SNAPSHOT_EVERY: 10_000,
     });
   });
 

@@ -9,6 +9,10 @@ const ConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Bearer token of the operator endpoints; unset: nobody is operator. */
+  OPERATOR_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** A kernel snapshot is written after every this many journal records. */
+  SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(10_000),
 });
 
 /** Server configuration, read from the environment at start-up. */

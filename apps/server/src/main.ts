@@ -5,6 +5,8 @@ import { buildApp } from "./app.ts";
 import { ConfigError, readConfig, type Config } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
+import { openEngine } from "./engine/open-engine.ts";
+import pino from "pino";
 import { version } from "./version.ts";
 
 const shutdownGraceMs = 4_000;
@@ -31,8 +33,34 @@ async function main() {
   await migrate(database);
   await database.db.insertInto("server_starts").values({ version }).execute();
 
+  const logger = pino({ level: config.LOG_LEVEL });
+  // A failed journal write or a broken kernel invariant: stop at once, acknowledge nothing more.
+  const onFatal = (error: unknown) => {
+    logger.fatal(
+      { error: String(error) },
+      "candor: stopping after a fatal journal or kernel error",
+    );
+    process.exit(70); // EX_SOFTWARE
+  };
+  const running = await openEngine({
+    database,
+    dataDir,
+    logger,
+    onFatal,
+    snapshotEvery: config.SNAPSHOT_EVERY,
+  });
+  console.log(
+    `Journal: sequence ${running.engine.sequence}, state hash ${running.engine.stateHash()}`,
+  );
+
   const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
-  const app = await buildApp({ database, webRoot, logLevel: config.LOG_LEVEL });
+  const app = await buildApp({
+    database,
+    webRoot,
+    logLevel: config.LOG_LEVEL,
+    operatorToken: config.OPERATOR_TOKEN,
+    engine: running.engine,
+  });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Candor ${version} is running at ${address.replace("[::1]", "localhost")}/`);
   console.log(`Database: ${database.kind}${database.kind === "pglite" ? ` in ${dataDir}` : ""}`);
@@ -45,6 +73,10 @@ async function main() {
     // If draining hangs, leave anyway: the journal, not this process, is the record.
     setTimeout(() => process.exit(1), shutdownGraceMs).unref();
     await app.close();
+    await running.close();
+    console.log(
+      `Stopped at journal sequence ${running.engine.sequence}, state hash ${running.engine.stateHash()}`,
+    );
     await database.close();
     process.exit(0);
   };
