@@ -10,6 +10,7 @@ import { healthRoutes } from "./modules/health/health.routes.ts";
 import { tapeRoutes } from "./modules/tape/tape.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { noticesRoutes } from "./modules/notices/notices.routes.ts";
+import { registerMarket, type MarketModule } from "./modules/market/market.module.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -35,6 +36,8 @@ export interface AppDeps {
   passwordCost?: number;
   /** "off" skips captchas (scripted local use and tests); default "required". */
   captcha?: "required" | "off";
+  /** Market data (REST under /api/v1/market and the WebSocket /api/v1/ws), when built. */
+  market?: MarketModule;
 }
 
 /** Builds the whole HTTP app. It never listens: `main.ts` does, and tests use `inject`. */
@@ -60,6 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(tapeRoutes, { database: deps.database });
   await app.register(authRoutes, { deps });
   await app.register(noticesRoutes, { deps });
+  if (deps.market) await registerMarket(app, deps.market, deps.now ?? Date.now);
 
   if (deps.webRoot && existsSync(deps.webRoot)) {
     await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", wildcard: false });

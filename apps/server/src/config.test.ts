@@ -10,6 +10,10 @@ describe("readConfig", () => {
       LOG_LEVEL: "info",
       PASSWORD_COST: 17,
       CAPTCHA: "required",
+      MARKET_SEED: 20_261_123,
+      MARKET_BACKFILL_DAYS: 30,
+      MARKET_TICK_INTERVAL_MS: 1_000,
+      BINANCE_STREAM_URL: "wss://stream.binance.com:9443",
     });
   });
 

@@ -5,6 +5,8 @@ import { buildApp } from "./app.ts";
 import { ConfigError, readConfig, type Config } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
+import { createMarketModule } from "./modules/market/market.module.ts";
+import { MemoryTapeSink } from "./modules/market/tape-sink.ts";
 import { version } from "./version.ts";
 
 const shutdownGraceMs = 4_000;
@@ -32,6 +34,23 @@ async function main() {
   await database.db.insertInto("server_starts").values({ version }).execute();
 
   const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
+  console.log("Market data: filling simulated history (the first start takes a little while)…");
+  // TODO(engine): replace MemoryTapeSink by the engine's TapeSink so ticks enter the kernel.
+  const market = await createMarketModule({
+    database,
+    now: Date.now,
+    seed: config.MARKET_SEED,
+    backfillDays: config.MARKET_BACKFILL_DAYS,
+    tickIntervalMs: config.MARKET_TICK_INTERVAL_MS,
+    tape: new MemoryTapeSink(),
+    binance: config.MARKET_BINANCE_INSTRUMENTS
+      ? {
+          baseUrl: config.BINANCE_STREAM_URL,
+          instrumentIds: config.MARKET_BINANCE_INSTRUMENTS.split(","),
+        }
+      : undefined,
+  });
+  const stopMarketClock = market.startClock(Date.now);
   const app = await buildApp({
     database,
     webRoot,
@@ -42,6 +61,7 @@ async function main() {
     publicUrl: config.PUBLIC_URL,
     passwordCost: config.PASSWORD_COST,
     captcha: config.CAPTCHA,
+    market,
   });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Candor ${version} is running at ${address.replace("[::1]", "localhost")}/`);
@@ -54,6 +74,7 @@ async function main() {
     console.log(`Received ${signal}, shutting down…`);
     // If draining hangs, leave anyway: the journal, not this process, is the record.
     setTimeout(() => process.exit(1), shutdownGraceMs).unref();
+    await stopMarketClock();
     await app.close();
     await database.close();
     process.exit(0);

@@ -290,6 +290,18 @@ describe.each(factories)("kernel with the %s book", (_name, factory) => {
       ok: false,
       code: "insufficient_balance",
     });
+    expect(run(state, c.deposit("1", "USDT", 10n ** 37n)).result).toEqual({
+      ok: false,
+      code: "amount_above_maximum",
+    });
+    expect(run(state, c.deposit("1", "USDT", 0n)).result).toEqual({
+      ok: false,
+      code: "amount_must_be_positive",
+    });
+    expect(run(state, c.deposit("1", "DOGE", 1n)).result).toEqual({
+      ok: false,
+      code: "asset_not_found",
+    });
     expect(run(state, c.transferUser("1", "9", "USDT", 1n)).result).toEqual({
       ok: false,
       code: "account_not_found",
@@ -304,6 +316,8 @@ describe.each(factories)("kernel with the %s book", (_name, factory) => {
     const again = run(state, { ...command });
     expect(again).toEqual({ result: first.result, events: [], duplicate: true });
     expect(stateHash(state)).toBe(hash);
+    // A retry stamped later by the engine is the same command.
+    expect(run(state, { ...command, atMs: c.nowMs }).duplicate).toBe(true);
     expect(run(state, { ...command, priceTicks: 101 }).result).toEqual({
       ok: false,
       code: "command_id_reused",
@@ -335,6 +349,22 @@ describe.each(factories)("kernel with the %s book", (_name, factory) => {
       expect(apply(copy, command)).toEqual(apply(state, command));
     }
     expect(stateHash(copy)).toBe(stateHash(state));
+  });
+
+  it("keeps the latest postings per account for statements", () => {
+    const state = createKernelState({ statementPostingsMax: 2 }, factory);
+    const c = new CommandMaker();
+    mustOk(state, c.asset("USDT", 6));
+    mustOk(state, c.open("1"));
+    for (let i = 1; i <= 7; i++) mustOk(state, c.deposit("1", "USDT", BigInt(i)));
+    const lines = getStatement(state, "1", "real", "fund", "USDT");
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.at(-1)!.amount).toBe(7n);
+    expect(getStatement(state, "1", "real", "fund", "USDT", lines.at(-2)!.seq)).toHaveLength(1);
+    const copy = restore(snapshot(state), factory);
+    expect(stateHash(copy)).toBe(stateHash(state));
+    mustOk(copy, c.deposit("1", "USDT", 8n));
+    expect(getStatement(copy, "1", "real", "fund", "USDT").at(-1)!.seq).toBe(8);
   });
 
   it("encodes commands canonically", () => {

@@ -7,6 +7,8 @@ import { divCeil, divFloor, parseAmount, pow10, SCALE_MAX } from "./amount/amoun
 import { createOrderBook } from "./book/order-book.ts";
 import type { BookFill, BookListener, OrderBookFactory } from "./book/types.ts";
 import { commandShapeCode, commandsEqual } from "./command-codec.ts";
+import { IdIndex } from "./id-index.ts";
+import { PRICE_TICKS_MAX as PRICE_TICKS_MAX_UNITS } from "./market-units.ts";
 import { reject as rejectResult, type RejectCode } from "./reject-codes.ts";
 import {
   accountKey,
@@ -29,6 +31,7 @@ import {
   type Command,
   type CommandResult,
   type CommandValue,
+  type Event,
   type CreditDepositCommand,
   type DefineAssetCommand,
   type DefineMarketCommand,
@@ -39,6 +42,7 @@ import {
   type OpenAccountsCommand,
   type OrderView,
   type PlaceOrderCommand,
+  type Posting,
   type PostingReason,
   type RecordTickCommand,
   type ReplaceOrderCommand,
@@ -61,7 +65,7 @@ export function setDefaultBookFactory(factory: OrderBookFactory): void {
 }
 
 /** Largest price in ticks and lots per order the kernel accepts (keeps book math in safe ints). */
-const PRICE_TICKS_MAX = 1_000_000_000_000;
+const PRICE_TICKS_MAX = PRICE_TICKS_MAX_UNITS;
 const ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const OWNER_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const BPS = 10_000n;
@@ -108,8 +112,8 @@ export function createKernelState(
     orderIdNext: 1,
     fillIdNext: 1,
     withdrawals: new Map(),
-    postings: [],
-    idPositions: new Map(),
+    postingSeqLast: 0,
+    idPositions: null as unknown as IdIndex,
     idCommands: [],
     idResults: [],
     idBase: 0,
@@ -122,6 +126,10 @@ export function createKernelState(
     listener: null as unknown as BookListener,
   };
   state.listener = makeListener(state);
+  state.idPositions = new IdIndex(
+    (position) => state.idCommands[position - state.idBase]!.id,
+    () => state.idHead,
+  );
   for (const mode of ["real", "demo"] as const) {
     for (const ownerId of Object.values(systemOwners)) {
       if (ownerId === systemOwners.external && mode === "demo") continue;
@@ -149,6 +157,7 @@ export function openOwner(state: KernelState, ownerId: string, mode: Mode): Owne
         : state.options.openOrdersPerOwnerMax,
     orderIds: new Set(),
     accounts: new Map(),
+    fund: new Map(),
   };
   state.owners.set(key, owner);
   (mode === "real" ? state.ownersReal : state.ownersDemo).set(ownerId, owner);
@@ -167,6 +176,10 @@ export function accountOf(
   wallet: Wallet,
   assetId: string,
 ): Account {
+  if (wallet === "fund") {
+    const fund = owner.fund.get(assetId);
+    if (fund !== undefined) return fund;
+  }
   const walletAsset = wallet + "|" + assetId;
   let account = owner.accounts.get(walletAsset);
   if (account === undefined) {
@@ -186,12 +199,14 @@ export function accountOf(
       heldExpected: 0n,
     };
     owner.accounts.set(walletAsset, account);
+    if (wallet === "fund") owner.fund.set(assetId, account);
     state.accounts.set(key, account);
   }
   return account;
 }
 
 function availableOf(owner: OwnerState, wallet: Wallet, assetId: string): bigint {
+  if (wallet === "fund") return owner.fund.get(assetId)?.available ?? 0n;
   return owner.accounts.get(wallet + "|" + assetId)?.available ?? 0n;
 }
 
@@ -247,7 +262,7 @@ function post(
     assert(debit.negativeAllowed || debit.available >= 0n, "available balance went negative");
   }
   credit.available += amount;
-  const seq = state.postings.length + 1;
+  const seq = ++state.postingSeqLast;
   const command = state.command!;
   const posting = {
     seq,
@@ -265,13 +280,19 @@ function post(
     operatorId,
     reference,
   };
-  state.postings.push(posting);
-  debit.postings.push(seq);
-  credit.postings.push(seq);
+  keepPosting(debit, posting, state.options.statementPostingsMax);
+  keepPosting(credit, posting, state.options.statementPostingsMax);
   touch(state, debit);
   touch(state, credit);
   state.events.push({ type: "posting", posting });
   return seq;
+}
+
+/** Appends to an account's statement, dropping the oldest half when it holds twice the limit. */
+function keepPosting(account: Account, posting: Posting, kept: number): void {
+  const list = account.postings;
+  list.push(posting);
+  if (list.length > 2 * kept) list.splice(0, list.length - kept);
 }
 
 function postRefs(
@@ -333,10 +354,10 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
   const shapeCode = commandShapeCode(command);
   if (shapeCode !== null) return rejected(shapeCode);
   const seen = state.idPositions.get(id);
-  if (seen !== undefined) {
+  if (seen !== -1) {
     const index = seen - state.idBase;
     if (commandsEqual(state.idCommands[index]!, command)) {
-      return { result: state.idResults[index]!, events: [], duplicate: true };
+      return { result: state.idResults[index]!, events: NO_EVENTS, duplicate: true };
     }
     return rejected("command_id_reused");
   }
@@ -349,23 +370,24 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
   state.commandSerial++;
   state.command = command;
   state.events = [];
-  state.touched.length = 0;
+  if (state.touched.length > 0) state.touched.length = 0;
   const result = dispatch(state, command);
   let events = state.events;
   if (!result.ok) {
     assert(events.length === 0 || onlyRestorable(events), "a rejection emitted events");
-    events = [];
+    events = NO_EVENTS;
   } else if (state.touched.length > 0) {
-    const balances: AccountBalance[] = [];
-    for (const account of state.touched) balances.push(balanceView(account));
+    const touched = state.touched;
+    const balances: AccountBalance[] = new Array<AccountBalance>(touched.length);
+    for (let i = 0; i < touched.length; i++) balances[i] = balanceView(touched[i]!);
     events.push({ type: "balances_changed", balances });
   }
   state.command = null;
-  state.events = [];
-  state.touched.length = 0;
 
   rememberCommand(state, command, result);
-  if (command.type === "clock_tick") pruneIdempotency(state);
+  // Forget expired ids a few at a time on every command (steady Map size, no bursts), and all
+  // of them on a clock tick.
+  pruneIdempotency(state, command.type === "clock_tick" ? Number.MAX_SAFE_INTEGER : 2);
   return { result, events, duplicate: false };
 }
 
@@ -377,8 +399,11 @@ function onlyRestorable(events: readonly { type: string }[]): boolean {
   );
 }
 
+/** The events of rejections and duplicates: shared, frozen, empty. */
+const NO_EVENTS = Object.freeze([]) as unknown as Event[];
+
 function rejected(code: RejectCode): ApplyOutput {
-  return { result: rejectResult(code), events: [], duplicate: false };
+  return { result: fail(code), events: NO_EVENTS, duplicate: false };
 }
 
 function isPrintableAscii(text: string): boolean {
@@ -396,16 +421,16 @@ export function rememberCommand(state: KernelState, command: Command, result: Co
   state.idResults.push(result);
 }
 
-function pruneIdempotency(state: KernelState): void {
+function pruneIdempotency(state: KernelState, countMax: number): void {
   const cutoff = state.nowMs - state.options.idempotencyWindowMs;
   const commands = state.idCommands;
-  const end = state.idBase + commands.length;
+  const end = Math.min(state.idBase + commands.length, state.idHead + countMax);
   let head = state.idHead;
   while (head < end) {
     const index = head - state.idBase;
     const command = commands[index]!;
     if (command.atMs >= cutoff) break;
-    state.idPositions.delete(command.id);
+    state.idPositions.delete(command.id, head);
     commands[index] = undefined;
     state.idResults[index] = undefined;
     head++;
@@ -478,7 +503,12 @@ function fail(code: RejectCode): CommandResult {
 function defineAsset(state: KernelState, command: DefineAssetCommand): CommandResult {
   if (!ID_PATTERN.test(command.assetId)) return fail("asset_invalid");
   if (command.scale < 0 || command.scale > SCALE_MAX) return fail("asset_invalid");
-  if (command.amountMax !== null && command.amountMax <= 0n) return fail("asset_invalid");
+  if (
+    command.amountMax !== null &&
+    (command.amountMax <= 0n || command.amountMax > AMOUNT_SANITY_MAX)
+  ) {
+    return fail("asset_invalid");
+  }
   if (state.assets.has(command.assetId)) return fail("asset_exists");
   const asset: AssetState = {
     assetId: command.assetId,
@@ -666,9 +696,12 @@ function fundableSystemOwner(ownerId: string): boolean {
   );
 }
 
+/** No single command moves more than 10^36 smallest units, whatever the asset says. */
+const AMOUNT_SANITY_MAX = 10n ** 36n;
+
 function checkAmount(asset: AssetState, amount: bigint): RejectCode | null {
   if (amount <= 0n) return "amount_must_be_positive";
-  if (asset.amountMax !== null && amount > asset.amountMax) return "amount_above_maximum";
+  if (amount > (asset.amountMax ?? AMOUNT_SANITY_MAX)) return "amount_above_maximum";
   return NO_REJECT;
 }
 
@@ -1125,20 +1158,28 @@ function cancelOwnerOrders(
   return count;
 }
 
-function findOwnOrder(
+/**
+ * The open order a cancel or replace names, when it belongs to the commanding owner; else the
+ * code to reject with. Looks the order up first (one Map lookup on the hot path) and only then,
+ * on a miss, works out which owner check failed.
+ */
+function commandedOrder(
   state: KernelState,
-  owner: OwnerState,
+  ownerId: string,
+  mode: Mode,
   orderId: number,
-): OrderState | undefined {
+): OrderState | RejectCode {
   const order = state.orders.get(orderId);
-  return order !== undefined && order.owner === owner ? order : undefined;
+  if (order !== undefined && order.owner.ownerId === ownerId && order.owner.mode === mode) {
+    return order;
+  }
+  const owner = traderOwner(state, ownerId, mode);
+  return typeof owner === "string" ? owner : "order_not_found";
 }
 
 function cancelOrderCommand(state: KernelState, command: CancelOrderCommand): CommandResult {
-  const owner = traderOwner(state, command.ownerId, command.mode);
-  if (typeof owner === "string") return fail(owner);
-  const order = findOwnOrder(state, owner, command.orderId);
-  if (order === undefined) return fail("order_not_found");
+  const order = commandedOrder(state, command.ownerId, command.mode, command.orderId);
+  if (typeof order === "string") return fail(order);
   cancelOpenOrder(state, order, "user");
   return ok({ ...okValue(), orderId: order.orderId, cancelledCount: 1 });
 }
@@ -1154,10 +1195,8 @@ function cancelAll(state: KernelState, command: CancelAllCommand): CommandResult
 }
 
 function replaceOrder(state: KernelState, command: ReplaceOrderCommand): CommandResult {
-  const owner = traderOwner(state, command.ownerId, command.mode);
-  if (typeof owner === "string") return fail(owner);
-  const order = findOwnOrder(state, owner, command.orderId);
-  if (order === undefined) return fail("order_not_found");
+  const order = commandedOrder(state, command.ownerId, command.mode, command.orderId);
+  if (typeof order === "string") return fail(order);
   const market = order.market;
   if (!market.open) return fail("market_closed");
   const priceTicks = command.priceTicks;
@@ -1209,7 +1248,13 @@ function replaceOrder(state: KernelState, command: ReplaceOrderCommand): Command
       }
       return fail(bookRejectCode(outcome.outcome));
     case "rested":
-      settleRest(state, order, outcome.restingLots);
+      settleRest(
+        state,
+        order,
+        outcome.restingLots,
+        false,
+        order.filledLots === filledBefore ? holdNew : null,
+      );
       value.orderStatus = "open";
       break;
     case "filled":
@@ -1250,16 +1295,24 @@ function bookRejectCode(
 }
 
 /** The remainder rests: keep exactly its hold (a buy that filled below its limit gets change). */
-function settleRest(state: KernelState, order: OrderState, restingLots: number): void {
+function settleRest(
+  state: KernelState,
+  order: OrderState,
+  restingLots: number,
+  joining: boolean,
+  neededKnown: bigint | null,
+): void {
   assert(restingLots === order.quantityLots - order.filledLots, "resting lots disagree");
-  const needed = holdFor(order.market, order.side === "buy", order.priceTicks, restingLots);
+  const needed =
+    neededKnown ?? holdFor(order.market, order.side === "buy", order.priceTicks, restingLots);
   const excess = order.heldAmount - needed;
   assert(excess >= 0n, "a resting order holds too little");
   if (excess > 0n) {
     release(state, order.holdAccount, excess);
     order.heldAmount = needed;
   }
-  order.owner.orderIds.add(order.orderId);
+  // A replaced order that rests again never left its owner's open set.
+  if (joining) order.owner.orderIds.add(order.orderId);
   state.events.push({
     type: "order_rested",
     orderId: order.orderId,
@@ -1324,25 +1377,26 @@ function placeOrder(state: KernelState, command: PlaceOrderCommand): CommandResu
   } else {
     if (tif !== "ioc") return fail("time_in_force_invalid");
     if (command.priceTicks !== null) return fail("order_type_invalid");
-    if (market.tickId === null) return fail("no_reference_price");
-    priceTicks = isBuy ? market.bandBuyMaxTicks : market.bandSellMinTicks;
-    if (priceTicks < 1 || priceTicks > PRICE_TICKS_MAX) return fail("price_outside_band");
-    if (isBuy && command.quoteAmount !== null) {
+    byQuote = isBuy && command.quoteAmount !== null;
+    if (byQuote) {
       if (command.quantityLots !== null) return fail("order_type_invalid");
-      if (command.quoteAmount <= 0n) return fail("amount_must_be_positive");
-      if (market.quote.amountMax !== null && command.quoteAmount > market.quote.amountMax) {
-        return fail("amount_above_maximum");
-      }
-      byQuote = true;
-      holdAmount = command.quoteAmount;
-      lots = 0;
+      const code = checkAmount(market.quote, command.quoteAmount!);
+      if (code !== null) return fail(code);
     } else {
       if (command.quantityLots === null || command.quoteAmount !== null) {
         return fail("order_type_invalid");
       }
       const code = lotsCode(market, command.quantityLots);
       if (code !== null) return fail(code);
-      lots = command.quantityLots;
+    }
+    if (market.tickId === null) return fail("no_reference_price");
+    priceTicks = isBuy ? market.bandBuyMaxTicks : market.bandSellMinTicks;
+    if (priceTicks < 1 || priceTicks > PRICE_TICKS_MAX) return fail("price_outside_band");
+    if (byQuote) {
+      holdAmount = command.quoteAmount!;
+      lots = 0;
+    } else {
+      lots = command.quantityLots!;
       holdAmount = holdFor(market, isBuy, priceTicks, lots);
     }
   }
@@ -1419,7 +1473,13 @@ function placeOrder(state: KernelState, command: PlaceOrderCommand): CommandResu
       state.orderIdNext--;
       return fail(bookRejectCode(outcome.outcome));
     case "rested":
-      settleRest(state, order, outcome.restingLots);
+      settleRest(
+        state,
+        order,
+        outcome.restingLots,
+        true,
+        order.filledLots === 0 ? holdAmount : null,
+      );
       value.orderStatus = "open";
       break;
     case "filled":
@@ -1512,6 +1572,8 @@ export function marketView(market: MarketState): MarketView {
     levelsPerSideMax: market.levelsPerSideMax,
     ordersPerBookMax: market.ordersPerBookMax,
     open: market.open,
+    baseScale: market.base.scale,
+    quoteScale: market.quote.scale,
   };
 }
 

@@ -127,7 +127,8 @@ export function getWithdrawal(
 
 /**
  * A statement: the postings of one account, oldest first, starting after posting `afterSeq`,
- * at most `limit` of them.
+ * at most `limit` of them. The kernel keeps the latest `statementPostingsMax` per account;
+ * older lines come from the server's statement tables.
  */
 export function getStatement(
   state: KernelState,
@@ -141,9 +142,9 @@ export function getStatement(
   const account = state.accounts.get(accountKey(ownerId, mode, wallet, assetId));
   if (account === undefined) return [];
   const out: Posting[] = [];
-  for (const seq of account.postings) {
-    if (seq <= afterSeq) continue;
-    out.push({ ...state.postings[seq - 1]! });
+  for (const posting of account.postings) {
+    if (posting.seq <= afterSeq) continue;
+    out.push({ ...posting });
     if (out.length >= limit) break;
   }
   return out;

@@ -1,6 +1,7 @@
 // The kernel's internal state. Only the kernel's own modules touch these records; everyone
 // else reads through the queries in `queries.ts`.
 
+import type { IdIndex } from "./id-index.ts";
 import type { BookListener, OrderBook, OrderBookFactory } from "./book/types.ts";
 import type {
   Command,
@@ -33,8 +34,12 @@ export interface Account {
   held: bigint;
   /** Only `system:external` and `system:demo_faucet` may go below zero. */
   negativeAllowed: boolean;
-  /** Posting sequence numbers touching this account, oldest first (the statement). */
-  postings: number[];
+  /**
+   * The latest postings touching this account, oldest first: at least
+   * `KernelOptions.statementPostingsMax` of them (fewer only if there were fewer). The full
+   * history is in the event stream (and the server's read model).
+   */
+  postings: Posting[];
   /** Serial of the last command that touched it, to list each account once per command. */
   touchedSerial: number;
   /** Scratch for `checkInvariants`: the holds it expects. */
@@ -54,6 +59,8 @@ export interface OwnerState {
   orderIds: Set<number>;
   /** Accounts by `wallet|assetId`. */
   accounts: Map<string, Account>;
+  /** The fund wallet's accounts by asset id (the trading path; no key strings built). */
+  fund: Map<string, Account>;
 }
 
 export interface MarketState {
@@ -135,12 +142,13 @@ export interface KernelState {
   orderIdNext: number;
   fillIdNext: number;
   withdrawals: Map<string, WithdrawalState>;
-  postings: Posting[];
+  /** Sequence number of the last posting. */
+  postingSeqLast: number;
   /**
    * Remembered command ids → their position in arrival (and so time) order. Position `p` lives
    * at index `p - idBase` of `idCommands`/`idResults`; positions before `idHead` are pruned.
    */
-  idPositions: Map<string, number>;
+  idPositions: IdIndex;
   idCommands: (Command | undefined)[];
   idResults: (CommandResult | undefined)[];
   idBase: number;
@@ -161,6 +169,7 @@ export const defaultKernelOptions: KernelOptions = {
   levelsPerSideMax: 1_000,
   ordersPerBookMax: 100_000,
   idempotencyWindowMs: 600_000,
+  statementPostingsMax: 1_000,
   demoGrants: [{ assetId: "USDT", amount: "100000" }],
 };
 

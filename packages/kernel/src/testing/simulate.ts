@@ -85,7 +85,12 @@ export function simulate(options: SimulationOptions): SimulationReport {
   const random = new Random(seed);
   const c = new CommandMaker(1_000);
   const state = createKernelState(
-    { openOrdersPerOwnerMax: 12, levelsPerSideMax: 40, ordersPerBookMax: 150 },
+    {
+      openOrdersPerOwnerMax: 12,
+      levelsPerSideMax: 40,
+      ordersPerBookMax: 150,
+      statementPostingsMax: 20,
+    },
     bookFactory,
   );
   const history: Command[] = [];
@@ -277,8 +282,14 @@ function randomCommand(
   if (roll < 0.95 && history.length > 0) {
     // Resend an earlier command: a duplicate (or, if time moved on, maybe pruned).
     const earlier = history[random.int(Math.max(0, history.length - 200), history.length - 1)]!;
-    if (random.chance(0.8)) return earlier;
-    return { ...earlier, atMs: earlier.atMs + 1 } as Command;
+    const roll2 = random.next();
+    if (roll2 < 0.6) return earlier;
+    // A retry stamped with the current time (the engine stamps time): still a duplicate.
+    if (roll2 < 0.8 || earlier.type !== "place_order") {
+      return { ...earlier, atMs: c.nowMs } as Command;
+    }
+    // The same id with other content: command_id_reused.
+    return { ...earlier, atMs: c.nowMs, quantityLots: (earlier.quantityLots ?? 0) + 1 };
   }
   return c.limit(owner, market.marketId, side, price(), lots(), "gtc", mode);
 }

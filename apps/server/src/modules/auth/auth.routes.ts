@@ -1,22 +1,14 @@
 import { randomBytes, randomInt } from "node:crypto";
 import {
-  changePassword,
   demoLogin,
   getAgreement,
   getCaptcha,
-  getMe,
   login,
   logout,
   messagesByLocale,
-  operatorOutbox,
   register,
   resetPassword,
   sendEmailCode,
-  setTradePassword,
-  switchMode,
-  tradePasswordStatus,
-  updateMe,
-  verifyTradePasswordEndpoint,
   walletLogin,
   walletNonce,
   type Locale,
@@ -29,7 +21,7 @@ import { defineRoute } from "../../http/define-route.ts";
 import { consumeCaptcha, createCaptcha } from "./captcha.ts";
 import { createMailer } from "./mailer.ts";
 import { defaultPasswordCost, hashPassword, verifyPassword } from "./passwords.ts";
-import { verifyTradePassword } from "./trade-password.ts";
+import { meRoutes } from "./me.routes.ts";
 import {
   createSession,
   isUniqueViolation,
@@ -54,6 +46,7 @@ const agreementVersion = "2026-11-1";
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name] ?? "");
 
+/** Sign-in endpoints (`/api/v1/auth/*`), then the signed-in user's (`me.routes.ts`). */
 export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const { database } = deps;
   const db = database.db;
@@ -69,7 +62,9 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
   });
   app.addHook("onClose", async () => mailer.close());
   // Compared against when an account does not exist, so a miss costs as much time as a hit.
-  const decoyHash = await hashPassword(randomBytes(12).toString("hex"), passwordCost);
+  // Made on first use: building the app (tests do it often) should not pay for a hash.
+  let decoyHash: Promise<string> | undefined;
+  const decoy = () => (decoyHash ??= hashPassword(randomBytes(12).toString("hex"), passwordCost));
 
   function origin(request: FastifyRequest): SiweOrigin {
     if (deps.publicUrl) {
@@ -181,6 +176,11 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
       } else if (body.purpose === "reset_password" && !existing) {
         // Nothing to reset; answering alike keeps unknown addresses unknown.
       } else {
+        await db
+          .deleteFrom("email_codes")
+          .where("email", "=", email)
+          .where("expires_at", "<", new Date(now() - 24 * hour))
+          .execute();
         const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
         await db
           .insertInto("email_codes")
@@ -265,6 +265,10 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
     { bodyBytes: 2048, perIp: { max: 30, windowMs: minute } },
     async ({ body, reply }) => {
       const account = body.account.includes("@") ? body.account.toLowerCase() : body.account;
+      // Per account, whatever the IP: slows guessing spread over many addresses.
+      if (!app.rateLimiter.hit(`login|${account}`, { max: 20, windowMs: loginFailureWindowMs })) {
+        throw new AppError("rate_limited");
+      }
       const since = new Date(now() - loginFailureWindowMs);
       const failures = await db
         .selectFrom("login_failures")
@@ -282,11 +286,17 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
         .select(["id", "password_hash"])
         .where(account.includes("@") ? "email" : "phone", "=", account)
         .executeTakeFirst();
-      const valid = await verifyPassword(body.password, user?.password_hash ?? decoyHash);
+      const valid = await verifyPassword(body.password, user?.password_hash ?? (await decoy()));
       if (!user || !user.password_hash || !valid) {
         await db
           .insertInto("login_failures")
           .values({ account, at: new Date(now()) })
+          .execute();
+        // Failures older than the window count for nothing: drop them as new ones come.
+        await db
+          .deleteFrom("login_failures")
+          .where("account", "=", account)
+          .where("at", "<=", since)
           .execute();
         throw new AppError("invalid_credentials");
       }
@@ -444,121 +454,5 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
     return {};
   });
 
-  defineRoute(app, getMe, {}, async ({ user }) =>
-    toUserInfo(await loadUser(database, user.id), user.mode),
-  );
-
-  defineRoute(
-    app,
-    updateMe,
-    { bodyBytes: 1024, perUser: { max: 30, windowMs: minute } },
-    async ({ body, user }) => {
-      if (body.nickname !== undefined || body.avatar !== undefined) {
-        await db
-          .updateTable("users")
-          .set({
-            ...(body.nickname !== undefined ? { nickname: body.nickname } : {}),
-            ...(body.avatar !== undefined ? { avatar: body.avatar } : {}),
-          })
-          .where("id", "=", user.id)
-          .execute();
-      }
-      return toUserInfo(await loadUser(database, user.id), user.mode);
-    },
-  );
-
-  defineRoute(
-    app,
-    changePassword,
-    { bodyBytes: 1024, perUser: { max: 10, windowMs: 15 * minute } },
-    async ({ body, user, reply }) => {
-      const row = await db
-        .selectFrom("users")
-        .select("password_hash")
-        .where("id", "=", user.id)
-        .executeTakeFirstOrThrow();
-      // Wallet and demo users have no login password to change.
-      if (!row.password_hash) throw new AppError("forbidden");
-      if (!(await verifyPassword(body.currentPassword, row.password_hash))) {
-        throw new AppError("password_incorrect");
-      }
-      await db
-        .updateTable("users")
-        .set({ password_hash: await hashPassword(body.password, passwordCost) })
-        .where("id", "=", user.id)
-        .execute();
-      await revokeSessions(database, now(), user.id);
-      return startSession(reply, user.id, user.mode);
-    },
-  );
-
-  defineRoute(app, tradePasswordStatus, {}, async ({ user }) => {
-    const row = await loadUser(database, user.id);
-    return { exists: row.trade_password_hash !== null };
-  });
-
-  defineRoute(
-    app,
-    setTradePassword,
-    { bodyBytes: 1024, perUser: { max: 10, windowMs: 15 * minute } },
-    async ({ body, user }) => {
-      const row = await loadUser(database, user.id);
-      if (row.trade_password_hash) {
-        if (!body.currentTradePassword) throw new AppError("trade_password_invalid");
-        await verifyTradePassword(database, user.id, body.currentTradePassword);
-      }
-      await db
-        .updateTable("users")
-        .set({ trade_password_hash: await hashPassword(body.tradePassword, passwordCost) })
-        .where("id", "=", user.id)
-        .execute();
-      return { exists: true as const };
-    },
-  );
-
-  defineRoute(
-    app,
-    verifyTradePasswordEndpoint,
-    { bodyBytes: 512, perUser: { max: 10, windowMs: 15 * minute } },
-    async ({ body, user }) => {
-      await verifyTradePassword(database, user.id, body.tradePassword);
-      return { valid: true as const };
-    },
-  );
-
-  defineRoute(
-    app,
-    switchMode,
-    { bodyBytes: 256, perUser: { max: 30, windowMs: minute } },
-    async ({ body, user }) => {
-      if (user.demoOnly && body.mode === "real") throw new AppError("demo_not_allowed");
-      if (body.mode === "demo") await openAccounts(user.id, "demo");
-      await db
-        .updateTable("sessions")
-        .set({ mode: body.mode })
-        .where("token_hash", "=", user.sessionTokenHash)
-        .execute();
-      return toUserInfo(await loadUser(database, user.id), body.mode);
-    },
-  );
-
-  defineRoute(app, operatorOutbox, {}, async ({ query }) => {
-    let select = db
-      .selectFrom("outbox_emails")
-      .selectAll()
-      .orderBy("id", "desc")
-      .limit(query.limit);
-    if (query.to) select = select.where("to_address", "=", query.to.toLowerCase());
-    const rows = await select.execute();
-    return {
-      emails: rows.map((row) => ({
-        id: String(row.id),
-        to: row.to_address,
-        subject: row.subject,
-        text: row.body_text,
-        delivery: row.delivery,
-        createdAt: row.created_at.toISOString(),
-      })),
-    };
-  });
+  meRoutes(app, { database, now, passwordCost, startSession, openAccounts });
 };

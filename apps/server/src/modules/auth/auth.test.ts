@@ -118,6 +118,8 @@ describeEachDatabase("auth", (database) => {
       expect(opened).toContain(`${data.user.id}:real`);
       const me = await call("GET", "/api/v1/me", undefined, bearer(data.token));
       expect(me.json().data.id).toBe(data.user.id);
+      expect((await app.sessionUserByToken(data.token))?.id).toBe(BigInt(data.user.id));
+      expect(await app.sessionUserByToken("x".repeat(43))).toBeNull();
       const cookieMe = await call("GET", "/api/v1/me", undefined, {
         cookie: `candor_session=${data.token}`,
       });
@@ -211,6 +213,72 @@ describeEachDatabase("auth", (database) => {
       });
       expect(response.statusCode).toBe(400);
       expect(response.json().issues.map((i: { path: string }) => i.path)).toContain(path);
+    });
+
+    it("registers and logs in by phone number (no SMS code) with an invite code", async () => {
+      ip = 12;
+      const inviter = await database()
+        .db.selectFrom("users")
+        .select(["id", "invite_code"])
+        .where("email", "=", "alice@example.com")
+        .executeTakeFirstOrThrow();
+      const registered = await call("POST", "/api/v1/auth/register", {
+        account: "+4915112345678",
+        password: "phone1234",
+        passwordConfirm: "phone1234",
+        inviteCode: inviter.invite_code,
+        agreement: true,
+        ...(await captcha()),
+      });
+      expect(registered.json().data.user).toMatchObject({
+        kind: "phone",
+        username: "+4915112345678",
+        emailVerified: false,
+      });
+      const row = await database()
+        .db.selectFrom("users")
+        .select("inviter_id")
+        .where("phone", "=", "+4915112345678")
+        .executeTakeFirstOrThrow();
+      expect(row.inviter_id).toBe(inviter.id);
+      const login = await call("POST", "/api/v1/auth/login", {
+        account: "+4915112345678",
+        password: "phone1234",
+      });
+      expect(login.statusCode).toBe(200);
+      const aliceToken = (
+        await call("POST", "/api/v1/auth/login", {
+          account: "alice@example.com",
+          password: "secret123",
+        })
+      ).json().data.token;
+      const invitations = await call(
+        "GET",
+        "/api/v1/me/invitations",
+        undefined,
+        bearer(aliceToken),
+      );
+      expect(invitations.json().data).toMatchObject({
+        inviteCode: inviter.invite_code,
+        invitedCount: 1,
+        invitees: [{ userId: registered.json().data.user.id }],
+      });
+      const badLimit = await call(
+        "GET",
+        "/api/v1/me/invitations?limit=0",
+        undefined,
+        bearer(aliceToken),
+      );
+      expect(badLimit.statusCode).toBe(400);
+      expect((await call("GET", "/api/v1/me/invitations")).statusCode).toBe(401);
+      const again = await call("POST", "/api/v1/auth/register", {
+        account: "+4915112345678",
+        password: "phone1234",
+        passwordConfirm: "phone1234",
+        agreement: true,
+        ...(await captcha()),
+      });
+      expect(again.json().error).toBe("account_exists");
     });
 
     it("rejects an oversized registration body", async () => {
@@ -489,6 +557,38 @@ describeEachDatabase("auth", (database) => {
       expect((await call("POST", "/api/v1/auth/logout", {})).statusCode).toBe(401);
     });
 
+    it("keeps users apart: one user's logout-everywhere leaves another signed in", async () => {
+      ip = 37;
+      const judy = (
+        await call("POST", "/api/v1/auth/login", {
+          account: "judy@example.com",
+          password: "login1234",
+        })
+      ).json().data;
+      const demo = (await call("POST", "/api/v1/auth/demo", {})).json().data;
+      await call("POST", "/api/v1/auth/logout", { everywhere: true }, bearer(demo.token));
+      const me = await call("GET", "/api/v1/me", undefined, bearer(judy.token));
+      expect(me.json().data.username).toBe("judy@example.com");
+      // A demo session cannot read or change another user's data: /me is always the caller.
+      const other = (await call("POST", "/api/v1/auth/demo", {})).json().data;
+      await call("PATCH", "/api/v1/me", { nickname: "Mallory" }, bearer(other.token));
+      const after = await call("GET", "/api/v1/me", undefined, bearer(judy.token));
+      expect(after.json().data.nickname).toBe("Judy");
+    });
+
+    it("limits logins per account across addresses", async () => {
+      let last;
+      for (let i = 0; i < 21; i++) {
+        ip = 100 + i;
+        last = await call("POST", "/api/v1/auth/login", {
+          account: "nobody-here@example.com",
+          password: "guess1234",
+          ...(i >= 5 ? await captcha() : {}),
+        });
+      }
+      expect(last!.json().error).toBe("rate_limited");
+    });
+
     it("expires sessions after 7 days", async () => {
       ip = 36;
       const { token } = (
@@ -707,9 +807,13 @@ describeEachDatabase("auth", (database) => {
       "/api/v1/me/trade-password",
       "/api/v1/me/trade-password/verify",
       "/api/v1/me/mode",
+      "/api/v1/me/invitations",
       "/api/v1/operator/outbox",
     ]) {
       expect(document.paths[path], path).toBeDefined();
     }
+    const page = (await call("GET", "/api/docs")).body;
+    expect(page).toContain('id="api-map"');
+    expect(page).toContain("<td><code>agreetment</code></td>");
   });
 });

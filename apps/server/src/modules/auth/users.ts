@@ -83,6 +83,12 @@ export async function createSession(
 ) {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(nowMs + sessionLifetimeMs);
+  // A day after they end, a user's old sessions serve no one: drop them at the next sign-in.
+  await database.db
+    .deleteFrom("sessions")
+    .where("user_id", "=", userId)
+    .where("expires_at", "<", new Date(nowMs - 24 * 3_600_000))
+    .execute();
   await database.db
     .insertInto("sessions")
     .values({
