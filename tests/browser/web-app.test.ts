@@ -132,6 +132,10 @@ describe.each([
       .toBe(true);
     if ((await page.getByTestId("error-state").count()) > 0) {
       expect(await page.getByTestId("instrument-row").count()).toBe(0);
+    } else {
+      // The embedded feed is the simulator, and the screen says so.
+      await page.getByTestId("simulated-label").waitFor();
+      expect(await page.getByTestId("simulated-label").textContent()).toBe(t.markets.simulated);
     }
     await expectAccessible(`quotation ${locale}`);
     await page.screenshot({ path: path.join(artifactsDir, `quotation-${locale}.png`) });
