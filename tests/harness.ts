@@ -33,6 +33,9 @@ export async function startServer(
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       DATABASE_URL: "",
+      // One day of simulated history keeps start-up quick; the 30-day default is tested in
+      // the market module's own tests.
+      MARKET_BACKFILL_DAYS: "1",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
