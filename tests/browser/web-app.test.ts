@@ -32,7 +32,15 @@ let page: Page;
 beforeAll(async () => {
   [server, browser] = await Promise.all([
     // No captcha to read in a test; the outbox (read with the operator token) holds the codes.
-    startServer({ env: { OPERATOR_TOKEN: operatorToken, CAPTCHA: "off", PASSWORD_COST: "12" } }),
+    startServer({
+      env: {
+        OPERATOR_TOKEN: operatorToken,
+        CAPTCHA: "off",
+        PASSWORD_COST: "12",
+        // One day of simulated history starts the server in seconds even on a busy machine.
+        MARKET_BACKFILL_DAYS: "1",
+      },
+    }),
     launchBrowser(),
   ]);
 });
