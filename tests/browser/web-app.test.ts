@@ -86,6 +86,10 @@ interface AxeResult {
  * covered and inert): no serious or critical violation.
  */
 async function expectAccessible(screen: string, context = "html") {
+  // Toasts fade out; axe would measure their text halfway transparent.
+  await page.waitForFunction(() => !document.querySelector(".adm-toast-mask"), undefined, {
+    timeout: 10_000,
+  });
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async (selector) => {
     const axe = (window as unknown as { axe: { run(c: string): Promise<AxeResult> } }).axe;
@@ -191,8 +195,12 @@ describe.each([
     await page.getByRole("button", { name: en.auth.login.submit }).first().click();
     await poll(hashPath).toBe("/");
 
-    // Change language in settings; home is translated.
+    // Change the nickname, then the language; home is translated.
     await page.getByText(en.home.entries.settings, { exact: true }).click();
+    await page.getByTestId("nickname-item").click();
+    await input(en.settings.nickname).fill(`Trader ${locale}`);
+    await page.getByTestId("nickname-save").click();
+    await poll(() => page.getByTestId("nickname-item").textContent()).toContain(`Trader ${locale}`);
     await page.getByTestId("language-select").selectOption(locale);
     await poll(() => page.locator("#settings-title").textContent()).toBe(t.settings.title);
     await page.getByTestId("nav-back").click();
