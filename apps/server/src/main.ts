@@ -6,7 +6,8 @@ import { ConfigError, readConfig, type Config } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { createMarketModule } from "./modules/market/market.module.ts";
-import { MemoryTapeSink } from "./modules/market/tape-sink.ts";
+import { openEngine } from "./engine/open-engine.ts";
+import pino from "pino";
 import { version } from "./version.ts";
 
 const shutdownGraceMs = 4_000;
@@ -33,16 +34,36 @@ async function main() {
   await migrate(database);
   await database.db.insertInto("server_starts").values({ version }).execute();
 
+  const logger = pino({ level: config.LOG_LEVEL });
+  // A failed journal write or a broken kernel invariant: stop at once, acknowledge nothing more.
+  const onFatal = (error: unknown) => {
+    logger.fatal(
+      { error: String(error) },
+      "candor: stopping after a fatal journal or kernel error",
+    );
+    process.exit(70); // EX_SOFTWARE
+  };
+  const running = await openEngine({
+    database,
+    dataDir,
+    logger,
+    onFatal,
+    snapshotEvery: config.SNAPSHOT_EVERY,
+  });
+  console.log(
+    `Journal: sequence ${running.engine.sequence}, state hash ${running.engine.stateHash()}`,
+  );
+
   const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
   console.log("Market data: filling simulated history (the first start takes a little while)…");
-  // TODO(engine): replace MemoryTapeSink by the engine's TapeSink so ticks enter the kernel.
   const market = await createMarketModule({
     database,
     now: Date.now,
     seed: config.MARKET_SEED,
     backfillDays: config.MARKET_BACKFILL_DAYS,
     tickIntervalMs: config.MARKET_TICK_INTERVAL_MS,
-    tape: new MemoryTapeSink(),
+    // Ticks and sessions enter the kernel's journal as commands; spot depth is the kernel's books.
+    kernel: running.engine,
     binance: config.MARKET_BINANCE_INSTRUMENTS
       ? {
           baseUrl: config.BINANCE_STREAM_URL,
@@ -62,6 +83,7 @@ async function main() {
     passwordCost: config.PASSWORD_COST,
     captcha: config.CAPTCHA,
     market,
+    engine: running.engine,
   });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Candor ${version} is running at ${address.replace("[::1]", "localhost")}/`);
@@ -76,6 +98,10 @@ async function main() {
     setTimeout(() => process.exit(1), shutdownGraceMs).unref();
     await stopMarketClock();
     await app.close();
+    await running.close();
+    console.log(
+      `Stopped at journal sequence ${running.engine.sequence}, state hash ${running.engine.stateHash()}`,
+    );
     await database.close();
     process.exit(0);
   };
