@@ -290,6 +290,8 @@ describe("navigation rules (spec §2)", () => {
     const lengthBefore = await page.evaluate(() => window.history.length);
     await page.getByText("Coin-Coin", { exact: true }).click();
     await poll(hashPath).toBe("/coin-coin");
+    // The shell has taken the new page (the active tab follows the router's location).
+    await page.locator(".adm-tab-bar-item-active", { hasText: "Coin-Coin" }).waitFor();
     await page.getByText("Home", { exact: true }).click();
     await poll(hashPath).toBe("/");
     // Home was found one step back: the history did not grow a second home entry.
