@@ -33,8 +33,7 @@ export async function startServer(
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       DATABASE_URL: "",
-      // One day of simulated history keeps start-up quick; the 30-day default is tested in
-      // the market module's own tests.
+      // A day of simulated market history, not 30: the first start stays well inside the timeout.
       MARKET_BACKFILL_DAYS: "1",
       ...options.env,
     },

@@ -73,6 +73,11 @@ export const validationKeys = [
   "weak_password",
   "no_input_expected",
   "range_invalid",
+  "required_for_order_type",
+  "not_for_market_orders",
+  "only_for_market_buys",
+  "market_orders_are_ioc",
+  "quantity_or_quote_amount",
 ] as const;
 export type ValidationKey = (typeof validationKeys)[number];
 

@@ -9,3 +9,4 @@ export * from "./ws.ts";
 export * from "./tape.ts";
 export * from "./auth.ts";
 export * from "./notices.ts";
+export * from "./spot.ts";
