@@ -50,6 +50,7 @@ afterAll(async () => {
 });
 
 afterEach(async (test) => {
+  if (test.task.result?.state === "fail") console.log(server.output().slice(-4000));
   if (test.task.result?.state === "fail" && page) {
     await page.screenshot({ path: path.join(artifactsDir, `failed-${test.task.name}.png`) });
   }
@@ -239,10 +240,32 @@ async function restingAskPrice(): Promise<string> {
   return fromUnits(ask - bid > 1n ? ask - 1n : ask, 2);
 }
 
+/**
+ * On an order's detail page: every fill shows the tape tick id the API gives for it (or says
+ * that none was recorded yet), and links to the public tape when the API gives the sequence.
+ */
+async function expectFillsAsTheApiSays(session: SessionData, locale: string) {
+  await page.getByTestId("fill-row").first().waitFor({ timeout: 15_000 });
+  const orderId = await page.evaluate(() => window.location.hash.split("/").pop()!);
+  const detail = await api<{ fills: { tickId: string | null; sequence?: string }[] }>(
+    "GET",
+    `/api/v1/spot/orders/${orderId}`,
+    undefined,
+    session.token,
+  );
+  const fills = detail.json.data.fills;
+  expect(fills.length).toBeGreaterThan(0);
+  await poll(() => page.getByTestId("fill-row").count()).toBe(fills.length);
+  const shown = await page.getByTestId("fill-tick").allTextContents();
+  expect(shown).toEqual(fills.map((fill) => fill.tickId ?? texts(locale).coinCoin.fill.noTick));
+  expect(await page.getByTestId("fill-tape-link").count()).toBe(
+    fills.filter((fill) => fill.sequence).length,
+  );
+}
+
 async function openHistoryDetail() {
   await page.getByRole("tab", { name: texts("en").coinCoin.order.history }).click();
   await page.getByTestId("order-history").getByTestId("order-detail-link").first().click();
-  await page.getByTestId("fill-row").first().waitFor({ timeout: 15_000 });
 }
 
 describe("orders on the Coin-Coin screen", () => {
@@ -282,10 +305,7 @@ describe("orders on the Coin-Coin screen", () => {
       page.getByTestId("order-history").getByTestId("order-card").count(),
     ).toBeGreaterThan(0);
     await page.getByTestId("order-history").getByTestId("order-detail-link").first().click();
-    await page.getByTestId("fill-row").first().waitFor({ timeout: 15_000 });
-    await poll(() => page.getByTestId("fill-tick").first().textContent()).not.toBe(
-      texts("de").coinCoin.fill.noTick,
-    );
+    await expectFillsAsTheApiSays(buyer, "de");
     await expectAccessible("order detail de");
     await page.screenshot({
       path: path.join(artifactsDir, "coin-coin-fill-de.png"),
@@ -298,9 +318,7 @@ describe("orders on the Coin-Coin screen", () => {
     page = sellerPage;
     await page.reload();
     await openHistoryDetail();
-    await poll(() => page.getByTestId("fill-tick").first().textContent()).not.toBe(
-      texts("en").coinCoin.fill.noTick,
-    );
+    await expectFillsAsTheApiSays(seller, "en");
     await page.screenshot({
       path: path.join(artifactsDir, "coin-coin-fill-en.png"),
       fullPage: true,
@@ -343,6 +361,21 @@ describe("orders on the Coin-Coin screen", () => {
     const ticker = await api<{ last: string }>("GET", "/api/v1/market/instruments/BTCUSDT/ticker");
     const low = fromUnits((toUnits(ticker.json.data.last.split(".")[0]!, 0)! * 97n) / 100n, 0);
     await placeLimit("en", "buy", low, "0.001");
+    // A demo user has no trade password yet: the app says so and offers to set it here.
+    const askedToSet = page.getByText("Please go to set the transaction password");
+    const openOrders = page.getByTestId("open-orders").getByTestId("order-card");
+    await poll(async () => (await askedToSet.count()) + (await openOrders.count())).toBe(1);
+    if ((await askedToSet.count()) > 0) {
+      await page.waitForTimeout(500); // Let the dialog finish fading in before checking contrast.
+      await expectAccessible("set trade password", ".adm-dialog");
+      await page.locator('input[aria-label="New trade password"]').fill("demo trade 123");
+      await page.locator('input[aria-label="Confirm trade password"]').fill("demo trade 123");
+      await page.getByRole("button", { name: "Confirm" }).click();
+      await page.getByText("Operation successful").waitFor();
+      await page.getByTestId("order-submit").click();
+      await page.getByTestId("trade-password").locator("input").fill("demo trade 123");
+      await page.getByTestId("confirm-order").click();
+    }
     await poll(() => page.getByTestId("open-orders").getByTestId("order-card").count()).toBe(1);
     await expectAccessible("coin-coin demo");
     await page.screenshot({
