@@ -6,7 +6,6 @@ import { ConfigError, readConfig, type Config } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { createMarketModule } from "./modules/market/market.module.ts";
-import { MemoryTapeSink } from "./modules/market/tape-sink.ts";
 import { openEngine } from "./engine/open-engine.ts";
 import pino from "pino";
 import { version } from "./version.ts";
@@ -57,14 +56,14 @@ async function main() {
 
   const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
   console.log("Market data: filling simulated history (the first start takes a little while)…");
-  // TODO(engine): replace MemoryTapeSink by the engine's TapeSink so ticks enter the kernel.
   const market = await createMarketModule({
     database,
     now: Date.now,
     seed: config.MARKET_SEED,
     backfillDays: config.MARKET_BACKFILL_DAYS,
     tickIntervalMs: config.MARKET_TICK_INTERVAL_MS,
-    tape: new MemoryTapeSink(),
+    // Ticks and sessions enter the kernel's journal as commands; spot depth is the kernel's books.
+    kernel: running.engine,
     binance: config.MARKET_BINANCE_INSTRUMENTS
       ? {
           baseUrl: config.BINANCE_STREAM_URL,
