@@ -15,7 +15,13 @@ type Envelope = { code: number; message: string; data: any; error?: string };
 
 beforeAll(async () => {
   server = await startServer({
-    env: { OPERATOR_TOKEN: operatorToken, CAPTCHA: "off", PASSWORD_COST: "12" },
+    // One day of simulated market history keeps the first start short on a busy machine.
+    env: {
+      OPERATOR_TOKEN: operatorToken,
+      CAPTCHA: "off",
+      PASSWORD_COST: "12",
+      MARKET_BACKFILL_DAYS: "1",
+    },
   });
 }, 90_000);
 afterAll(async () => {

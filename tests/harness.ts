@@ -33,6 +33,8 @@ export async function startServer(
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       DATABASE_URL: "",
+      // A day of simulated market history, not 30: the first start stays well inside the timeout.
+      MARKET_BACKFILL_DAYS: "1",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -23,13 +23,18 @@ function texts(locale: string) {
   return JSON.parse(readFileSync(path.join(root, `apps/web/src/locales/${locale}.json`), "utf8"));
 }
 
+const operatorToken = "operator-token-web-0123456789";
 let server: ServerProcess;
 let browser: Browser;
 let context: BrowserContext | undefined;
 let page: Page;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  [server, browser] = await Promise.all([
+    // No captcha to read in a test; the outbox (read with the operator token) holds the codes.
+    startServer({ env: { OPERATOR_TOKEN: operatorToken, CAPTCHA: "off", PASSWORD_COST: "12" } }),
+    launchBrowser(),
+  ]);
 });
 
 afterAll(async () => {
@@ -40,7 +45,9 @@ afterAll(async () => {
 
 afterEach(async (test) => {
   if (test.task.result?.state === "fail" && page) {
-    await page.screenshot({ path: path.join(artifactsDir, `failed-${test.task.name}.png`) });
+    await page.screenshot({
+      path: path.join(artifactsDir, `failed-${test.task.suite?.name ?? ""} ${test.task.name}.png`),
+    });
   }
   await context?.close();
   context = undefined;
@@ -125,9 +132,88 @@ describe.each([
       .toBe(true);
     if ((await page.getByTestId("error-state").count()) > 0) {
       expect(await page.getByTestId("instrument-row").count()).toBe(0);
+    } else {
+      // The embedded feed is the simulator, and the screen says so.
+      await page.getByTestId("simulated-label").waitFor();
+      expect(await page.getByTestId("simulated-label").textContent()).toBe(t.markets.simulated);
     }
     await expectAccessible(`quotation ${locale}`);
     await page.screenshot({ path: path.join(artifactsDir, `quotation-${locale}.png`) });
+  });
+
+  it("registers with an e-mailed code, logs out and in, changes language, switches to demo, logs out", async () => {
+    const email = `web-${locale.toLowerCase()}@example.com`;
+    const password = `Passw0rd-${locale}`;
+    const en = texts("en");
+    await open("/");
+    await page.getByTestId("notices-strip").waitFor();
+
+    // Register: home → login → register; the code comes from the server's outbox.
+    await page.getByText(en.home.signIn).click();
+    await page.getByRole("link", { name: en.auth.login.toRegister, exact: true }).click();
+    await page.locator("#register-title").waitFor();
+    await input(en.auth.fields.email).fill(email);
+    await input(en.auth.fields.captcha).fill("0000");
+    await page.getByTestId("send-code").click();
+    await page.getByText(en.auth.fields.codeSent).waitFor();
+    const outbox = await fetch(`${server.url}/api/v1/operator/outbox?to=${email}`, {
+      headers: { authorization: `Bearer ${operatorToken}` },
+    }).then((r) => r.json() as Promise<{ data: { emails: { text: string }[] } }>);
+    const code = /\b(\d{6})\b/.exec(outbox.data.emails[0]!.text)![1]!;
+    await input(en.auth.fields.captcha).fill("0000");
+    await input(en.auth.fields.code).fill(code);
+    await input(en.auth.fields.password).fill(password);
+    await input(en.auth.fields.passwordConfirm).fill(password);
+    await page.getByTestId("agreement").click();
+    await page.getByRole("button", { name: en.auth.register.submit }).click();
+    // Signed in, back on the last page outside the login flow: home.
+    await poll(hashPath).toBe("/");
+    await page.getByText(en.home.signIn).waitFor({ state: "detached" });
+
+    // Log out from settings, then log in with the new password.
+    await page.getByText(en.home.entries.settings, { exact: true }).click();
+    await page.getByTestId("profile-name").waitFor();
+    expect(await page.getByTestId("profile-name").textContent()).not.toBe("");
+    await page.getByRole("button", { name: en.settings.logout }).click();
+    await page.getByRole("button", { name: en.common.confirm }).click();
+    await poll(hashPath).toBe("/");
+    await page.getByText(en.home.signIn).click();
+    await input(en.auth.fields.account).fill(email);
+    await input(en.auth.fields.password).fill(password);
+    await page.getByRole("button", { name: en.auth.login.submit }).first().click();
+    await poll(hashPath).toBe("/");
+
+    // Change language in settings; home is translated.
+    await page.getByText(en.home.entries.settings, { exact: true }).click();
+    await page.getByTestId("language-select").selectOption(locale);
+    await poll(() => page.locator("#settings-title").textContent()).toBe(t.settings.title);
+    await page.getByTestId("nav-back").click();
+    await poll(() => page.getByTestId("home-title").textContent()).toBe(t.home.title);
+    expect(await page.getByTestId("demo-badge").count()).toBe(0);
+
+    // Switch to demo: the badge shows on every screen.
+    await page.getByText(t.home.entries.settings, { exact: true }).click();
+    await page.getByTestId("mode-switch").click();
+    await page.getByTestId("demo-badge").waitFor();
+    expect(await page.getByTestId("demo-badge").textContent()).toBe(t.mode.demoBadge);
+    await expectAccessible(`settings demo ${locale}`);
+    await page.screenshot({ path: path.join(artifactsDir, `settings-demo-${locale}.png`) });
+    await page.getByTestId("nav-back").click();
+    await page.getByTestId("home-title").waitFor();
+    await page.getByTestId("demo-badge").waitFor();
+    await page.getByText(t.home.entries.quotation, { exact: true }).click();
+    await page.locator("#quotation-title").waitFor();
+    await page.getByTestId("demo-badge").waitFor();
+
+    // Log out: the badge and the session are gone.
+    await page.getByTestId("nav-back").click();
+    await page.getByText(t.home.entries.settings, { exact: true }).click();
+    await page.getByRole("button", { name: t.settings.logout }).click();
+    await page.getByRole("button", { name: t.common.confirm }).click();
+    await poll(hashPath).toBe("/");
+    await page.getByText(t.home.signIn).waitFor();
+    expect(await page.getByTestId("demo-badge").count()).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem("candor.token"))).toBeNull();
   });
 
   it("asks to confirm the agreement before registering, in the same language", async () => {
@@ -174,7 +260,7 @@ describe("navigation rules (spec §2)", () => {
     await poll(hashPath).toBe("/quotation");
     await page.evaluate(() => (window.location.hash = "#/login"));
     await page.locator("#login-title").waitFor();
-    await page.getByText("Create an account").click();
+    await page.getByRole("link", { name: "Create an account", exact: true }).click();
     await page.locator("#register-title").waitFor();
     await page.getByText("I already have an account").click();
     await page.locator("#login-title").waitFor();
@@ -255,7 +341,7 @@ describe("sign-in screens", () => {
       await page.goto(`${server.url}/#${hash}`);
       await page.getByTestId("demo-badge").waitFor();
     }
-    await page.screenshot({ path: path.join(artifactsDir, "settings-demo-en.png") });
+    await page.screenshot({ path: path.join(artifactsDir, "demo-badge-cached.png") });
   });
 
   it("drops a cached session older than 7 days", async () => {

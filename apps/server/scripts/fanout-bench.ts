@@ -117,11 +117,12 @@ async function main() {
     message: typeof tickMessage | typeof depthMessage,
     subscribers: number,
     messages: number,
-  ): Promise<number> {
+  ): Promise<{ wall: number; cpu: number }> {
     const stream = message.stream;
     const sockets = serverSockets.slice(0, subscribers);
     received = 0;
     const started = process.hrtime.bigint();
+    const cpuStarted = process.cpuUsage();
     for (let sent = 0; sent < messages; sent += messagesPerRound) {
       for (let k = 0; k < messagesPerRound; k++) {
         if (kind === "hub") {
@@ -135,14 +136,16 @@ async function main() {
       await waitFor((sent + messagesPerRound) * subscribers);
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    return (messages * subscribers) / seconds;
+    const cpu = process.cpuUsage(cpuStarted);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+    return { wall: (messages * subscribers) / seconds, cpu: (messages * subscribers) / cpuSeconds };
   }
 
   for (const subscribers of sizes) {
     await connectUpTo(subscribers);
     // The hub sends only to subscribers of the stream; the bare peer to the same sockets.
     const messages =
-      Math.max(messagesPerRound, Math.round(deliveriesPerPass / subscribers / messagesPerRound)) *
+      Math.max(1, Math.round(deliveriesPerPass / subscribers / messagesPerRound)) *
       messagesPerRound;
     for (const [name, message] of [
       ["tick", tickMessage],
@@ -150,21 +153,23 @@ async function main() {
     ] as const) {
       await run("bare", message, subscribers, messagesPerRound); // warm-up
       await run("hub", message, subscribers, messagesPerRound);
-      const hubRates: number[] = [];
-      const bareRates: number[] = [];
+      const hubRuns: { wall: number; cpu: number }[] = [];
+      const bareRuns: { wall: number; cpu: number }[] = [];
       // Alternate which goes first, so warm-up and GC debt do not favour either.
       for (let p = 0; p < passes; p++) {
         if (p % 2 === 0) {
-          bareRates.push(await run("bare", message, subscribers, messages));
-          hubRates.push(await run("hub", message, subscribers, messages));
+          bareRuns.push(await run("bare", message, subscribers, messages));
+          hubRuns.push(await run("hub", message, subscribers, messages));
         } else {
-          hubRates.push(await run("hub", message, subscribers, messages));
-          bareRates.push(await run("bare", message, subscribers, messages));
+          hubRuns.push(await run("hub", message, subscribers, messages));
+          bareRuns.push(await run("bare", message, subscribers, messages));
         }
       }
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-      const hubRate = median(hubRates);
-      const bareRate = median(bareRates);
+      const hubWall = median(hubRuns.map((r) => r.wall));
+      const bareWall = median(bareRuns.map((r) => r.wall));
+      const hubCpu = median(hubRuns.map((r) => r.cpu));
+      const bareCpu = median(bareRuns.map((r) => r.cpu));
       console.log(
         JSON.stringify({
           bench: "fanout",
@@ -172,11 +177,14 @@ async function main() {
           subscribers,
           messages,
           messageBytes: Buffer.byteLength(JSON.stringify(message)),
-          hubDeliveriesPerSecond: Math.round(hubRate),
-          bareDeliveriesPerSecond: Math.round(bareRate),
-          ratio: Number((hubRate / bareRate).toFixed(3)),
-          hubRuns: hubRates.map(Math.round),
-          bareRuns: bareRates.map(Math.round),
+          // Deliveries per second of wall time (noisy on a shared machine) and per second of
+          // this process's CPU time (server and clients share the process; steadier).
+          hubDeliveriesPerSecond: Math.round(hubWall),
+          bareDeliveriesPerSecond: Math.round(bareWall),
+          ratio: Number((hubWall / bareWall).toFixed(3)),
+          hubDeliveriesPerCpuSecond: Math.round(hubCpu),
+          bareDeliveriesPerCpuSecond: Math.round(bareCpu),
+          cpuRatio: Number((hubCpu / bareCpu).toFixed(3)),
           slowConsumersClosed: hub.slowConsumersClosed,
         }),
       );

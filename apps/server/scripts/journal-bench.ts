@@ -97,3 +97,24 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
+
+{
+  const { replayBench } = await import("./replay-bench.ts");
+  const concurrency = Number(process.env.BENCH_CLIENTS ?? 64);
+  const result = await replayBench({
+    orders: Number(process.env.BENCH_ORDERS ?? 20_000),
+    concurrency,
+  });
+  console.log(
+    JSON.stringify({
+      workload: "W9",
+      name: "journal replay vs live apply of the same stream",
+      commands: result.commands,
+      liveClients: concurrency,
+      replayCommandsPerSecond: Math.round(result.replayCommandsPerSecond),
+      liveCommandsPerSecond: Math.round(result.liveCommandsPerSecond),
+      ratio: Number((result.replayCommandsPerSecond / result.liveCommandsPerSecond).toFixed(2)),
+      goal: 5,
+    }),
+  );
+}

@@ -11,6 +11,8 @@ import { tapeRoutes } from "./modules/tape/tape.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { noticesRoutes } from "./modules/notices/notices.routes.ts";
 import { registerMarket, type MarketModule } from "./modules/market/market.module.ts";
+import type { CandorEngine } from "./engine/kernel-port.ts";
+import { operatorDepositRoutes } from "./modules/operator/deposits.routes.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -38,6 +40,8 @@ export interface AppDeps {
   captcha?: "required" | "off";
   /** Market data (REST under /api/v1/market and the WebSocket /api/v1/ws), when built. */
   market?: MarketModule;
+  /** The single-writer kernel engine (journal + kernel); routes that move money need it. */
+  engine?: CandorEngine;
 }
 
 /** Builds the whole HTTP app. It never listens: `main.ts` does, and tests use `inject`. */
@@ -64,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, { deps });
   await app.register(noticesRoutes, { deps });
   if (deps.market) await registerMarket(app, deps.market, deps.now ?? Date.now);
+  if (deps.engine) await app.register(operatorDepositRoutes, { engine: deps.engine });
 
   if (deps.webRoot && existsSync(deps.webRoot)) {
     await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", wildcard: false });

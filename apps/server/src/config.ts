@@ -36,6 +36,8 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^wss?:\/\//, "must start with ws:// or wss://")
     .default("wss://stream.binance.com:9443"),
+  /** A kernel snapshot is written after every this many journal records. */
+  SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(10_000),
 });
 
 /** Server configuration, read from the environment at start-up. */

@@ -7,6 +7,8 @@ import { openDatabase } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { createMarketModule } from "./modules/market/market.module.ts";
 import { MemoryTapeSink } from "./modules/market/tape-sink.ts";
+import { openEngine } from "./engine/open-engine.ts";
+import pino from "pino";
 import { version } from "./version.ts";
 
 const shutdownGraceMs = 4_000;
@@ -32,6 +34,26 @@ async function main() {
   );
   await migrate(database);
   await database.db.insertInto("server_starts").values({ version }).execute();
+
+  const logger = pino({ level: config.LOG_LEVEL });
+  // A failed journal write or a broken kernel invariant: stop at once, acknowledge nothing more.
+  const onFatal = (error: unknown) => {
+    logger.fatal(
+      { error: String(error) },
+      "candor: stopping after a fatal journal or kernel error",
+    );
+    process.exit(70); // EX_SOFTWARE
+  };
+  const running = await openEngine({
+    database,
+    dataDir,
+    logger,
+    onFatal,
+    snapshotEvery: config.SNAPSHOT_EVERY,
+  });
+  console.log(
+    `Journal: sequence ${running.engine.sequence}, state hash ${running.engine.stateHash()}`,
+  );
 
   const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
   console.log("Market data: filling simulated history (the first start takes a little while)…");
@@ -62,6 +84,7 @@ async function main() {
     passwordCost: config.PASSWORD_COST,
     captcha: config.CAPTCHA,
     market,
+    engine: running.engine,
   });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Candor ${version} is running at ${address.replace("[::1]", "localhost")}/`);
@@ -76,6 +99,10 @@ async function main() {
     setTimeout(() => process.exit(1), shutdownGraceMs).unref();
     await stopMarketClock();
     await app.close();
+    await running.close();
+    console.log(
+      `Stopped at journal sequence ${running.engine.sequence}, state hash ${running.engine.stateHash()}`,
+    );
     await database.close();
     process.exit(0);
   };

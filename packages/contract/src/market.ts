@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineEndpoint } from "./endpoint.ts";
 
 /**
  * Market-data views shared by the API and the web app. Every price, quantity and percentage
@@ -161,4 +162,113 @@ export type TradeView = z.infer<typeof TradeView>;
 /** GET /api/v1/market/instruments/:id/trades?limit= */
 export const TradesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+// ---- endpoints (GET, public) ----
+
+const IdParams = z.object({ id: InstrumentId });
+const ClassQuery = z.object({ assetClass: AssetClass.optional() });
+const simulatedNote =
+  'Prices from the built-in simulator carry `source: "simulated"` and must be shown as simulated.';
+
+export const listInstrumentsEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/market/instruments",
+  summary: "List or search instruments",
+  tag: "market",
+  auth: "none",
+  query: InstrumentsQuery,
+  response: z.array(InstrumentView),
+});
+
+export const getInstrumentEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/market/instruments/:id",
+  summary: "One instrument",
+  tag: "market",
+  auth: "none",
+  params: IdParams,
+  response: InstrumentView,
+  errors: ["instrument_not_found"],
+});
+
+export const listTickersEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/market/tickers",
+  summary: "24-hour tickers of every instrument",
+  tag: "market",
+  auth: "none",
+  query: ClassQuery,
+  response: z.array(TickerView),
+  description: simulatedNote,
+});
+
+export const getTickerEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/market/instruments/:id/ticker",
+  summary: "24-hour ticker of one instrument",
+  tag: "market",
+  auth: "none",
+  params: IdParams,
+  response: TickerView,
+  errors: ["instrument_not_found"],
+  description: simulatedNote,
+});
+
+export const getMarketStatusEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/market/instruments/:id/status",
+  summary: "Open or closed, next opening, open alternatives",
+  tag: "market",
+  auth: "none",
+  params: IdParams,
+  response: MarketStatusView,
+  errors: ["instrument_not_found"],
+});
+
+export const listMarketStatusEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/market/status",
+  summary: "Market status of every instrument",
+  tag: "market",
+  auth: "none",
+  query: ClassQuery,
+  response: z.array(MarketStatusView),
+});
+
+export const getCandlesEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/market/instruments/:id/candles",
+  summary: "Candles (1m to 1w); the newest bar may still be open",
+  tag: "market",
+  auth: "none",
+  params: IdParams,
+  query: CandlesQuery,
+  response: CandlesView,
+  errors: ["instrument_not_found"],
+  description: simulatedNote,
+});
+
+export const getDepthEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/market/instruments/:id/depth",
+  summary: "Order book depth (spot) or simulated quote ladder",
+  tag: "market",
+  auth: "none",
+  params: IdParams,
+  query: DepthQuery,
+  response: DepthView,
+  errors: ["instrument_not_found"],
+});
+
+export const listTradesEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/market/instruments/:id/trades",
+  summary: "Recent prints, newest first",
+  tag: "market",
+  auth: "none",
+  params: IdParams,
+  query: TradesQuery,
+  response: z.array(TradeView),
+  errors: ["instrument_not_found"],
 });

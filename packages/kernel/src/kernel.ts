@@ -6,8 +6,8 @@ import { assert } from "./assert.ts";
 import { divCeil, divFloor, parseAmount, pow10, SCALE_MAX } from "./amount/amount.ts";
 import { createOrderBook } from "./book/order-book.ts";
 import type { BookFill, BookListener, OrderBookFactory } from "./book/types.ts";
-import { commandShapeCode, commandsEqual } from "./command-codec.ts";
-import { IdIndex } from "./id-index.ts";
+import { commandShapeCode } from "./command-codec.ts";
+import { CommandMemory } from "./command-memory.ts";
 import { PRICE_TICKS_MAX as PRICE_TICKS_MAX_UNITS } from "./market-units.ts";
 import { reject as rejectResult, type RejectCode } from "./reject-codes.ts";
 import {
@@ -113,11 +113,7 @@ export function createKernelState(
     fillIdNext: 1,
     withdrawals: new Map(),
     postingSeqLast: 0,
-    idPositions: null as unknown as IdIndex,
-    idCommands: [],
-    idResults: [],
-    idBase: 0,
-    idHead: 0,
+    memory: new CommandMemory(),
     commandSerial: 0,
     events: [],
     touched: [],
@@ -126,10 +122,6 @@ export function createKernelState(
     listener: null as unknown as BookListener,
   };
   state.listener = makeListener(state);
-  state.idPositions = new IdIndex(
-    (position) => state.idCommands[position - state.idBase]!.id,
-    () => state.idHead,
-  );
   for (const mode of ["real", "demo"] as const) {
     for (const ownerId of Object.values(systemOwners)) {
       if (ownerId === systemOwners.external && mode === "demo") continue;
@@ -340,8 +332,8 @@ function release(state: KernelState, account: Account, amount: bigint): void {
 
 /**
  * Applies one command. Mutates `state` in place; deterministic. A repeated id returns the
- * first result with `duplicate: true` and changes nothing. Callers must not mutate a command
- * after passing it in (the kernel keeps it to recognise repeats).
+ * first result with `duplicate: true` and changes nothing. Rejection results and empty event
+ * arrays are shared and frozen.
  */
 export function apply(state: KernelState, command: Command): ApplyOutput {
   if (typeof command !== "object" || command === null || typeof command.id !== "string") {
@@ -353,11 +345,10 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
   }
   const shapeCode = commandShapeCode(command);
   if (shapeCode !== null) return rejected(shapeCode);
-  const seen = state.idPositions.get(id);
+  const seen = state.memory.find(id);
   if (seen !== -1) {
-    const index = seen - state.idBase;
-    if (commandsEqual(state.idCommands[index]!, command)) {
-      return { result: state.idResults[index]!, events: NO_EVENTS, duplicate: true };
+    if (state.memory.sameContent(seen, command)) {
+      return { result: state.memory.result(seen), events: NO_EVENTS, duplicate: true };
     }
     return rejected("command_id_reused");
   }
@@ -384,10 +375,13 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
   }
   state.command = null;
 
-  rememberCommand(state, command, result);
-  // Forget expired ids a few at a time on every command (steady Map size, no bursts), and all
+  state.memory.remember(command, result);
+  // Forget expired ids a few at a time on every command (a steady index, no bursts), and all
   // of them on a clock tick.
-  pruneIdempotency(state, command.type === "clock_tick" ? Number.MAX_SAFE_INTEGER : 2);
+  state.memory.prune(
+    state.nowMs - state.options.idempotencyWindowMs,
+    command.type === "clock_tick" ? Number.MAX_SAFE_INTEGER : 2,
+  );
   return { result, events, duplicate: false };
 }
 
@@ -412,36 +406,6 @@ function isPrintableAscii(text: string): boolean {
     if (code < 0x21 || code > 0x7e) return false;
   }
   return true;
-}
-
-/** Remembers a command and its result for repeats. */
-export function rememberCommand(state: KernelState, command: Command, result: CommandResult): void {
-  state.idPositions.set(command.id, state.idBase + state.idCommands.length);
-  state.idCommands.push(command);
-  state.idResults.push(result);
-}
-
-function pruneIdempotency(state: KernelState, countMax: number): void {
-  const cutoff = state.nowMs - state.options.idempotencyWindowMs;
-  const commands = state.idCommands;
-  const end = Math.min(state.idBase + commands.length, state.idHead + countMax);
-  let head = state.idHead;
-  while (head < end) {
-    const index = head - state.idBase;
-    const command = commands[index]!;
-    if (command.atMs >= cutoff) break;
-    state.idPositions.delete(command.id, head);
-    commands[index] = undefined;
-    state.idResults[index] = undefined;
-    head++;
-  }
-  state.idHead = head;
-  const dropped = head - state.idBase;
-  if (dropped > 1024 && dropped * 2 > commands.length) {
-    state.idCommands = commands.slice(dropped);
-    state.idResults = state.idResults.slice(dropped);
-    state.idBase = head;
-  }
 }
 
 function dispatch(state: KernelState, command: Command): CommandResult {

@@ -4,7 +4,7 @@
 
 import { assert } from "./assert.ts";
 import type { BookListener, OrderBookFactory, Side } from "./book/types.ts";
-import { commandFromJsonArray, commandToJsonArray, utf8Decode } from "./command-codec.ts";
+import { commandSchemas, utf8Decode } from "./command-codec.ts";
 import { sha256Hex, utf8Encode } from "./hash/sha256.ts";
 import {
   accountOf,
@@ -13,12 +13,12 @@ import {
   createKernelState,
   installMarket,
   openOwner,
-  rememberCommand,
 } from "./kernel.ts";
 import { rejectCodes, type RejectCode } from "./reject-codes.ts";
 import type { KernelState, OrderState } from "./state.ts";
 import type {
   CommandResult,
+  CommandType,
   KernelOptions,
   Mode,
   OrderStatus,
@@ -172,10 +172,15 @@ function snapshotJson(state: KernelState): Json {
       p.reference,
     ]);
   const idempotency: Json[] = [];
-  for (let i = state.idHead - state.idBase; i < state.idCommands.length; i++) {
-    const command = state.idCommands[i]!;
-    assert(state.idPositions.get(command.id) === state.idBase + i, "idempotency index broken");
-    idempotency.push([commandToJsonArray(command) as Json, resultToJson(state.idResults[i]!)]);
+  for (const entry of state.memory.entries()) {
+    idempotency.push([
+      entry.id,
+      entry.atMs,
+      entry.type,
+      entry.print[0],
+      entry.print[1],
+      resultToJson(entry.result),
+    ]);
   }
   return {
     format: FORMAT,
@@ -404,8 +409,22 @@ export function restore(
       reference,
     });
   }
-  for (const [commandJson, resultJson] of json.idempotency as [Json, Json][]) {
-    rememberCommand(state, commandFromJsonArray(commandJson), resultFromJson(resultJson));
+  for (const [id, atMs, type, print0, print1, result] of json.idempotency as [
+    string,
+    number,
+    CommandType,
+    number,
+    number,
+    Json,
+  ][]) {
+    assert(Object.hasOwn(commandSchemas, type), "unknown command type in snapshot");
+    state.memory.restoreEntry({
+      id,
+      atMs,
+      type,
+      print: [print0, print1],
+      result: resultFromJson(result),
+    });
   }
   return state;
 }

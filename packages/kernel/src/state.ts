@@ -1,11 +1,10 @@
 // The kernel's internal state. Only the kernel's own modules touch these records; everyone
 // else reads through the queries in `queries.ts`.
 
-import type { IdIndex } from "./id-index.ts";
+import type { CommandMemory } from "./command-memory.ts";
 import type { BookListener, OrderBook, OrderBookFactory } from "./book/types.ts";
 import type {
   Command,
-  CommandResult,
   Event,
   KernelOptions,
   Mode,
@@ -144,15 +143,8 @@ export interface KernelState {
   withdrawals: Map<string, WithdrawalState>;
   /** Sequence number of the last posting. */
   postingSeqLast: number;
-  /**
-   * Remembered command ids → their position in arrival (and so time) order. Position `p` lives
-   * at index `p - idBase` of `idCommands`/`idResults`; positions before `idHead` are pruned.
-   */
-  idPositions: IdIndex;
-  idCommands: (Command | undefined)[];
-  idResults: (CommandResult | undefined)[];
-  idBase: number;
-  idHead: number;
+  /** Remembered commands and their first results, for idempotency. */
+  memory: CommandMemory;
   // Per-command scratch, reset by `apply`.
   commandSerial: number;
   events: Event[];

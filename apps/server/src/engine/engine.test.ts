@@ -75,6 +75,28 @@ describe("engine", () => {
     await engine.stop();
   });
 
+  it("answers retries of an id as duplicates while in flight, later, after a snapshot and a restart", async () => {
+    let nowMs = 1_000;
+    const { open } = setup(undefined, { snapshotEvery: 2, nowMs: () => nowMs });
+    const first = await open();
+    const deposit = { type: "deposit", id: "d1", account: "alice", amount: "5" } as const;
+    const [a, b] = await Promise.all([first.engine.submit(deposit), first.engine.submit(deposit)]);
+    expect([a.duplicate, b.duplicate]).toEqual([false, true]);
+    nowMs = 2_000;
+    await first.engine.submit({ type: "deposit", id: "d2", account: "bob", amount: "1" });
+    expect((await first.engine.submit(deposit)).duplicate).toBe(true);
+    await first.engine.stop();
+    nowMs = 3_000;
+    const second = await open();
+    const retried = await second.engine.submit(deposit);
+    expect(retried.duplicate).toBe(true);
+    expect(retried.result).toEqual({ ok: true });
+    const reused = await second.engine.submit({ ...deposit, amount: "6" });
+    expect(reused.result).toEqual({ ok: false, code: "command_id_reused" });
+    expect(second.engine.query((state) => state.balances.get("alice"))).toBe(5n);
+    await second.engine.stop();
+  });
+
   it("stamps time that never goes backwards, across a restart", async () => {
     let nowMs = 5_000;
     const { open } = setup(undefined, { nowMs: () => nowMs });

@@ -24,6 +24,11 @@ export interface KernelPort<State, Command extends { id: string; atMs: number },
   checkInvariants(state: State): void;
   /** The periodic clock command, or undefined when the kernel has none. */
   clockTick?(id: string, atMs: number): Command;
+  /**
+   * The `atMs` of the command the kernel remembers under `id`, if any. A retried command must
+   * carry its first stamp, or the kernel would see different content under the same id.
+   */
+  rememberedAtMs?(state: State, id: string): number | undefined;
 }
 
 /** A command as callers submit it: the engine stamps `atMs`. */
@@ -73,6 +78,8 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   private appliedSequence = 0n;
   private lastAtMs = 0;
   private pending: Waiter<Command, Result, Event>[] = [];
+  /** Stamps of commands journaled but not yet applied, by id. */
+  private inFlightAtMs = new Map<string, number>();
   private listeners = new Set<(applied: Applied<Command, Result, Event>) => void>();
   private clock: NodeJS.Timeout | undefined;
   private snapshotting: Promise<void> | undefined;
@@ -89,9 +96,20 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   }
 
   /** Restores the newest valid snapshot, replays later records, and starts the clock. */
-  async start(): Promise<{ sequence: bigint; stateHash: string; replayed: number }> {
+  async start(
+    options: { eventsFrom?: bigint } = {},
+  ): Promise<{ sequence: bigint; stateHash: string; replayed: number }> {
     const { kernel, journal, snapshots } = this.options;
-    const snapshot = await snapshots.loadLatest();
+    let snapshot = await snapshots.loadLatest();
+    if (snapshot && options.eventsFrom !== undefined && snapshot.sequence >= options.eventsFrom) {
+      // A subscriber (the read models) needs the events of records the snapshot already holds:
+      // replay from the start instead. Rare: only after the projector fell behind a snapshot.
+      this.logger.warn(
+        { snapshot: snapshot.sequence.toString(), eventsFrom: options.eventsFrom.toString() },
+        "engine: replaying the whole journal so read models can catch up",
+      );
+      snapshot = undefined;
+    }
     if (snapshot && snapshot.sequence > journal.head) {
       throw new Error(
         `snapshot at sequence ${snapshot.sequence} is ahead of the journal head ${journal.head}; ` +
@@ -133,9 +151,14 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   submit(unstamped: Unstamped<Command>): Promise<Applied<Command, Result, Event>> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.stopped) return Promise.reject(new Error("engine is stopped"));
-    // Time never goes backwards in the journal, even if the wall clock does.
-    const atMs = Math.max(this.now(), this.lastAtMs);
-    this.lastAtMs = atMs;
+    // A retry keeps the first stamp of its id, so the kernel answers it as a duplicate.
+    const id = (unstamped as { id: string }).id;
+    let atMs = this.inFlightAtMs.get(id) ?? this.options.kernel.rememberedAtMs?.(this.state, id);
+    if (atMs === undefined) {
+      // Time never goes backwards in the journal, even if the wall clock does.
+      atMs = Math.max(this.now(), this.lastAtMs);
+      this.lastAtMs = atMs;
+    }
     const command = { ...unstamped, atMs } as Command;
     let bytes: Uint8Array;
     try {
@@ -151,6 +174,7 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
         reject,
       };
       this.pending.push(waiter);
+      if (!this.inFlightAtMs.has(id)) this.inFlightAtMs.set(id, atMs);
       this.options.journal.append(bytes).then(
         (sequence) => {
           waiter.sequence = sequence;
@@ -203,6 +227,9 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       const head = this.pending[0]!;
       if (head.sequence === undefined) return;
       this.pending.shift();
+      if (this.inFlightAtMs.get(head.command.id) === head.command.atMs) {
+        this.inFlightAtMs.delete(head.command.id);
+      }
       let applied: Applied<Command, Result, Event>;
       try {
         applied = this.applyRecord(head.sequence, head.command, false);

@@ -15,14 +15,12 @@ export type FakeEvent = { type: "posting"; debit: string; credit: string; amount
 
 export interface FakeState {
   balances: Map<string, bigint>;
-  commands: Map<string, { fingerprint: string; result: FakeResult }>;
+  commands: Map<string, { fingerprint: string; result: FakeResult; atMs: number }>;
   nowMs: number;
 }
 
-const fingerprint = (command: FakeCommand) => {
-  const { atMs: _atMs, ...content } = command;
-  return JSON.stringify(content);
-};
+// Like the real kernel, `atMs` is part of a command's content.
+const fingerprint = (command: FakeCommand) => JSON.stringify(command);
 
 export const fakeKernel: KernelPort<FakeState, FakeCommand, FakeResult, FakeEvent> = {
   createState: () => ({ balances: new Map(), commands: new Map(), nowMs: 0 }),
@@ -55,7 +53,11 @@ export const fakeKernel: KernelPort<FakeState, FakeCommand, FakeResult, FakeEven
         move(command.source, command.target, amount);
       }
     }
-    state.commands.set(command.id, { fingerprint: fingerprint(command), result });
+    state.commands.set(command.id, {
+      fingerprint: fingerprint(command),
+      result,
+      atMs: command.atMs,
+    });
     return { result, events, duplicate: false };
   },
   encodeCommand: (command) => Buffer.from(JSON.stringify(command)),
@@ -71,7 +73,7 @@ export const fakeKernel: KernelPort<FakeState, FakeCommand, FakeResult, FakeEven
   restore(bytes) {
     const parsed = JSON.parse(Buffer.from(bytes).toString()) as {
       balances: [string, string][];
-      commands: [string, { fingerprint: string; result: FakeResult }][];
+      commands: [string, { fingerprint: string; result: FakeResult; atMs: number }][];
       nowMs: number;
     };
     return {
@@ -96,4 +98,5 @@ export const fakeKernel: KernelPort<FakeState, FakeCommand, FakeResult, FakeEven
     }
   },
   clockTick: (id, atMs) => ({ type: "clock_tick", id, atMs }),
+  rememberedAtMs: (state, id) => state.commands.get(id)?.atMs,
 };

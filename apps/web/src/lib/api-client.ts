@@ -1,4 +1,5 @@
-import type { ErrorEnvelope } from "@candor/contract";
+import type { EndpointData, EndpointInput, EndpointSpec, ErrorEnvelope } from "@candor/contract";
+import type { z } from "zod";
 import i18n from "i18next";
 import { getSession } from "./session.ts";
 
@@ -89,10 +90,10 @@ export function endpointUrl(
 }
 
 /**
- * Calls an endpoint described in `@candor/contract`. The token is sent when the endpoint
- * requires a user; the caller names the data type the contract's `response` schema gives.
+ * Calls an endpoint by its method, path and auth, naming the data type; for the home route,
+ * which must not load the contract's zod schemas (see `callEndpoint` for the typed form).
  */
-export function callEndpoint<TData>(
+export function callPath<TData>(
   endpoint: EndpointRef,
   input: {
     params?: Record<string, string>;
@@ -106,5 +107,29 @@ export function callEndpoint<TData>(
     method: endpoint.method,
     auth: endpoint.auth !== "none",
     ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
+  });
+}
+
+type InputOf<S> = S extends z.ZodType ? z.input<S> : undefined;
+
+/** What a call of endpoint `E` takes: its path parameters, query and body, as the contract says. */
+export interface EndpointCallInput<E extends EndpointSpec> {
+  params?: InputOf<E["params"]>;
+  query?: InputOf<E["query"]>;
+  body?: EndpointInput<E>;
+}
+
+/**
+ * Calls an endpoint defined with `defineEndpoint` in `@candor/contract`: the input and the
+ * answer are typed by its schemas, and the token is sent when it needs a signed-in user.
+ */
+export function callEndpoint<E extends EndpointSpec>(
+  endpoint: E,
+  input: EndpointCallInput<E> = {},
+): Promise<EndpointData<E>> {
+  return callPath<EndpointData<E>>(endpoint, {
+    params: input.params as Record<string, string> | undefined,
+    query: input.query as Record<string, string | number | undefined> | undefined,
+    body: input.body,
   });
 }

@@ -9,8 +9,10 @@ export interface SessionUser {
   username: string;
   /** Shown in settings; falls back to the username. */
   nickname?: string;
-  /** 1 for a simulated (demo) user, 0 for a real one (spec §3). */
+  /** 1 while the session trades demo (simulated) money, 0 for real money (spec §3). */
   is_virtual: 0 | 1;
+  /** A demo-only user, who cannot switch to real money. */
+  demoOnly?: boolean;
 }
 
 /** What is cached while signed in: the bearer token and the user. */
@@ -21,8 +23,6 @@ export interface Session {
 
 const tokenKey = "token";
 const userKey = "userInfo";
-/** The real session kept aside while the demo user is active, so switching back needs no login. */
-const realSessionKey = "realSession";
 
 const listeners = new Set<() => void>();
 let current: Session | null | undefined;
@@ -51,11 +51,10 @@ export function setSession(session: Session) {
   emit();
 }
 
-/** Forgets the session (and any real session kept aside). */
+/** Forgets the session. */
 export function clearSession() {
   localCache().remove(tokenKey);
   localCache().remove(userKey);
-  localCache().remove(realSessionKey);
   emit();
 }
 
@@ -64,16 +63,22 @@ export function isDemo(session: Session | null): boolean {
   return session?.user.is_virtual === 1;
 }
 
-/** Keeps the real session aside while the demo user is active. */
-export function stashRealSession(session: Session) {
-  localCache().set(realSessionKey, session);
+/** Replaces the cached user (after a mode switch or a profile change), keeping the token. */
+export function updateSessionUser(user: SessionUser) {
+  const session = getSession();
+  if (!session) return;
+  setSession({ ...session, user });
 }
 
-/** Takes the real session kept aside, if any (and still within its lifetime). */
-export function takeRealSession(): Session | undefined {
-  const session = localCache().get<Session>(realSessionKey);
-  localCache().remove(realSessionKey);
-  return session;
+const demoResumeKey = "demoResumeKey";
+
+/** The key that resumes the same demo user on the next "log in as demo" (spec §4). */
+export function demoResume(): string | undefined {
+  return localCache().get<string>(demoResumeKey);
+}
+
+export function rememberDemoResume(key: string) {
+  localCache().set(demoResumeKey, key);
 }
 
 function subscribe(listener: () => void) {

@@ -31,30 +31,3 @@ export function detectWallet(
 
 /** Chains a wallet may sign in from (spec §7: Ethereum, BNB Smart Chain, Cronos). */
 export const signInChainIds = [1, 56, 25] as const;
-
-/**
- * The EIP-4361 (Sign-In with Ethereum) message text. Signing it proves control of the address;
- * it grants no token approval and moves nothing (DESIGN §1.6).
- */
-export function siweMessage(input: {
-  domain: string;
-  address: string;
-  statement: string;
-  uri: string;
-  chainId: number;
-  nonce: string;
-  issuedAt: string;
-}): string {
-  return [
-    `${input.domain} wants you to sign in with your Ethereum account:`,
-    input.address,
-    "",
-    input.statement,
-    "",
-    `URI: ${input.uri}`,
-    "Version: 1",
-    `Chain ID: ${input.chainId}`,
-    `Nonce: ${input.nonce}`,
-    `Issued At: ${input.issuedAt}`,
-  ].join("\n");
-}

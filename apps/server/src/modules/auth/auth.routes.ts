@@ -212,10 +212,6 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
       if (captchaRequired) await requireCaptcha(body);
       const isEmail = body.account.includes("@");
       const email = isEmail ? body.account.toLowerCase() : null;
-      if (email) {
-        if (!body.emailCode) throw new AppError("email_code_invalid");
-        await consumeEmailCode(email, "register", body.emailCode);
-      }
       let inviterId: bigint | null = null;
       if (body.inviteCode) {
         const inviter = await db
@@ -225,6 +221,11 @@ export const authRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
           .executeTakeFirst();
         if (!inviter) throw new AppError("invite_code_invalid");
         inviterId = inviter.id;
+      }
+      // Checked last, so a mistake elsewhere in the form does not use up the e-mailed code.
+      if (email) {
+        if (!body.emailCode) throw new AppError("email_code_invalid");
+        await consumeEmailCode(email, "register", body.emailCode);
       }
       const passwordHash = await hashPassword(body.password, passwordCost);
       // The trade password starts as the login password (spec §5), hashed with its own salt.

@@ -195,6 +195,35 @@ describeEachDatabase("auth", (database) => {
       expect(json.issues).toContainEqual({ path: "body.passwordConfirm", message: mismatch });
     });
 
+    it("keeps the e-mailed code usable after a registration refused for another reason", async () => {
+      ip = 13;
+      const email = "kim@example.com";
+      await call("POST", "/api/v1/auth/email-codes", {
+        email,
+        purpose: "register",
+        ...(await captcha()),
+      });
+      const emailCode = await latestCode(email);
+      const form = {
+        account: email,
+        password: "secret123",
+        passwordConfirm: "secret123",
+        emailCode,
+        agreement: true,
+      };
+      const refused = await call("POST", "/api/v1/auth/register", {
+        ...form,
+        inviteCode: "NOSUCHCODE",
+        ...(await captcha()),
+      });
+      expect(refused.json().error).toBe("invite_code_invalid");
+      const accepted = await call("POST", "/api/v1/auth/register", {
+        ...form,
+        ...(await captcha()),
+      });
+      expect(accepted.statusCode).toBe(200);
+    });
+
     it.each([
       ["malformed account", { account: "not an account" }, "body.account"],
       ["weak password", { password: "abcdefgh", passwordConfirm: "abcdefgh" }, "body.password"],

@@ -190,7 +190,7 @@ export async function registerMarket(
   market: MarketModule,
   now: () => number,
 ): Promise<void> {
-  await app.register(marketRoutes, { prefix: "/api/v1", market: market.service, now });
+  await app.register(marketRoutes, { market: market.service, now });
   const wss = new WebSocketServer({ noServer: true, maxPayload: wsClientMessageBytesMax });
   app.server.on("upgrade", (request, socket, head) => {
     const path = (request.url ?? "").split("?")[0];

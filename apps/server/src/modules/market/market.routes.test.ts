@@ -144,6 +144,13 @@ describeEachDatabase("market API", (database) => {
     expect(response.body.message).toBe("この銘柄は存在しません");
   });
 
+  it("lists the market endpoints in the OpenAPI document", async () => {
+    const response = await app.inject({ method: "GET", url: "/api/openapi.json" });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("/api/v1/market/tickers");
+    expect(response.body).toContain("/api/v1/market/instruments/{id}/candles");
+  });
+
   it("has no write endpoints", async () => {
     const response = await app.inject({
       method: "POST",

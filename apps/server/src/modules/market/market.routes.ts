@@ -1,94 +1,85 @@
 import {
-  AssetClass,
-  CandlesQuery,
-  DepthQuery,
-  InstrumentId,
-  InstrumentsQuery,
-  TradesQuery,
+  getCandlesEndpoint,
+  getDepthEndpoint,
+  getInstrumentEndpoint,
+  getMarketStatusEndpoint,
+  getTickerEndpoint,
+  listInstrumentsEndpoint,
+  listMarketStatusEndpoint,
+  listTickersEndpoint,
+  listTradesEndpoint,
 } from "@candor/contract";
 import type { Instrument } from "@candor/market";
 import type { FastifyPluginAsync } from "fastify";
-import { z } from "zod";
 import { AppError } from "../../http/app-error.ts";
-import { ok } from "../../http/envelope.ts";
+import { defineRoute } from "../../http/define-route.ts";
 import type { MarketService } from "./market.service.ts";
 
-const IdParams = z.object({ id: InstrumentId });
-const TickersQuery = z.object({ assetClass: AssetClass.optional() });
+/** Reads are cheap but public: a generous per-IP limit keeps one client from hogging the API. */
+const perIp = { max: 600, windowMs: 60_000 };
 
 /**
- * Public market-data endpoints under `/api/v1/market`. Reads only: nothing here changes state,
- * and every price is labelled with its `source` ("simulated" for the built-in simulator).
+ * Public market-data endpoints (`/api/v1/market/...`, see packages/contract/src/market.ts).
+ * Reads only: nothing here changes state, and every price carries its `source`.
  */
 export const marketRoutes: FastifyPluginAsync<{
   market: MarketService;
   now: () => number;
 }> = async (app, { market, now }) => {
-  const instrumentOf = (params: unknown): Instrument => {
-    const { id } = IdParams.parse(params);
+  const instrumentOf = (id: string): Instrument => {
     const instrument = market.instrument(id);
     if (!instrument) throw new AppError("instrument_not_found");
     return instrument;
   };
 
-  app.get("/market/instruments", async (request) => {
-    const query = InstrumentsQuery.parse(request.query);
-    return ok(market.listInstruments(query));
-  });
+  defineRoute(app, listInstrumentsEndpoint, { perIp }, ({ query }) =>
+    market.listInstruments(query),
+  );
 
-  app.get("/market/instruments/:id", async (request) => {
-    return ok(market.instrumentView(instrumentOf(request.params)));
-  });
+  defineRoute(app, getInstrumentEndpoint, { perIp }, ({ params }) =>
+    market.instrumentView(instrumentOf(params.id)),
+  );
 
-  app.get("/market/tickers", async (request) => {
-    const { assetClass } = TickersQuery.parse(request.query);
-    return ok(market.tickers24h(now(), assetClass));
-  });
+  defineRoute(app, listTickersEndpoint, { perIp }, ({ query }) =>
+    market.tickers24h(now(), query.assetClass),
+  );
 
-  app.get("/market/instruments/:id/ticker", async (request) => {
-    const instrument = instrumentOf(request.params);
-    const ticker = market.ticker(instrument, now());
+  defineRoute(app, getTickerEndpoint, { perIp }, ({ params }) => {
+    const ticker = market.ticker(instrumentOf(params.id), now());
     if (!ticker) throw new AppError("not_found");
-    return ok(ticker);
+    return ticker;
   });
 
-  app.get("/market/instruments/:id/status", async (request) => {
-    return ok(market.status(instrumentOf(request.params), now()));
-  });
+  defineRoute(app, getMarketStatusEndpoint, { perIp }, ({ params }) =>
+    market.status(instrumentOf(params.id), now()),
+  );
 
-  app.get("/market/status", async (request) => {
-    const { assetClass } = TickersQuery.parse(request.query);
-    return ok(
-      market
-        .listInstruments({ assetClass })
-        .map((view) => market.status(market.instrument(view.id)!, now())),
-    );
-  });
+  defineRoute(app, listMarketStatusEndpoint, { perIp }, ({ query }) =>
+    market
+      .listInstruments({ assetClass: query.assetClass })
+      .map((view) => market.status(market.instrument(view.id)!, now())),
+  );
 
-  app.get("/market/instruments/:id/candles", async (request) => {
-    const instrument = instrumentOf(request.params);
-    const query = CandlesQuery.parse(request.query);
+  defineRoute(app, getCandlesEndpoint, { perIp }, async ({ params, query }) => {
+    const instrument = instrumentOf(params.id);
     if (query.fromMs !== undefined && query.toMs !== undefined && query.fromMs >= query.toMs) {
-      throw new AppError("validation_failed", [{ path: "fromMs", message: "must be before toMs" }]);
+      throw new AppError("validation_failed", [
+        { path: "query.fromMs", message: "must be before toMs" },
+      ]);
     }
-    const candles = await market.candles(instrument, query.interval, query, now());
-    return ok({
+    return {
       instrumentId: instrument.id,
       interval: query.interval,
       source: market.sourceOf(instrument.id),
-      candles,
-    });
+      candles: await market.candles(instrument, query.interval, query, now()),
+    };
   });
 
-  app.get("/market/instruments/:id/depth", async (request) => {
-    const instrument = instrumentOf(request.params);
-    const query = DepthQuery.parse(request.query);
-    return ok(market.depth(instrument, query.mode, query.levels, now()));
-  });
+  defineRoute(app, getDepthEndpoint, { perIp }, ({ params, query }) =>
+    market.depth(instrumentOf(params.id), query.mode, query.levels, now()),
+  );
 
-  app.get("/market/instruments/:id/trades", async (request) => {
-    const instrument = instrumentOf(request.params);
-    const query = TradesQuery.parse(request.query);
-    return ok(market.recentTrades(instrument, query.limit));
-  });
+  defineRoute(app, listTradesEndpoint, { perIp }, ({ params, query }) =>
+    market.recentTrades(instrumentOf(params.id), query.limit),
+  );
 };

@@ -1,5 +1,6 @@
-import { ComingLaterPage } from "../../features/coming-later/components/coming-later-page.tsx";
+import { CoinCoinPage } from "../../features/spot/components/coin-coin-page.tsx";
+import { TradingPanel } from "../../features/spot/components/trading-panel.tsx";
 
 export function Component() {
-  return <ComingLaterPage titleKey="nav.coinCoin" />;
+  return <CoinCoinPage trading={(props) => <TradingPanel {...props} />} />;
 }

@@ -1,44 +1,22 @@
-import { logout, loginAsDemo } from "../../features/auth/api/auth-api.ts";
+import { logout, switchMode } from "../../features/auth/api/auth-api.ts";
 import { ServerHealth } from "../../features/health/server-health.tsx";
 import { SettingsPage } from "../../features/settings/components/settings-page.tsx";
 import { showError, withLoading } from "../../lib/feedback.ts";
 import { useAppNavigation } from "../../lib/navigation/navigation-store.ts";
-import {
-  clearSession,
-  getSession,
-  isDemo,
-  setSession,
-  stashRealSession,
-  takeRealSession,
-} from "../../lib/session.ts";
-import { useNavigate } from "react-router";
+import { clearSession, getSession, isDemo, updateSessionUser } from "../../lib/session.ts";
 
 export function Component() {
   const navigation = useAppNavigation();
-  const navigate = useNavigate();
 
-  /** To demo: keep the real session aside and sign in the demo user; back: restore it. */
-  const switchMode = async (toDemo: boolean) => {
+  /** Real ↔ demo is a property of the session on the server (issue 5: PUT /api/v1/me/mode). */
+  const changeMode = async (toDemo: boolean) => {
     const session = getSession();
     if (!session || toDemo === isDemo(session)) return;
-    if (toDemo) {
-      try {
-        const demo = await withLoading(loginAsDemo());
-        stashRealSession(session);
-        setSession(demo);
-      } catch (error) {
-        showError(error);
-      }
-      return;
+    try {
+      updateSessionUser(await withLoading(switchMode(toDemo ? "demo" : "real")));
+    } catch (error) {
+      showError(error);
     }
-    const real = takeRealSession();
-    if (real) {
-      setSession(real);
-      return;
-    }
-    // No real session kept (it expired, or this is a demo-only visitor): sign in for real.
-    clearSession();
-    void navigate("/login");
   };
 
   const signOut = async () => {
@@ -52,5 +30,5 @@ export function Component() {
     navigation.topLevel("/");
   };
 
-  return <SettingsPage onSwitchMode={switchMode} onLogout={signOut} about={<ServerHealth />} />;
+  return <SettingsPage onSwitchMode={changeMode} onLogout={signOut} about={<ServerHealth />} />;
 }

@@ -1,107 +1,85 @@
-import { apiFetch } from "../../../lib/api-client.ts";
-import type { Session, SessionUser } from "../../../lib/session.ts";
+import {
+  demoLogin,
+  getAgreement,
+  getCaptcha,
+  login as loginEndpoint,
+  logout as logoutEndpoint,
+  register as registerEndpoint,
+  resetPassword as resetPasswordEndpoint,
+  sendEmailCode as sendEmailCodeEndpoint,
+  switchMode as switchModeEndpoint,
+  walletLogin as walletLoginEndpoint,
+  walletNonce,
+  type SessionData,
+  type UserInfo,
+} from "@candor/contract";
+import { callEndpoint, type EndpointCallInput } from "../../../lib/api-client.ts";
+import {
+  demoResume,
+  rememberDemoResume,
+  type Session,
+  type SessionUser,
+} from "../../../lib/session.ts";
 
-/**
- * The sign-in calls of the API (issue 5). Paths live here only, so this is the one place to
- * follow the auth contract as it settles.
- */
+/** The sign-in calls of the API (issue 5, `packages/contract/src/auth.ts`), typed by it. */
 
-/** What a successful sign-in answers: the bearer token and the user. */
-interface SignInData {
-  token: string;
-  user: {
-    id: string | number;
-    username: string;
-    nickname?: string | null;
-    isVirtual?: boolean;
-    is_virtual?: 0 | 1 | boolean;
-    mode?: "real" | "demo";
+/** The cached user of spec §3 from the API's user. */
+export function toSessionUser(user: UserInfo): SessionUser {
+  return {
+    id: user.id,
+    username: user.username,
+    nickname: user.nickname,
+    is_virtual: user.isVirtual ? 1 : 0,
+    demoOnly: user.demoOnly,
   };
 }
 
-function toSession(data: SignInData): Session {
-  const virtual =
-    data.user.mode === "demo" || data.user.isVirtual === true || Number(data.user.is_virtual) === 1;
-  const user: SessionUser = {
-    id: String(data.user.id),
-    username: data.user.username,
-    is_virtual: virtual ? 1 : 0,
-    ...(data.user.nickname ? { nickname: data.user.nickname } : {}),
-  };
-  return { token: data.token, user };
+function toSession(data: SessionData): Session {
+  return { token: data.token, user: toSessionUser(data.user) };
 }
 
-const post = <T>(path: string, body: unknown, auth = false) =>
-  apiFetch<T>(path, { method: "POST", body: JSON.stringify(body), auth });
+export const fetchCaptcha = () => callEndpoint(getCaptcha);
 
-/** A single-use captcha: its id and an SVG image. */
-export interface Captcha {
-  captchaId: string;
-  svg: string;
+export const fetchAgreement = () => callEndpoint(getAgreement);
+
+export async function login(body: EndpointCallInput<typeof loginEndpoint>["body"]) {
+  return toSession(await callEndpoint(loginEndpoint, { body }));
 }
 
-export function fetchCaptcha(): Promise<Captcha> {
-  return apiFetch<Captcha>("/auth/captcha");
-}
-
-export function fetchAgreement(): Promise<{ title: string; body: string }> {
-  return apiFetch("/auth/agreement");
-}
-
-export async function login(input: { account: string; password: string }): Promise<Session> {
-  return toSession(await post<SignInData>("/auth/login", input));
-}
-
+/** Signs in as the demo user of this browser (resumed when its key is cached), or a new one. */
 export async function loginAsDemo(): Promise<Session> {
-  return toSession(await post<SignInData>("/auth/demo", {}));
+  const resumeKey = demoResume();
+  const data = await callEndpoint(demoLogin, { body: resumeKey ? { resumeKey } : {} });
+  rememberDemoResume(data.resumeKey);
+  return toSession(data);
 }
 
-export function sendEmailCode(input: {
-  email: string;
-  purpose: "register" | "reset_password";
-  captchaId: string;
-  captchaText: string;
-}): Promise<unknown> {
-  return post("/auth/email-codes", input);
+export function sendEmailCode(body: EndpointCallInput<typeof sendEmailCodeEndpoint>["body"]) {
+  return callEndpoint(sendEmailCodeEndpoint, { body });
 }
 
-export interface RegisterInput {
-  account: string;
-  password: string;
-  passwordConfirm: string;
-  emailCode: string;
-  captchaId: string;
-  captchaText: string;
-  inviteCode?: string;
-  agreement: true;
+export async function register(body: EndpointCallInput<typeof registerEndpoint>["body"]) {
+  return toSession(await callEndpoint(registerEndpoint, { body }));
 }
 
-export async function register(input: RegisterInput): Promise<Session> {
-  return toSession(await post<SignInData>("/auth/register", input));
+export function resetPassword(body: EndpointCallInput<typeof resetPasswordEndpoint>["body"]) {
+  return callEndpoint(resetPasswordEndpoint, { body });
 }
 
-export function resetPassword(input: {
-  email: string;
-  emailCode: string;
-  password: string;
-  passwordConfirm: string;
-}): Promise<unknown> {
-  return post("/auth/password-reset", input);
+export function logout() {
+  return callEndpoint(logoutEndpoint, { body: { everywhere: false } });
 }
 
-export function logout(): Promise<unknown> {
-  return post("/auth/logout", {}, true);
+/** Switches this session between real and demo money; answers the updated user. */
+export async function switchMode(mode: "real" | "demo"): Promise<SessionUser> {
+  return toSessionUser(await callEndpoint(switchModeEndpoint, { body: { mode } }));
 }
 
-/** A single-use nonce for an EIP-4361 message. */
-export function fetchWalletNonce(): Promise<{ nonce: string }> {
-  return post("/auth/wallet/nonce", {});
+/** Starts wallet sign-in: the server's single-use nonce and the EIP-4361 message to sign. */
+export function fetchWalletNonce(address: string, chainId: number) {
+  return callEndpoint(walletNonce, { query: { address, chainId } });
 }
 
-export async function walletLogin(input: {
-  address: string;
-  message: string;
-  signature: string;
-}): Promise<Session> {
-  return toSession(await post<SignInData>("/auth/wallet", { ...input, wallet_type: 2 }));
+export async function walletLogin(input: { address: string; message: string; signature: string }) {
+  return toSession(await callEndpoint(walletLoginEndpoint, { body: { ...input, walletType: 2 } }));
 }

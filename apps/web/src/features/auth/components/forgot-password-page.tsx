@@ -1,4 +1,5 @@
 import { Button, Form, Input } from "antd-mobile";
+import { useQueryClient } from "@tanstack/react-query";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
@@ -8,7 +9,7 @@ import { EmailCodeButton } from "./email-code-button.tsx";
 
 interface ResetValues {
   email: string;
-  captchaText: string;
+  captchaAnswer: string;
   emailCode: string;
   password: string;
   passwordConfirm: string;
@@ -19,6 +20,11 @@ export function ForgotPasswordPage({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<ResetValues>();
   const captchaId = useRef("");
+  const queryClient = useQueryClient();
+  const renewCaptcha = () => {
+    form.setFieldValue("captchaAnswer", "");
+    void queryClient.refetchQueries({ queryKey: ["captcha"] });
+  };
   const submit = async (values: ResetValues) => {
     try {
       await withLoading(
@@ -40,8 +46,8 @@ export function ForgotPasswordPage({ onDone }: { onDone: () => void }) {
       email: (form.getFieldValue("email") as string | undefined)?.trim() ?? "",
       purpose: "reset_password",
       captchaId: captchaId.current,
-      captchaText: (form.getFieldValue("captchaText") as string | undefined)?.trim() ?? "",
-    });
+      captchaAnswer: (form.getFieldValue("captchaAnswer") as string | undefined)?.trim() ?? "",
+    }).finally(renewCaptcha);
   return (
     <section className="page" aria-labelledby="forgot-title">
       <h1 id="forgot-title">{t("auth.forgot.title")}</h1>
@@ -68,7 +74,7 @@ export function ForgotPasswordPage({ onDone }: { onDone: () => void }) {
           />
         </Form.Item>
         <Form.Item
-          name="captchaText"
+          name="captchaAnswer"
           label={t("auth.fields.captcha")}
           rules={[{ required: true, message: t("auth.fields.captchaPrompt") }]}
         >

@@ -1,5 +1,5 @@
 import { Button, Checkbox, Form, Input, Popup, Toast } from "antd-mobile";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -15,7 +15,7 @@ interface RegisterValues {
   password: string;
   passwordConfirm: string;
   inviteCode?: string;
-  captchaText: string;
+  captchaAnswer: string;
   agreement: boolean;
 }
 
@@ -25,6 +25,12 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
   const [form] = Form.useForm<RegisterValues>();
   const captchaId = useRef("");
   const [agreementOpen, setAgreementOpen] = useState(false);
+  const queryClient = useQueryClient();
+  /** A captcha is single use: after any attempt, show a new one and clear the answer. */
+  const renewCaptcha = () => {
+    form.setFieldValue("captchaAnswer", "");
+    void queryClient.refetchQueries({ queryKey: ["captcha"] });
+  };
 
   const submit = async (values: RegisterValues) => {
     if (!values.agreement) {
@@ -39,7 +45,7 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
           passwordConfirm: values.passwordConfirm,
           emailCode: values.emailCode.trim(),
           captchaId: captchaId.current,
-          captchaText: values.captchaText.trim(),
+          captchaAnswer: values.captchaAnswer.trim(),
           ...(values.inviteCode?.trim() ? { inviteCode: values.inviteCode.trim() } : {}),
           agreement: true,
         }),
@@ -48,6 +54,7 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
       onSignedIn();
     } catch (error) {
       showError(error);
+      renewCaptcha();
     }
   };
 
@@ -56,8 +63,8 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
       email: (form.getFieldValue("account") as string | undefined)?.trim() ?? "",
       purpose: "register",
       captchaId: captchaId.current,
-      captchaText: (form.getFieldValue("captchaText") as string | undefined)?.trim() ?? "",
-    });
+      captchaAnswer: (form.getFieldValue("captchaAnswer") as string | undefined)?.trim() ?? "",
+    }).finally(renewCaptcha);
 
   return (
     <section className="page" aria-labelledby="register-title">
@@ -86,7 +93,7 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
           />
         </Form.Item>
         <Form.Item
-          name="captchaText"
+          name="captchaAnswer"
           label={t("auth.fields.captcha")}
           rules={[{ required: true, message: t("auth.fields.captchaPrompt") }]}
         >
@@ -182,7 +189,7 @@ function AgreementText() {
   return (
     <article>
       <h2>{agreement.data.title}</h2>
-      <p className="pre-line">{agreement.data.body}</p>
+      <p className="pre-line">{agreement.data.text}</p>
     </article>
   );
 }

@@ -4,12 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { showError, withLoading } from "../../../lib/feedback.ts";
 import { setSession } from "../../../lib/session.ts";
-import {
-  detectWallet,
-  signInChainIds,
-  siweMessage,
-  type InjectedWallet,
-} from "../../../lib/wallet.ts";
+import { detectWallet, signInChainIds, type InjectedWallet } from "../../../lib/wallet.ts";
 import { fetchWalletNonce, walletLogin } from "../api/auth-api.ts";
 
 type Detection =
@@ -47,16 +42,8 @@ export function WalletPage({ onSignedIn }: { onSignedIn: () => void }) {
           if (!(signInChainIds as readonly number[]).includes(chainId)) {
             throw new Error(t("auth.wallet.wrongChain"));
           }
-          const { nonce } = await fetchWalletNonce();
-          const message = siweMessage({
-            domain: window.location.host,
-            address,
-            statement: t("auth.wallet.statement"),
-            uri: window.location.origin,
-            chainId,
-            nonce,
-            issuedAt: new Date().toISOString(),
-          });
+          // The server writes the EIP-4361 message (domain, nonce, expiry); the wallet shows it.
+          const { message } = await fetchWalletNonce(address, chainId);
           const signature = (await wallet.request({
             method: "personal_sign",
             params: [message, address],

@@ -1,5 +1,5 @@
 import type { getNotice, listNotices, NoticesPage, NoticeView } from "@candor/contract";
-import { callEndpoint, type EndpointRef } from "../../../lib/api-client.ts";
+import { callPath, type EndpointRef } from "../../../lib/api-client.ts";
 
 // The endpoints of packages/contract/src/notices.ts, restated so the home route does not load
 // zod (the budget); `satisfies` makes tsc fail if the contract's method, path or auth change.
@@ -15,9 +15,9 @@ const one = {
 } as const satisfies Pick<typeof getNotice, keyof EndpointRef>;
 
 export function fetchNotices(limit: number, offset: number): Promise<NoticesPage> {
-  return callEndpoint<NoticesPage>(list, { query: { limit, offset } });
+  return callPath<NoticesPage>(list, { query: { limit, offset } });
 }
 
 export function fetchNotice(noticeId: string): Promise<NoticeView> {
-  return callEndpoint<NoticeView>(one, { params: { noticeId } });
+  return callPath<NoticeView>(one, { params: { noticeId } });
 }

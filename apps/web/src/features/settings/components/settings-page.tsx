@@ -110,11 +110,12 @@ export function SettingsPage({
         <>
           <List header={t("settings.account")}>
             <List.Item
-              description={t("mode.explain")}
+              description={session.user.demoOnly ? t("mode.demoOnly") : t("mode.explain")}
               extra={
                 <Switch
                   checked={demo}
                   loading={switching}
+                  disabled={session.user.demoOnly === true}
                   onChange={(checked) => void switchMode(checked)}
                   aria-label={t("mode.switchLabel")}
                   data-testid="mode-switch"

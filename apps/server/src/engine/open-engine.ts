@@ -1,0 +1,71 @@
+import path from "node:path";
+import type { Database } from "../db/database.ts";
+import { openFileJournal } from "../journal/file-journal.ts";
+import type { Journal, JournalLogger } from "../journal/journal.ts";
+import { openPgJournal } from "../journal/pg-journal.ts";
+import { fileSnapshotStore, pgSnapshotStore } from "../journal/snapshot-store.ts";
+import { ReadModelProjector } from "../read-models/projector.ts";
+import { declareStartingMarkets } from "./bootstrap.ts";
+import { Engine } from "./engine.ts";
+import { kernelPort, type CandorEngine } from "./kernel-port.ts";
+
+export interface OpenEngineOptions {
+  /** The server's database: the journal lives in it when it is PostgreSQL. */
+  database: Database;
+  /** Folder of the file journal and snapshots (`DATA_DIR`), used when the database is PGlite. */
+  dataDir: string;
+  logger: JournalLogger;
+  /** Called once on a journal or kernel failure: the process must exit. */
+  onFatal: (error: unknown) => void;
+  now?: () => number;
+  snapshotEvery?: number;
+  clockTickMs?: number;
+}
+
+/** The running engine with its journal and read-model projector. */
+export interface RunningEngine {
+  engine: CandorEngine;
+  journal: Journal;
+  projector: ReadModelProjector;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the journal (PostgreSQL when the server runs on PostgreSQL, else segment files under
+ * `DATA_DIR/journal`), restores the kernel (snapshot + replay), attaches the read-model
+ * projector and declares the starting assets and markets.
+ */
+export async function openEngine(options: OpenEngineOptions): Promise<RunningEngine> {
+  const { database, logger, onFatal } = options;
+  const onPostgres = database.kind === "postgres";
+  const journal = onPostgres
+    ? await openPgJournal({ database, onFatal, logger })
+    : await openFileJournal({ directory: path.join(options.dataDir, "journal"), onFatal, logger });
+  const snapshots = onPostgres
+    ? pgSnapshotStore({ database, logger })
+    : fileSnapshotStore({ directory: path.join(options.dataDir, "snapshots"), logger });
+  const engine: CandorEngine = new Engine({
+    kernel: kernelPort,
+    journal,
+    snapshots,
+    now: options.now,
+    logger,
+    snapshotEvery: options.snapshotEvery,
+    clockTickMs: options.clockTickMs,
+    onFatal,
+  });
+  const projector = new ReadModelProjector(database, { logger });
+  const cursor = await projector.load();
+  engine.subscribe((applied) => projector.handle(applied));
+  await engine.start({ eventsFrom: cursor + 1n });
+  await declareStartingMarkets(engine);
+  return {
+    engine,
+    journal,
+    projector,
+    async close() {
+      await engine.stop();
+      await projector.flush();
+    },
+  };
+}

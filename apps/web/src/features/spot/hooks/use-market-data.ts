@@ -1,0 +1,122 @@
+import type { DepthLevel, TickerView, TradeView, WsServerMessage } from "@candor/contract";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { compareDecimal } from "../../../lib/compare-decimal.ts";
+import { marketSocket, type SocketState } from "../../../lib/ws-client.ts";
+import { fetchTicker, fetchTrades, type AccountMode } from "../api/market-data-api.ts";
+
+/** The socket's state for a "live" / "reconnecting" label. */
+export function useSocketState(): SocketState {
+  const [state, setState] = useState<SocketState>(marketSocket().state);
+  useEffect(() => marketSocket().onState(setState), []);
+  return state;
+}
+
+/** The pair's ticker: the REST answer first, then every update over the WebSocket. */
+export function useTicker(instrumentId: string) {
+  const initial = useQuery({
+    queryKey: ["ticker", instrumentId],
+    queryFn: () => fetchTicker(instrumentId),
+  });
+  const [live, setLive] = useState<TickerView | undefined>();
+  useEffect(() => {
+    setLive(undefined);
+    return marketSocket().subscribe({ channel: "ticker", instrumentId }, (message) => {
+      if (message.type === "ticker") setLive(message.data);
+    });
+  }, [instrumentId]);
+  return { ticker: live ?? initial.data, error: live ? null : initial.error };
+}
+
+/** Most recent trades kept on screen. */
+const tradesShownMax = 30;
+
+/** Recent trades of the pair's tape, newest first: REST, then live prints. */
+export function useRecentTrades(instrumentId: string) {
+  const initial = useQuery({
+    queryKey: ["trades", instrumentId],
+    queryFn: () => fetchTrades(instrumentId),
+  });
+  const [live, setLive] = useState<TradeView[]>([]);
+  useEffect(() => {
+    setLive([]);
+    return marketSocket().subscribe({ channel: "trades", instrumentId }, (message) => {
+      if (message.type !== "trade") return;
+      setLive((previous) => [message.data, ...previous].slice(0, tradesShownMax));
+    });
+  }, [instrumentId]);
+  const seen = new Set(live.map((trade) => trade.id));
+  const trades = [...live, ...(initial.data ?? []).filter((trade) => !seen.has(trade.id))].slice(
+    0,
+    tradesShownMax,
+  );
+  return { trades, isPending: initial.isPending && live.length === 0, error: initial.error };
+}
+
+/** An order book side as price → quantity, both decimal strings. */
+export interface DepthBook {
+  sequence: number;
+  bids: DepthLevel[];
+  asks: DepthLevel[];
+  source: "order_book" | "simulated";
+}
+
+/** Applies changed levels (quantity "0" removes) and keeps the side sorted best first. */
+export function applyLevels(
+  levels: readonly DepthLevel[],
+  changes: readonly DepthLevel[],
+  side: "bids" | "asks",
+): DepthLevel[] {
+  const byPrice = new Map(levels.map((level) => [level[0], level]));
+  for (const change of changes) {
+    if (/^0*(\.0*)?$/.test(change[1])) byPrice.delete(change[0]);
+    else byPrice.set(change[0], change);
+  }
+  const sorted = [...byPrice.values()].sort((a, b) => compareDecimal(a[0], b[0]));
+  return side === "bids" ? sorted.reverse() : sorted;
+}
+
+/** Applies one socket message to the book; returns "gap" when a diff does not follow on. */
+export function reduceDepth(
+  book: DepthBook | undefined,
+  message: WsServerMessage,
+): DepthBook | "gap" | undefined {
+  if (message.type === "depth_snapshot") {
+    const { sequence, bids, asks, source } = message.data;
+    return { sequence, bids, asks, source };
+  }
+  if (message.type !== "depth_diff" || !book) return book;
+  if (message.previousSequence !== book.sequence) return "gap";
+  return {
+    sequence: message.sequence,
+    bids: applyLevels(book.bids, message.bids, "bids"),
+    asks: applyLevels(book.asks, message.asks, "asks"),
+    source: book.source,
+  };
+}
+
+/**
+ * The order book of a pair and mode, live: the socket sends a snapshot on subscribing, then
+ * diffs; on a gap the hook subscribes again for a fresh snapshot.
+ */
+export function useDepth(instrumentId: string, mode: AccountMode) {
+  const [book, setBook] = useState<DepthBook | undefined>();
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => {
+    let current: DepthBook | undefined;
+    setBook(undefined);
+    const off = marketSocket().subscribe({ channel: "depth", instrumentId, mode }, (message) => {
+      const next = reduceDepth(current, message);
+      if (next === "gap") {
+        setGeneration((value) => value + 1);
+        return;
+      }
+      if (next !== current) {
+        current = next;
+        setBook(next);
+      }
+    });
+    return off;
+  }, [instrumentId, mode, generation]);
+  return book;
+}
