@@ -20,7 +20,6 @@ import {
 } from "../market-maker/market-maker.ts";
 import { spotInstruments, spotSetupCommands } from "../market-maker/spot-markets.ts";
 import { errorCodeByRejectCode } from "./reject-codes.ts";
-import { registerSpot } from "./spot.routes.ts";
 import { startTestEngine } from "./spot.testing.ts";
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
@@ -90,8 +89,9 @@ describeEachDatabase("spot API", (database) => {
       now: () => nowMs,
       passwordCost: 10,
       captcha: "off",
+      operatorToken: "operator-token",
+      engine: running.engine,
     });
-    await registerSpot(app, { engine: running.engine, database: database(), now: () => nowMs });
     for (const [name, phone] of [
       ["a", "+4915100000001"],
       ["b", "+4915100000002"],
@@ -113,27 +113,21 @@ describeEachDatabase("spot API", (database) => {
     users.demo = { token: demo.json().data.token, id: demo.json().data.user.id };
     // Real money only through the operator's deposit credit, with a reference.
     for (const [name, asset, amount] of [
-      ["a", "BTC", btc(1)],
-      ["a", "USDT", usdt(10_000)],
-      ["b", "USDT", usdt(50_000)],
+      ["a", "BTC", "1"],
+      ["a", "USDT", "10000"],
+      ["b", "USDT", "50000"],
     ] as const) {
-      const ownerId = users[name]!.id;
-      await running.engine.submit({
-        type: "open_accounts",
-        id: `open:${ownerId}`,
-        ownerId,
-        mode: "real",
+      const credited = await call("POST", "/api/v1/operator/deposits", {
+        headers: { authorization: "Bearer operator-token" },
+        payload: {
+          id: `deposit-${name}-${asset}`,
+          ownerId: users[name]!.id,
+          assetId: asset,
+          amount,
+          reference: `bank-${name}-${asset}`,
+        },
       });
-      await submit({
-        type: "credit_deposit",
-        id: `deposit:${name}:${asset}`,
-        ownerId,
-        mode: "real",
-        assetId: asset,
-        amount,
-        reference: `bank-${name}-${asset}`,
-        operatorId: "operator-1",
-      });
+      expect(credited.statusCode, credited.body).toBe(200);
     }
   });
   afterAll(async () => {
@@ -512,7 +506,7 @@ describeEachDatabase("spot API", (database) => {
     }[];
     expect(lines.find((l) => l.reason === "deposit")).toMatchObject({
       counterparty: "system:external",
-      operatorId: "operator-1",
+      operatorId: "operator",
       reference: "bank-a-USDT",
     });
     const trade = lines.find((l) => l.reason === "trade");

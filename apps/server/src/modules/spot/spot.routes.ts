@@ -26,7 +26,8 @@ const minute = 60_000;
 export interface SpotModuleOptions {
   engine: SpotEngine;
   database: Database;
-  now: () => number;
+  /** Milliseconds since the epoch (default Date.now). */
+  now?: () => number;
   /**
    * How long a session stays confirmed after a correct trade password, ms (default 15
    * minutes; 0 asks for it on every order).
@@ -38,7 +39,8 @@ export interface SpotModuleOptions {
 
 /** `/api/v1/spot/*`: orders, fund balances, statement and demo funds of the signed-in user. */
 export async function registerSpot(app: FastifyInstance, options: SpotModuleOptions) {
-  const { database, now } = options;
+  const { database } = options;
+  const now = options.now ?? Date.now;
   const service = new SpotService({
     engine: options.engine,
     repository: new SpotRepository(database),

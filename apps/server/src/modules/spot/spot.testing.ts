@@ -1,36 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  apply,
-  checkInvariants,
-  createKernelState,
-  decodeCommand,
-  encodeCommand,
-  restore,
-  snapshot,
-  stateHash,
-  type Command,
-  type CommandResult,
-  type Event,
-  type KernelState,
-} from "@candor/kernel";
 import type { Database } from "../../db/database.ts";
-import { Engine, type KernelPort } from "../../engine/engine.ts";
+import { Engine } from "../../engine/engine.ts";
+import { kernelPort } from "../../engine/kernel-port.ts";
 import { openFileJournal } from "../../journal/file-journal.ts";
 import { fileSnapshotStore } from "../../journal/snapshot-store.ts";
 import { ReadModelProjector } from "../../read-models/projector.ts";
-
-const port: KernelPort<KernelState, Command, CommandResult, Event> = {
-  createState: () => createKernelState({}),
-  apply,
-  encodeCommand,
-  decodeCommand,
-  snapshot,
-  restore: (bytes) => restore(bytes),
-  stateHash,
-  checkInvariants,
-};
 
 /**
  * The real kernel behind the real engine over a durable file journal in a temporary folder,
@@ -46,7 +22,7 @@ export async function startTestEngine(database: Database, now: () => number) {
     },
   });
   const engine = new Engine({
-    kernel: port,
+    kernel: kernelPort,
     journal,
     snapshots: fileSnapshotStore({ directory: path.join(directory, "snapshots") }),
     now,
