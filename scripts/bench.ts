@@ -8,6 +8,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const benchmarks: Record<string, string> = {
   kernel: "packages/kernel/bench/kernel.ts",
   journal: "apps/server/scripts/journal-bench.ts",
+  fanout: "apps/server/scripts/fanout-bench.ts",
 };
 
 const name = process.argv[2];

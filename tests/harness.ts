@@ -33,6 +33,8 @@ export async function startServer(
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       DATABASE_URL: "",
+      // Two days of simulated history are plenty for tests and keep each start short.
+      MARKET_BACKFILL_DAYS: "2",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

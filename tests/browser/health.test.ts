@@ -31,10 +31,10 @@ afterEach(async (context) => {
   await page?.context().close();
 });
 
-it("shows the server's health on the first page", async () => {
+it("shows the server's health on the settings page", async () => {
   const context = await browser.newContext({ viewport: mobileViewport, locale: "en-US" });
   page = await context.newPage();
-  await page.goto(server.url);
+  await page.goto(`${server.url}/#/settings`);
   await expect.poll(() => page.getByTestId("health-status").textContent()).toBe("Running");
   expect(await page.getByText("Embedded (PGlite)").count()).toBe(1);
   await page.screenshot({ path: path.join(artifactsDir, "health-en.png") });
@@ -43,9 +43,9 @@ it("shows the server's health on the first page", async () => {
 it("switches language and remembers it after a reload", async () => {
   const context = await browser.newContext({ viewport: mobileViewport, locale: "en-US" });
   page = await context.newPage();
-  await page.goto(server.url);
+  await page.goto(`${server.url}/#/settings`);
   await page.getByTestId("health-status").waitFor();
-  await page.getByRole("combobox").selectOption("de");
+  await page.getByTestId("language-select").selectOption("de");
   await expect.poll(() => page.getByTestId("health-status").textContent()).toBe("In Betrieb");
   await page.reload();
   await expect.poll(() => page.getByTestId("health-status").textContent()).toBe("In Betrieb");

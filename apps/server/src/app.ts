@@ -10,6 +10,9 @@ import { healthRoutes } from "./modules/health/health.routes.ts";
 import { tapeRoutes } from "./modules/tape/tape.routes.ts";
 import type { CandorEngine } from "./engine/kernel-port.ts";
 import { operatorDepositRoutes } from "./modules/operator/deposits.routes.ts";
+import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { noticesRoutes } from "./modules/notices/notices.routes.ts";
+import { registerMarket, type MarketModule } from "./modules/market/market.module.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -25,6 +28,20 @@ export interface AppDeps {
   operatorToken?: string;
   /** The single-writer kernel engine (journal + kernel); routes that move money need it. */
   engine?: CandorEngine;
+  /** Opens a user's ledger accounts for a mode (and grants demo money for "demo"); idempotent. */
+  accounts?: { open(userId: bigint, mode: "real" | "demo"): Promise<void> };
+  /** `smtp://…` URL for e-mail; unset keeps every e-mail in the operator's outbox only. */
+  smtpUrl?: string;
+  /** Sender of e-mails, e.g. `Candor <no-reply@example.com>`. */
+  mailFrom?: string;
+  /** Public origin of the app (`https://trade.example.com`): wallet sign-in domain, cookies. */
+  publicUrl?: string;
+  /** log2 of scrypt's N for passwords (default 17); tests use a low cost. */
+  passwordCost?: number;
+  /** "off" skips captchas (scripted local use and tests); default "required". */
+  captcha?: "required" | "off";
+  /** Market data (REST under /api/v1/market and the WebSocket /api/v1/ws), when built. */
+  market?: MarketModule;
 }
 
 /** Builds the whole HTTP app. It never listens: `main.ts` does, and tests use `inject`. */
@@ -49,6 +66,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { prefix: "/api/v1", deps });
   await app.register(tapeRoutes, { database: deps.database });
   if (deps.engine) await app.register(operatorDepositRoutes, { engine: deps.engine });
+  await app.register(authRoutes, { deps });
+  await app.register(noticesRoutes, { deps });
+  if (deps.market) await registerMarket(app, deps.market, deps.now ?? Date.now);
 
   if (deps.webRoot && existsSync(deps.webRoot)) {
     await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", wildcard: false });

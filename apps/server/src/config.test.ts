@@ -9,6 +9,12 @@ describe("readConfig", () => {
       DATA_DIR: "./data",
       LOG_LEVEL: "info",
       SNAPSHOT_EVERY: 10_000,
+      PASSWORD_COST: 17,
+      CAPTCHA: "required",
+      MARKET_SEED: 20_261_123,
+      MARKET_BACKFILL_DAYS: 30,
+      MARKET_TICK_INTERVAL_MS: 1_000,
+      BINANCE_STREAM_URL: "wss://stream.binance.com:9443",
     });
   });
 
@@ -24,6 +30,11 @@ describe("readConfig", () => {
       /^DATABASE_URL="mysql:\/\/x" is invalid: must start with postgres/,
     ],
     [{ LOG_LEVEL: "loud" }, /^LOG_LEVEL="loud" is invalid/],
+    [{ SMTP_URL: "http://mail" }, /^SMTP_URL="http:\/\/mail" is invalid: must start with smtp/],
+    [{ OPERATOR_TOKEN: "short" }, /^OPERATOR_TOKEN="short" is invalid: must be at least 16/],
+    [{ PUBLIC_URL: "https://x.example/path" }, /^PUBLIC_URL=.* is invalid: must be an origin/],
+    [{ PASSWORD_COST: "30" }, /^PASSWORD_COST="30" is invalid/],
+    [{ CAPTCHA: "maybe" }, /^CAPTCHA="maybe" is invalid/],
   ])("rejects %o with one line naming the variable", (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);

@@ -9,10 +9,35 @@ const ConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  /** Bearer token of the operator endpoints; unset: nobody is operator. */
-  OPERATOR_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** A kernel snapshot is written after every this many journal records. */
   SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(10_000),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(200).optional(),
+  OPERATOR_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/]+$/, "must be an origin like https://trade.example.com")
+    .optional(),
+  PASSWORD_COST: z.coerce.number().int().min(10).max(20).default(17),
+  CAPTCHA: z.enum(["required", "off"]).default("required"),
+  /** Seed of the price simulator: the same seed gives the same simulated history. */
+  MARKET_SEED: z.coerce.number().int().min(0).max(4_294_967_295).default(20_261_123),
+  /** Days of simulated history written on the first start. */
+  MARKET_BACKFILL_DAYS: z.coerce.number().int().min(1).max(90).default(30),
+  /** Time between two simulated ticks of one open instrument, in ms. */
+  MARKET_TICK_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
+  /** Comma-separated instrument ids priced from Binance's public stream (e.g. BTCUSDT,ETHUSDT). */
+  MARKET_BINANCE_INSTRUMENTS: z
+    .string()
+    .regex(/^[A-Z0-9]+(,[A-Z0-9]+)*$/, "must be instrument ids separated by commas")
+    .optional(),
+  BINANCE_STREAM_URL: z
+    .string()
+    .regex(/^wss?:\/\//, "must start with ws:// or wss://")
+    .default("wss://stream.binance.com:9443"),
 });
 
 /** Server configuration, read from the environment at start-up. */

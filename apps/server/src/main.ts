@@ -5,7 +5,9 @@ import { buildApp } from "./app.ts";
 import { ConfigError, readConfig, type Config } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
+import { engineAccounts } from "./engine/accounts.ts";
 import { openEngine } from "./engine/open-engine.ts";
+import { createMarketModule } from "./modules/market/market.module.ts";
 import pino from "pino";
 import { version } from "./version.ts";
 
@@ -54,12 +56,37 @@ async function main() {
   );
 
   const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
+  console.log("Market data: filling simulated history (the first start takes a little while)…");
+  const market = await createMarketModule({
+    database,
+    now: Date.now,
+    seed: config.MARKET_SEED,
+    backfillDays: config.MARKET_BACKFILL_DAYS,
+    tickIntervalMs: config.MARKET_TICK_INTERVAL_MS,
+    // Defines the spot assets and markets from the catalogue, sends ticks and sessions to the
+    // kernel as journaled commands (the public tape) and runs the market maker.
+    kernel: running.engine,
+    binance: config.MARKET_BINANCE_INSTRUMENTS
+      ? {
+          baseUrl: config.BINANCE_STREAM_URL,
+          instrumentIds: config.MARKET_BINANCE_INSTRUMENTS.split(","),
+        }
+      : undefined,
+  });
+  const stopMarketClock = market.startClock(Date.now);
   const app = await buildApp({
     database,
     webRoot,
     logLevel: config.LOG_LEVEL,
-    operatorToken: config.OPERATOR_TOKEN,
     engine: running.engine,
+    accounts: engineAccounts(running.engine),
+    smtpUrl: config.SMTP_URL,
+    mailFrom: config.MAIL_FROM,
+    operatorToken: config.OPERATOR_TOKEN,
+    publicUrl: config.PUBLIC_URL,
+    passwordCost: config.PASSWORD_COST,
+    captcha: config.CAPTCHA,
+    market,
   });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Candor ${version} is running at ${address.replace("[::1]", "localhost")}/`);
@@ -72,6 +99,7 @@ async function main() {
     console.log(`Received ${signal}, shutting down…`);
     // If draining hangs, leave anyway: the journal, not this process, is the record.
     setTimeout(() => process.exit(1), shutdownGraceMs).unref();
+    await stopMarketClock();
     await app.close();
     await running.close();
     console.log(

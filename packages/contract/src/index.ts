@@ -7,3 +7,5 @@ export * from "./endpoint.ts";
 export * from "./market.ts";
 export * from "./ws.ts";
 export * from "./tape.ts";
+export * from "./auth.ts";
+export * from "./notices.ts";

@@ -78,7 +78,7 @@ export function isPrivateChannel(channel: Channel): boolean {
 /** Most subscriptions one connection may hold. */
 export const wsSubscriptionsMax = 100;
 /** Largest client frame accepted, in bytes. */
-export const wsClientMessageBytesMax = 4096;
+export const wsClientMessageBytesMax = 16 * 1024;
 
 // ---- client → server ----
 

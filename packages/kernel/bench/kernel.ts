@@ -2,7 +2,17 @@
 // against nodejs-order-book 10.1.1, fed identical seeded command streams in the same process,
 // median of 3 timed runs after a warm-up run. Prints one JSON line per workload.
 // Set BENCH_VERBOSE=1 for stream statistics on stderr.
-import { bookWorkload, counters, verbose } from "./book-streams.ts";
+import { OrderBook as PeerBook } from "nodejs-order-book";
+import {
+  bookWorkload,
+  counters,
+  generate,
+  measure,
+  percentiles,
+  runPeer,
+  verbose,
+} from "./book-streams.ts";
+import { kernelNames, kernelSetup, runKernel } from "./kernel-workload.ts";
 
 const selected = new Set(process.argv.slice(2).filter((argument) => /^W\d$/.test(argument)));
 const wanted = (workload: string) => selected.size === 0 || selected.has(workload);
@@ -14,6 +24,7 @@ if (wanted("W1")) {
     restingTarget: 1_000,
     levelsPerSide: 800,
     quantityMax: 100,
+    owners: 1_000_000,
   });
   console.log(JSON.stringify(figures));
 }
@@ -24,7 +35,37 @@ if (wanted("W2")) {
     restingTarget: 10_000,
     levelsPerSide: 5,
     quantityMax: 100,
+    owners: 1_000_000,
   });
+  console.log(JSON.stringify(figures));
+}
+if (wanted("W4")) {
+  const owners = 1_000;
+  const stream = generate({
+    seed: 4,
+    operations: 1_000_000,
+    restingTarget: 1_000,
+    levelsPerSide: 800,
+    quantityMax: 100,
+    owners,
+  });
+  const names = kernelNames(stream, owners);
+  const figures = measure(
+    "W4",
+    stream,
+    () => {
+      const run = kernelSetup(stream, names);
+      return (from, to) => runKernel(run, stream, names, from, to);
+    },
+    () => {
+      const book = new PeerBook();
+      return (from, to) => runPeer(book, stream, from, to);
+    },
+    () => {
+      const run = kernelSetup(stream, names);
+      return percentiles(stream, (from, to) => runKernel(run, stream, names, from, to));
+    },
+  );
   console.log(JSON.stringify(figures));
 }
 if (verbose) console.error(JSON.stringify(counters));

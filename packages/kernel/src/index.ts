@@ -9,6 +9,13 @@ export { encodeCommand, decodeCommand, commandSchemas } from "./command-codec.ts
 export { snapshot, restore, stateHash } from "./snapshot.ts";
 export { checkInvariants } from "./invariants.ts";
 export {
+  formatPriceTicks,
+  formatQuantityLots,
+  parsePriceTicks,
+  parseQuantityLots,
+  PRICE_TICKS_MAX,
+} from "./market-units.ts";
+export {
   getAssets,
   getBalance,
   getBalances,

@@ -11,20 +11,21 @@ import type { KernelState } from "./state.ts";
  * with the lots the kernel expects, and the books hold nothing else. Throws `AssertionError`.
  */
 export function checkInvariants(state: KernelState): void {
-  const sums = new Map<string, bigint>();
-  const holds = new Map<string, bigint>();
+  const sumsReal = new Map<string, bigint>();
+  const sumsDemo = new Map<string, bigint>();
   for (const account of state.accounts.values()) {
-    const key = account.mode + "|" + account.assetId;
-    sums.set(key, (sums.get(key) ?? 0n) + account.available + account.held);
+    const sums = account.mode === "real" ? sumsReal : sumsDemo;
+    sums.set(account.assetId, (sums.get(account.assetId) ?? 0n) + account.available + account.held);
     assert(account.held >= 0n, `held balance negative: ${account.key}`);
     assert(
       account.negativeAllowed || account.available >= 0n,
       `available balance negative: ${account.key}`,
     );
+    account.heldExpected = 0n;
   }
-  for (const [key, sum] of sums) assert(sum === 0n, `asset ${key} does not sum to zero: ${sum}`);
+  for (const [asset, sum] of sumsReal) assert(sum === 0n, `real ${asset} sums to ${sum}, not 0`);
+  for (const [asset, sum] of sumsDemo) assert(sum === 0n, `demo ${asset} sums to ${sum}, not 0`);
 
-  const perOwner = new Map<string, number>();
   for (const order of state.orders.values()) {
     assert(order.status === "open", `order ${order.orderId} in the open set is ${order.status}`);
     assert(order.heldAmount > 0n, `open order ${order.orderId} holds nothing`);
@@ -40,29 +41,24 @@ export function checkInvariants(state: KernelState): void {
         : BigInt(remaining) * order.market.lotUnits;
     assert(order.heldAmount === expectedHold, `order ${order.orderId} hold is wrong`);
     assert(order.owner.orderIds.has(order.orderId), `order ${order.orderId} not listed by owner`);
-    const key = order.holdAccount.key;
-    holds.set(key, (holds.get(key) ?? 0n) + order.heldAmount);
-    perOwner.set(order.owner.key, (perOwner.get(order.owner.key) ?? 0) + 1);
+    order.holdAccount.heldExpected += order.heldAmount;
   }
   for (const withdrawal of state.withdrawals.values()) {
-    if (withdrawal.status !== "pending") continue;
-    const key = withdrawal.account.key;
-    holds.set(key, (holds.get(key) ?? 0n) + withdrawal.amount);
+    if (withdrawal.status === "pending") withdrawal.account.heldExpected += withdrawal.amount;
   }
   for (const account of state.accounts.values()) {
-    assert(account.held === (holds.get(account.key) ?? 0n), `held mismatch: ${account.key}`);
+    assert(account.held === account.heldExpected, `held mismatch: ${account.key}`);
   }
-  for (const owner of state.owners.values()) {
-    assert(
-      owner.orderIds.size === (perOwner.get(owner.key) ?? 0),
-      `owner ${owner.key} lists orders that are not open`,
-    );
-  }
+  let listed = 0;
+  for (const owner of state.owners.values()) listed += owner.orderIds.size;
+  assert(listed === state.orders.size, "owners list orders that are not open");
   let booked = 0;
   for (const market of state.markets.values()) {
     booked += market.bookReal.orderCount + market.bookDemo.orderCount;
-    assert(market.bookReal.levelCount("buy") <= market.levelsPerSideMax, "too many levels");
-    assert(market.bookReal.levelCount("sell") <= market.levelsPerSideMax, "too many levels");
+    for (const book of [market.bookReal, market.bookDemo]) {
+      assert(book.levelCount("buy") <= market.levelsPerSideMax, "too many bid levels");
+      assert(book.levelCount("sell") <= market.levelsPerSideMax, "too many ask levels");
+    }
   }
   assert(booked === state.orders.size, "books hold orders the kernel does not know");
 }

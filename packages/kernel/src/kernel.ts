@@ -4,8 +4,11 @@
 
 import { assert } from "./assert.ts";
 import { divCeil, divFloor, parseAmount, pow10, SCALE_MAX } from "./amount/amount.ts";
+import { createOrderBook } from "./book/order-book.ts";
 import type { BookFill, BookListener, OrderBookFactory } from "./book/types.ts";
 import { commandShapeCode, commandsEqual } from "./command-codec.ts";
+import { IdIndex } from "./id-index.ts";
+import { PRICE_TICKS_MAX as PRICE_TICKS_MAX_UNITS } from "./market-units.ts";
 import { reject as rejectResult, type RejectCode } from "./reject-codes.ts";
 import {
   accountKey,
@@ -28,6 +31,7 @@ import {
   type Command,
   type CommandResult,
   type CommandValue,
+  type Event,
   type CreditDepositCommand,
   type DefineAssetCommand,
   type DefineMarketCommand,
@@ -38,6 +42,7 @@ import {
   type OpenAccountsCommand,
   type OrderView,
   type PlaceOrderCommand,
+  type Posting,
   type PostingReason,
   type RecordTickCommand,
   type ReplaceOrderCommand,
@@ -52,15 +57,15 @@ import {
   type WithdrawalView,
 } from "./types.ts";
 
-let defaultBookFactory: OrderBookFactory | null = null;
+let defaultBookFactory: OrderBookFactory = createOrderBook;
 
-/** Sets the order book used by kernels created without an explicit factory. */
+/** Sets the order book used by kernels created without an explicit factory (default: fast). */
 export function setDefaultBookFactory(factory: OrderBookFactory): void {
   defaultBookFactory = factory;
 }
 
 /** Largest price in ticks and lots per order the kernel accepts (keeps book math in safe ints). */
-const PRICE_TICKS_MAX = 1_000_000_000_000;
+const PRICE_TICKS_MAX = PRICE_TICKS_MAX_UNITS;
 const ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const OWNER_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const BPS = 10_000n;
@@ -88,7 +93,6 @@ export function createKernelState(
   bookFactory: OrderBookFactory | null = null,
 ): KernelState {
   const factory = bookFactory ?? defaultBookFactory;
-  assert(factory !== null, "no order book factory");
   const merged: KernelOptions = { ...defaultKernelOptions, ...options };
   merged.demoGrants = merged.demoGrants.map((grant) => ({ ...grant }));
   const state: KernelState = {
@@ -100,17 +104,20 @@ export function createKernelState(
     marketsByInstrument: new Map(),
     ticks: new Map(),
     owners: new Map(),
+    ownersReal: new Map(),
+    ownersDemo: new Map(),
     ownerIndexNext: 1,
     accounts: new Map(),
     orders: new Map(),
     orderIdNext: 1,
     fillIdNext: 1,
     withdrawals: new Map(),
-    postings: [],
-    idempotency: new Map(),
-    idQueue: [],
-    idQueueAtMs: [],
-    idQueueHead: 0,
+    postingSeqLast: 0,
+    idPositions: null as unknown as IdIndex,
+    idCommands: [],
+    idResults: [],
+    idBase: 0,
+    idHead: 0,
     commandSerial: 0,
     events: [],
     touched: [],
@@ -119,6 +126,10 @@ export function createKernelState(
     listener: null as unknown as BookListener,
   };
   state.listener = makeListener(state);
+  state.idPositions = new IdIndex(
+    (position) => state.idCommands[position - state.idBase]!.id,
+    () => state.idHead,
+  );
   for (const mode of ["real", "demo"] as const) {
     for (const ownerId of Object.values(systemOwners)) {
       if (ownerId === systemOwners.external && mode === "demo") continue;
@@ -146,9 +157,16 @@ export function openOwner(state: KernelState, ownerId: string, mode: Mode): Owne
         : state.options.openOrdersPerOwnerMax,
     orderIds: new Set(),
     accounts: new Map(),
+    fund: new Map(),
   };
   state.owners.set(key, owner);
+  (mode === "real" ? state.ownersReal : state.ownersDemo).set(ownerId, owner);
   return owner;
+}
+
+/** An open owner, or undefined. */
+export function ownerOf(state: KernelState, mode: Mode, ownerId: string): OwnerState | undefined {
+  return (mode === "real" ? state.ownersReal : state.ownersDemo).get(ownerId);
 }
 
 /** The account of an owner, created (at zero) on first use. */
@@ -158,6 +176,10 @@ export function accountOf(
   wallet: Wallet,
   assetId: string,
 ): Account {
+  if (wallet === "fund") {
+    const fund = owner.fund.get(assetId);
+    if (fund !== undefined) return fund;
+  }
   const walletAsset = wallet + "|" + assetId;
   let account = owner.accounts.get(walletAsset);
   if (account === undefined) {
@@ -174,14 +196,17 @@ export function accountOf(
         owner.ownerId === systemOwners.external || owner.ownerId === systemOwners.demoFaucet,
       postings: [],
       touchedSerial: 0,
+      heldExpected: 0n,
     };
     owner.accounts.set(walletAsset, account);
+    if (wallet === "fund") owner.fund.set(assetId, account);
     state.accounts.set(key, account);
   }
   return account;
 }
 
 function availableOf(owner: OwnerState, wallet: Wallet, assetId: string): bigint {
+  if (wallet === "fund") return owner.fund.get(assetId)?.available ?? 0n;
   return owner.accounts.get(wallet + "|" + assetId)?.available ?? 0n;
 }
 
@@ -237,7 +262,7 @@ function post(
     assert(debit.negativeAllowed || debit.available >= 0n, "available balance went negative");
   }
   credit.available += amount;
-  const seq = state.postings.length + 1;
+  const seq = ++state.postingSeqLast;
   const command = state.command!;
   const posting = {
     seq,
@@ -255,13 +280,19 @@ function post(
     operatorId,
     reference,
   };
-  state.postings.push(posting);
-  debit.postings.push(seq);
-  credit.postings.push(seq);
+  keepPosting(debit, posting, state.options.statementPostingsMax);
+  keepPosting(credit, posting, state.options.statementPostingsMax);
   touch(state, debit);
   touch(state, credit);
   state.events.push({ type: "posting", posting });
   return seq;
+}
+
+/** Appends to an account's statement, dropping the oldest half when it holds twice the limit. */
+function keepPosting(account: Account, posting: Posting, kept: number): void {
+  const list = account.postings;
+  list.push(posting);
+  if (list.length > 2 * kept) list.splice(0, list.length - kept);
 }
 
 function postRefs(
@@ -322,10 +353,11 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
   }
   const shapeCode = commandShapeCode(command);
   if (shapeCode !== null) return rejected(shapeCode);
-  const seen = state.idempotency.get(id);
-  if (seen !== undefined) {
-    if (commandsEqual(seen.command, command)) {
-      return { result: seen.result, events: [], duplicate: true };
+  const seen = state.idPositions.get(id);
+  if (seen !== -1) {
+    const index = seen - state.idBase;
+    if (commandsEqual(state.idCommands[index]!, command)) {
+      return { result: state.idResults[index]!, events: NO_EVENTS, duplicate: true };
     }
     return rejected("command_id_reused");
   }
@@ -338,36 +370,40 @@ export function apply(state: KernelState, command: Command): ApplyOutput {
   state.commandSerial++;
   state.command = command;
   state.events = [];
-  state.touched.length = 0;
+  if (state.touched.length > 0) state.touched.length = 0;
   const result = dispatch(state, command);
   let events = state.events;
   if (!result.ok) {
     assert(events.length === 0 || onlyRestorable(events), "a rejection emitted events");
-    events = [];
+    events = NO_EVENTS;
   } else if (state.touched.length > 0) {
-    const balances: AccountBalance[] = [];
-    for (const account of state.touched) balances.push(balanceView(account));
+    const touched = state.touched;
+    const balances: AccountBalance[] = new Array<AccountBalance>(touched.length);
+    for (let i = 0; i < touched.length; i++) balances[i] = balanceView(touched[i]!);
     events.push({ type: "balances_changed", balances });
   }
   state.command = null;
-  state.events = [];
-  state.touched.length = 0;
 
-  state.idempotency.set(id, { command, result });
-  state.idQueue.push(id);
-  state.idQueueAtMs.push(command.atMs);
-  if (command.type === "clock_tick") pruneIdempotency(state);
+  rememberCommand(state, command, result);
+  // Forget expired ids a few at a time on every command (steady Map size, no bursts), and all
+  // of them on a clock tick.
+  pruneIdempotency(state, command.type === "clock_tick" ? Number.MAX_SAFE_INTEGER : 2);
   return { result, events, duplicate: false };
 }
 
 // Rejections must leave no events; `order_accepted` pushed before a book rejection is the only
 // event a rejected command may have produced, and it is dropped with the rest.
 function onlyRestorable(events: readonly { type: string }[]): boolean {
-  return events.every((event) => event.type === "order_accepted");
+  return events.every(
+    (event) => event.type === "order_accepted" || event.type === "order_replaced",
+  );
 }
 
+/** The events of rejections and duplicates: shared, frozen, empty. */
+const NO_EVENTS = Object.freeze([]) as unknown as Event[];
+
 function rejected(code: RejectCode): ApplyOutput {
-  return { result: rejectResult(code), events: [], duplicate: false };
+  return { result: fail(code), events: NO_EVENTS, duplicate: false };
 }
 
 function isPrintableAscii(text: string): boolean {
@@ -378,27 +414,40 @@ function isPrintableAscii(text: string): boolean {
   return true;
 }
 
-function pruneIdempotency(state: KernelState): void {
+/** Remembers a command and its result for repeats. */
+export function rememberCommand(state: KernelState, command: Command, result: CommandResult): void {
+  state.idPositions.set(command.id, state.idBase + state.idCommands.length);
+  state.idCommands.push(command);
+  state.idResults.push(result);
+}
+
+function pruneIdempotency(state: KernelState, countMax: number): void {
   const cutoff = state.nowMs - state.options.idempotencyWindowMs;
-  let head = state.idQueueHead;
-  const queue = state.idQueue;
-  const times = state.idQueueAtMs;
-  while (head < queue.length && times[head]! < cutoff) {
-    state.idempotency.delete(queue[head]!);
+  const commands = state.idCommands;
+  const end = Math.min(state.idBase + commands.length, state.idHead + countMax);
+  let head = state.idHead;
+  while (head < end) {
+    const index = head - state.idBase;
+    const command = commands[index]!;
+    if (command.atMs >= cutoff) break;
+    state.idPositions.delete(command.id, head);
+    commands[index] = undefined;
+    state.idResults[index] = undefined;
     head++;
   }
-  if (head > 1024 && head * 2 > queue.length) {
-    state.idQueue = queue.slice(head);
-    state.idQueueAtMs = times.slice(head);
-    head = 0;
+  state.idHead = head;
+  const dropped = head - state.idBase;
+  if (dropped > 1024 && dropped * 2 > commands.length) {
+    state.idCommands = commands.slice(dropped);
+    state.idResults = state.idResults.slice(dropped);
+    state.idBase = head;
   }
-  state.idQueueHead = head;
 }
 
 function dispatch(state: KernelState, command: Command): CommandResult {
   switch (command.type) {
     case "place_order":
-      return placeOrder(state, command, null);
+      return placeOrder(state, command);
     case "cancel_order":
       return cancelOrderCommand(state, command);
     case "replace_order":
@@ -436,8 +485,16 @@ function dispatch(state: KernelState, command: Command): CommandResult {
   }
 }
 
+const rejections = new Map<RejectCode, CommandResult>();
+
+/** A rejection result; shared and frozen per code, since rejections are frequent and alike. */
 function fail(code: RejectCode): CommandResult {
-  return rejectResult(code);
+  let result = rejections.get(code);
+  if (result === undefined) {
+    result = Object.freeze(rejectResult(code));
+    rejections.set(code, result);
+  }
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -446,7 +503,12 @@ function fail(code: RejectCode): CommandResult {
 function defineAsset(state: KernelState, command: DefineAssetCommand): CommandResult {
   if (!ID_PATTERN.test(command.assetId)) return fail("asset_invalid");
   if (command.scale < 0 || command.scale > SCALE_MAX) return fail("asset_invalid");
-  if (command.amountMax !== null && command.amountMax <= 0n) return fail("asset_invalid");
+  if (
+    command.amountMax !== null &&
+    (command.amountMax <= 0n || command.amountMax > AMOUNT_SANITY_MAX)
+  ) {
+    return fail("asset_invalid");
+  }
   if (state.assets.has(command.assetId)) return fail("asset_exists");
   const asset: AssetState = {
     assetId: command.assetId,
@@ -518,6 +580,8 @@ export function buildMarket(
     priceStepScaled: step.value,
     lotUnits: lot.value,
     tickLotUnits,
+    lotUnitsNumber: safeNumber(lot.value),
+    tickLotUnitsNumber: safeNumber(tickLotUnits),
     quantityLotsMin: lotsMin,
     quantityLotsMax: lotsMax,
     feeBpsMaker: definition.feeBpsMaker,
@@ -532,6 +596,11 @@ export function buildMarket(
     bandSellMinTicks: 0,
     tickId: null,
   };
+}
+
+/** The value as a double when it is a safe integer, else +Infinity (forcing the bigint path). */
+function safeNumber(value: bigint): number {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : Number.POSITIVE_INFINITY;
 }
 
 /** Adds a built market to the state and anchors it to its instrument's last tick. */
@@ -611,8 +680,10 @@ function recordTick(state: KernelState, command: RecordTickCommand): CommandResu
 
 /** Finds an open owner by id and mode; `owner_id_invalid` or `account_not_found` otherwise. */
 function findOwner(state: KernelState, ownerId: string, mode: Mode): OwnerState | RejectCode {
+  const owner = ownerOf(state, mode, ownerId);
+  if (owner !== undefined) return owner;
   if (!OWNER_PATTERN.test(ownerId) && !ownerId.startsWith("system:")) return "owner_id_invalid";
-  return state.owners.get(ownerKey(mode, ownerId)) ?? "account_not_found";
+  return "account_not_found";
 }
 
 /** System owners that may receive deposits and hold funds like users. */
@@ -625,15 +696,18 @@ function fundableSystemOwner(ownerId: string): boolean {
   );
 }
 
+/** No single command moves more than 10^36 smallest units, whatever the asset says. */
+const AMOUNT_SANITY_MAX = 10n ** 36n;
+
 function checkAmount(asset: AssetState, amount: bigint): RejectCode | null {
   if (amount <= 0n) return "amount_must_be_positive";
-  if (asset.amountMax !== null && amount > asset.amountMax) return "amount_above_maximum";
+  if (amount > (asset.amountMax ?? AMOUNT_SANITY_MAX)) return "amount_above_maximum";
   return NO_REJECT;
 }
 
 function openAccounts(state: KernelState, command: OpenAccountsCommand): CommandResult {
   if (!OWNER_PATTERN.test(command.ownerId)) return fail("owner_id_invalid");
-  if (state.owners.has(ownerKey(command.mode, command.ownerId))) {
+  if (ownerOf(state, command.mode, command.ownerId) !== undefined) {
     return fail("accounts_already_open");
   }
   const owner = openOwner(state, command.ownerId, command.mode);
@@ -643,7 +717,7 @@ function openAccounts(state: KernelState, command: OpenAccountsCommand): Command
 }
 
 function grantDemoDefaults(state: KernelState, owner: OwnerState): void {
-  const faucet = state.owners.get(ownerKey("demo", systemOwners.demoFaucet))!;
+  const faucet = ownerOf(state, "demo", systemOwners.demoFaucet)!;
   for (const grant of state.options.demoGrants) {
     const asset = state.assets.get(grant.assetId);
     if (asset === undefined) continue;
@@ -676,7 +750,7 @@ function grantDemo(state: KernelState, command: GrantDemoCommand): CommandResult
   if (asset === undefined) return fail("asset_not_found");
   const code = checkAmount(asset, command.amount);
   if (code !== null) return fail(code);
-  const faucet = state.owners.get(ownerKey("demo", systemOwners.demoFaucet))!;
+  const faucet = ownerOf(state, "demo", systemOwners.demoFaucet)!;
   const seq = post(
     state,
     accountOf(state, faucet, "fund", asset.assetId),
@@ -699,7 +773,7 @@ function resetDemo(state: KernelState, command: ResetDemoCommand): CommandResult
   if (typeof owner === "string") return fail(owner);
   if (owner.system) return fail("owner_not_allowed");
   const cancelled = cancelOwnerOrders(state, owner, null, "demo_reset");
-  const faucet = state.owners.get(ownerKey("demo", systemOwners.demoFaucet))!;
+  const faucet = ownerOf(state, "demo", systemOwners.demoFaucet)!;
   const accounts = [...owner.accounts.values()].sort((a, b) => compareStrings(a.key, b.key));
   for (const account of accounts) {
     assert(account.held === 0n, "demo account still holds funds after cancelling its orders");
@@ -734,7 +808,7 @@ function creditDeposit(state: KernelState, command: CreditDepositCommand): Comma
   const code = checkAmount(asset, command.amount);
   if (code !== null) return fail(code);
   if (command.reference.length === 0) return fail("reference_missing");
-  const external = state.owners.get(ownerKey("real", systemOwners.external))!;
+  const external = ownerOf(state, "real", systemOwners.external)!;
   const seq = post(
     state,
     accountOf(state, external, "fund", asset.assetId),
@@ -798,7 +872,7 @@ function withdrawalComplete(state: KernelState, command: WithdrawalCompleteComma
   if (withdrawal === undefined) return fail("withdrawal_not_found");
   if (withdrawal.status !== "pending") return fail("withdrawal_not_pending");
   if (command.reference.length === 0) return fail("reference_missing");
-  const external = state.owners.get(ownerKey("real", systemOwners.external))!;
+  const external = ownerOf(state, "real", systemOwners.external)!;
   const seq = post(
     state,
     withdrawal.account,
@@ -924,9 +998,8 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
   const maker = state.orders.get(fill.makerOrderId);
   assert(maker !== undefined, "fill against an unknown order");
   const market = taker.market;
-  const lots = BigInt(fill.quantityLots);
-  const baseAmount = lots * market.lotUnits;
-  const quoteAmount = BigInt(fill.priceTicks) * lots * market.tickLotUnits;
+  const baseAmount = holdFor(market, false, 0, fill.quantityLots);
+  const quoteAmount = holdFor(market, true, fill.priceTicks, fill.quantityLots);
   const fillId = state.fillIdNext++;
   const tickId = market.tickId;
   const buyer = taker.side === "buy" ? taker : maker;
@@ -961,7 +1034,7 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
   );
   seller.heldAmount -= baseAmount;
   assert(buyer.heldAmount >= 0n && seller.heldAmount >= 0n, "order hold went negative");
-  const feeAccounts = state.owners.get(ownerKey(taker.owner.mode, systemOwners.fees))!;
+  const feeAccounts = ownerOf(state, taker.owner.mode, systemOwners.fees)!;
   const makerReceives = maker.side === "buy" ? baseAmount : quoteAmount;
   const takerReceives = taker.side === "buy" ? baseAmount : quoteAmount;
   const makerAccount = maker.side === "buy" ? maker.baseAccount : maker.quoteAccount;
@@ -1085,20 +1158,28 @@ function cancelOwnerOrders(
   return count;
 }
 
-function findOwnOrder(
+/**
+ * The open order a cancel or replace names, when it belongs to the commanding owner; else the
+ * code to reject with. Looks the order up first (one Map lookup on the hot path) and only then,
+ * on a miss, works out which owner check failed.
+ */
+function commandedOrder(
   state: KernelState,
-  owner: OwnerState,
+  ownerId: string,
+  mode: Mode,
   orderId: number,
-): OrderState | undefined {
+): OrderState | RejectCode {
   const order = state.orders.get(orderId);
-  return order !== undefined && order.owner === owner ? order : undefined;
+  if (order !== undefined && order.owner.ownerId === ownerId && order.owner.mode === mode) {
+    return order;
+  }
+  const owner = traderOwner(state, ownerId, mode);
+  return typeof owner === "string" ? owner : "order_not_found";
 }
 
 function cancelOrderCommand(state: KernelState, command: CancelOrderCommand): CommandResult {
-  const owner = traderOwner(state, command.ownerId, command.mode);
-  if (typeof owner === "string") return fail(owner);
-  const order = findOwnOrder(state, owner, command.orderId);
-  if (order === undefined) return fail("order_not_found");
+  const order = commandedOrder(state, command.ownerId, command.mode, command.orderId);
+  if (typeof order === "string") return fail(order);
   cancelOpenOrder(state, order, "user");
   return ok({ ...okValue(), orderId: order.orderId, cancelledCount: 1 });
 }
@@ -1114,28 +1195,138 @@ function cancelAll(state: KernelState, command: CancelAllCommand): CommandResult
 }
 
 function replaceOrder(state: KernelState, command: ReplaceOrderCommand): CommandResult {
-  const owner = traderOwner(state, command.ownerId, command.mode);
-  if (typeof owner === "string") return fail(owner);
-  const order = findOwnOrder(state, owner, command.orderId);
-  if (order === undefined) return fail("order_not_found");
-  return placeOrder(
-    state,
-    {
-      type: "place_order",
-      id: command.id,
-      atMs: command.atMs,
-      ownerId: command.ownerId,
-      mode: command.mode,
-      marketId: order.market.marketId,
-      side: order.side,
-      orderType: "limit",
-      timeInForce: order.timeInForce,
-      priceTicks: command.priceTicks,
-      quantityLots: command.quantityLots,
-      quoteAmount: null,
-    },
-    order,
+  const order = commandedOrder(state, command.ownerId, command.mode, command.orderId);
+  if (typeof order === "string") return fail(order);
+  const market = order.market;
+  if (!market.open) return fail("market_closed");
+  const priceTicks = command.priceTicks;
+  const lots = command.quantityLots;
+  const code = limitCode(market, priceTicks, lots);
+  if (code !== null) return fail(code);
+  const holdNew = holdFor(market, order.side === "buy", priceTicks, lots);
+  const holdExtra = holdNew - order.heldAmount;
+  if (holdExtra > 0n && order.holdAccount.available < holdExtra) {
+    return fail("insufficient_balance");
+  }
+
+  const priceBefore = order.priceTicks;
+  const quantityBefore = order.quantityLots;
+  const filledBefore = order.filledLots;
+  if (holdExtra > 0n) {
+    hold(state, order.holdAccount, holdExtra);
+    order.heldAmount = holdNew;
+  }
+  order.priceTicks = priceTicks;
+  order.quantityLots = filledBefore + lots;
+  state.events.push({
+    type: "order_replaced",
+    orderId: order.orderId,
+    priceTicks,
+    remainingLots: lots,
+    heldAmount: order.heldAmount,
+  });
+  state.taker = order;
+  const outcome = order.book.replace(
+    order.orderId,
+    { priceTicks, quantityLots: lots, timeInForce: order.timeInForce },
+    state.listener,
   );
+  state.taker = null;
+  assert(outcome !== undefined, "an open order was not in its book");
+  const value = okValue();
+  value.orderId = order.orderId;
+  switch (outcome.outcome) {
+    case "rejected_post_only":
+    case "rejected_fok":
+    case "rejected_book_full":
+      assert(order.filledLots === filledBefore, "a rejected replacement filled");
+      order.priceTicks = priceBefore;
+      order.quantityLots = quantityBefore;
+      if (holdExtra > 0n) {
+        release(state, order.holdAccount, holdExtra);
+        order.heldAmount -= holdExtra;
+      }
+      return fail(bookRejectCode(outcome.outcome));
+    case "rested":
+      settleRest(
+        state,
+        order,
+        outcome.restingLots,
+        false,
+        order.filledLots === filledBefore ? holdNew : null,
+      );
+      value.orderStatus = "open";
+      break;
+    case "filled":
+    case "expired":
+      settleGone(state, order, outcome.outcome);
+      value.orderStatus = outcome.outcome;
+      break;
+  }
+  value.filledLots = order.filledLots - filledBefore;
+  value.restingLots = outcome.restingLots;
+  return ok(value);
+}
+
+/**
+ * What an order holds: quote `priceTicks × lots × tickLotUnits` for a buy, base
+ * `lots × lotUnits` for a sell. Computed in doubles when the product is provably exact (below
+ * 2^53), which saves the hot path several bigint allocations; bigint otherwise.
+ */
+function holdFor(market: MarketState, isBuy: boolean, priceTicks: number, lots: number): bigint {
+  if (isBuy) {
+    const product = priceTicks * lots * market.tickLotUnitsNumber;
+    if (product <= Number.MAX_SAFE_INTEGER) return BigInt(product);
+    return BigInt(priceTicks) * BigInt(lots) * market.tickLotUnits;
+  }
+  const product = lots * market.lotUnitsNumber;
+  if (product <= Number.MAX_SAFE_INTEGER) return BigInt(product);
+  return BigInt(lots) * market.lotUnits;
+}
+
+function bookRejectCode(
+  outcome: "rejected_post_only" | "rejected_fok" | "rejected_book_full",
+): RejectCode {
+  return outcome === "rejected_post_only"
+    ? "post_only_would_trade"
+    : outcome === "rejected_fok"
+      ? "fok_not_filled"
+      : "book_full";
+}
+
+/** The remainder rests: keep exactly its hold (a buy that filled below its limit gets change). */
+function settleRest(
+  state: KernelState,
+  order: OrderState,
+  restingLots: number,
+  joining: boolean,
+  neededKnown: bigint | null,
+): void {
+  assert(restingLots === order.quantityLots - order.filledLots, "resting lots disagree");
+  const needed =
+    neededKnown ?? holdFor(order.market, order.side === "buy", order.priceTicks, restingLots);
+  const excess = order.heldAmount - needed;
+  assert(excess >= 0n, "a resting order holds too little");
+  if (excess > 0n) {
+    release(state, order.holdAccount, excess);
+    order.heldAmount = needed;
+  }
+  // A replaced order that rests again never left its owner's open set.
+  if (joining) order.owner.orderIds.add(order.orderId);
+  state.events.push({
+    type: "order_rested",
+    orderId: order.orderId,
+    priceTicks: order.priceTicks,
+    remainingLots: restingLots,
+    heldAmount: order.heldAmount,
+  });
+}
+
+/** Filled or expired: release whatever is still held and forget the order. */
+function settleGone(state: KernelState, order: OrderState, status: "filled" | "expired"): void {
+  if (order.heldAmount > 0n) release(state, order.holdAccount, order.heldAmount);
+  order.heldAmount = 0n;
+  removeOpenOrder(state, order, status);
 }
 
 /** Validates the numbers of a limit order; null when they are fine. */
@@ -1157,18 +1348,14 @@ function lotsCode(market: MarketState, quantityLots: number): RejectCode | null 
 }
 
 /**
- * Places an order (or, with `replacing`, cancels that order and places its successor).
+ * Places an order.
  * Everything is validated before anything changes; the book's own rejections (post-only,
  * fok, full) change nothing in the book, and the hold taken before matching is given back.
  */
-function placeOrder(
-  state: KernelState,
-  command: PlaceOrderCommand,
-  replacing: OrderState | null,
-): CommandResult {
+function placeOrder(state: KernelState, command: PlaceOrderCommand): CommandResult {
   const market = state.markets.get(command.marketId);
   if (market === undefined) return fail("market_not_found");
-  const owner = replacing?.owner ?? traderOwner(state, command.ownerId, command.mode);
+  const owner = traderOwner(state, command.ownerId, command.mode);
   if (typeof owner === "string") return fail(owner);
   if (!market.open) return fail("market_closed");
   const isBuy = command.side === "buy";
@@ -1186,56 +1373,43 @@ function placeOrder(
     if (code !== null) return fail(code);
     priceTicks = command.priceTicks;
     lots = command.quantityLots;
-    holdAmount = isBuy
-      ? BigInt(priceTicks) * BigInt(lots) * market.tickLotUnits
-      : BigInt(lots) * market.lotUnits;
+    holdAmount = holdFor(market, isBuy, priceTicks, lots);
   } else {
     if (tif !== "ioc") return fail("time_in_force_invalid");
     if (command.priceTicks !== null) return fail("order_type_invalid");
-    if (market.tickId === null) return fail("no_reference_price");
-    priceTicks = isBuy ? market.bandBuyMaxTicks : market.bandSellMinTicks;
-    if (priceTicks < 1 || priceTicks > PRICE_TICKS_MAX) return fail("price_outside_band");
-    if (isBuy && command.quoteAmount !== null) {
+    byQuote = isBuy && command.quoteAmount !== null;
+    if (byQuote) {
       if (command.quantityLots !== null) return fail("order_type_invalid");
-      if (command.quoteAmount <= 0n) return fail("amount_must_be_positive");
-      if (market.quote.amountMax !== null && command.quoteAmount > market.quote.amountMax) {
-        return fail("amount_above_maximum");
-      }
-      byQuote = true;
-      holdAmount = command.quoteAmount;
-      lots = 0;
+      const code = checkAmount(market.quote, command.quoteAmount!);
+      if (code !== null) return fail(code);
     } else {
       if (command.quantityLots === null || command.quoteAmount !== null) {
         return fail("order_type_invalid");
       }
       const code = lotsCode(market, command.quantityLots);
       if (code !== null) return fail(code);
-      lots = command.quantityLots;
-      holdAmount = isBuy
-        ? BigInt(priceTicks) * BigInt(lots) * market.tickLotUnits
-        : BigInt(lots) * market.lotUnits;
+    }
+    if (market.tickId === null) return fail("no_reference_price");
+    priceTicks = isBuy ? market.bandBuyMaxTicks : market.bandSellMinTicks;
+    if (priceTicks < 1 || priceTicks > PRICE_TICKS_MAX) return fail("price_outside_band");
+    if (byQuote) {
+      holdAmount = command.quoteAmount!;
+      lots = 0;
+    } else {
+      lots = command.quantityLots!;
+      holdAmount = holdFor(market, isBuy, priceTicks, lots);
     }
   }
   const holdAssetId = isBuy ? market.quote.assetId : market.base.assetId;
-  let available = availableOf(owner, "fund", holdAssetId);
-  if (replacing !== null) available += replacing.heldAmount;
-  if (available < holdAmount) return fail("insufficient_balance");
+  if (availableOf(owner, "fund", holdAssetId) < holdAmount) return fail("insufficient_balance");
   const mayRest = tif === "gtc" || tif === "post_only";
   if (mayRest) {
-    const open = owner.orderIds.size - (replacing === null ? 0 : 1);
-    if (open >= owner.openOrdersMax) return fail("too_many_open_orders");
+    if (owner.orderIds.size >= owner.openOrdersMax) return fail("too_many_open_orders");
   }
   const book = owner.mode === "real" ? market.bookReal : market.bookDemo;
   if (byQuote) lots = lotsForQuote(market, book, owner.index, priceTicks, holdAmount);
-  if (replacing !== null && tif === "post_only") {
-    const best = book.bestPrice(isBuy ? "sell" : "buy");
-    if (best !== undefined && (isBuy ? priceTicks >= best : priceTicks <= best)) {
-      return fail("post_only_would_trade");
-    }
-  }
 
   // Validated: from here on the command succeeds, except for the book's own rejections.
-  if (replacing !== null) cancelOpenOrder(state, replacing, "replaced");
   const baseAccount = accountOf(state, owner, "fund", market.base.assetId);
   const quoteAccount = accountOf(state, owner, "fund", market.quote.assetId);
   const holdAccount = isBuy ? quoteAccount : baseAccount;
@@ -1292,56 +1466,27 @@ function placeOrder(
   switch (outcome.outcome) {
     case "rejected_post_only":
     case "rejected_fok":
-    case "rejected_book_full": {
+    case "rejected_book_full":
       assert(order.filledLots === 0, "a rejected submission filled");
       release(state, holdAccount, holdAmount);
       state.orders.delete(orderId);
       state.orderIdNext--;
-      const code: RejectCode =
-        outcome.outcome === "rejected_post_only"
-          ? "post_only_would_trade"
-          : outcome.outcome === "rejected_fok"
-            ? "fok_not_filled"
-            : "book_full";
-      if (replacing === null) return fail(code);
-      // The old order is already cancelled; report that the successor was not placed.
-      state.events = state.events.filter((event) => event.type !== "order_accepted");
-      value.orderId = null;
-      value.orderStatus = "rejected";
-      value.filledLots = 0;
-      value.restingLots = 0;
-      return ok(value);
-    }
-    case "rested": {
-      assert(outcome.restingLots === lots - order.filledLots, "resting lots disagree");
-      if (isBuy) {
-        const needed = BigInt(priceTicks) * BigInt(outcome.restingLots) * market.tickLotUnits;
-        const excess = order.heldAmount - needed;
-        assert(excess >= 0n, "a resting buy holds too little");
-        if (excess > 0n) {
-          release(state, holdAccount, excess);
-          order.heldAmount = needed;
-        }
-      }
-      owner.orderIds.add(orderId);
-      state.events.push({
-        type: "order_rested",
-        orderId,
-        priceTicks,
-        remainingLots: outcome.restingLots,
-        heldAmount: order.heldAmount,
-      });
+      return fail(bookRejectCode(outcome.outcome));
+    case "rested":
+      settleRest(
+        state,
+        order,
+        outcome.restingLots,
+        true,
+        order.filledLots === 0 ? holdAmount : null,
+      );
       value.orderStatus = "open";
       break;
-    }
     case "filled":
-    case "expired": {
-      if (order.heldAmount > 0n) release(state, holdAccount, order.heldAmount);
-      order.heldAmount = 0n;
-      removeOpenOrder(state, order, outcome.outcome);
+    case "expired":
+      settleGone(state, order, outcome.outcome);
       value.orderStatus = outcome.outcome;
       break;
-    }
   }
   value.filledLots = outcome.filledLots;
   value.restingLots = outcome.restingLots;
@@ -1427,6 +1572,8 @@ export function marketView(market: MarketState): MarketView {
     levelsPerSideMax: market.levelsPerSideMax,
     ordersPerBookMax: market.ordersPerBookMax,
     open: market.open,
+    baseScale: market.base.scale,
+    quoteScale: market.quote.scale,
   };
 }
 

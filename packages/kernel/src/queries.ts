@@ -1,7 +1,7 @@
 // Read-only views of kernel state. They return fresh plain objects, sorted deterministically.
 
-import { balanceView, compareStrings, marketView, orderView } from "./kernel.ts";
-import { accountKey, ownerKey, type KernelState } from "./state.ts";
+import { balanceView, compareStrings, marketView, orderView, ownerOf } from "./kernel.ts";
+import { accountKey, type KernelState } from "./state.ts";
 import type {
   AccountBalance,
   AssetView,
@@ -17,7 +17,7 @@ import type {
 
 /** An owner's non-empty accounts in one mode, sorted by wallet then asset. */
 export function getBalances(state: KernelState, ownerId: string, mode: Mode): AccountBalance[] {
-  const owner = state.owners.get(ownerKey(mode, ownerId));
+  const owner = ownerOf(state, mode, ownerId);
   if (owner === undefined) return [];
   const out: AccountBalance[] = [];
   for (const account of owner.accounts.values()) {
@@ -43,7 +43,7 @@ export function getBalance(
 
 /** True when the owner has opened accounts in `mode` (system owners always have). */
 export function isOpen(state: KernelState, ownerId: string, mode: Mode): boolean {
-  return state.owners.has(ownerKey(mode, ownerId));
+  return ownerOf(state, mode, ownerId) !== undefined;
 }
 
 /** An owner's open orders in one mode (optionally one market), oldest first. */
@@ -53,7 +53,7 @@ export function getOpenOrders(
   mode: Mode,
   marketId: string | null = null,
 ): OrderView[] {
-  const owner = state.owners.get(ownerKey(mode, ownerId));
+  const owner = ownerOf(state, mode, ownerId);
   if (owner === undefined) return [];
   const out: OrderView[] = [];
   const ids = [...owner.orderIds].sort((a, b) => a - b);
@@ -127,7 +127,8 @@ export function getWithdrawal(
 
 /**
  * A statement: the postings of one account, oldest first, starting after posting `afterSeq`,
- * at most `limit` of them.
+ * at most `limit` of them. The kernel keeps the latest `statementPostingsMax` per account;
+ * older lines come from the server's statement tables.
  */
 export function getStatement(
   state: KernelState,
@@ -141,9 +142,9 @@ export function getStatement(
   const account = state.accounts.get(accountKey(ownerId, mode, wallet, assetId));
   if (account === undefined) return [];
   const out: Posting[] = [];
-  for (const seq of account.postings) {
-    if (seq <= afterSeq) continue;
-    out.push({ ...state.postings[seq - 1]! });
+  for (const posting of account.postings) {
+    if (posting.seq <= afterSeq) continue;
+    out.push({ ...posting });
     if (out.length >= limit) break;
   }
   return out;

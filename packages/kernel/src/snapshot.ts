@@ -13,6 +13,7 @@ import {
   createKernelState,
   installMarket,
   openOwner,
+  rememberCommand,
 } from "./kernel.ts";
 import { rejectCodes, type RejectCode } from "./reject-codes.ts";
 import type { KernelState, OrderState } from "./state.ts";
@@ -22,6 +23,7 @@ import type {
   Mode,
   OrderStatus,
   OrderType,
+  Posting,
   PostingReason,
   TimeInForce,
   Wallet,
@@ -106,10 +108,21 @@ function snapshotJson(state: KernelState): Json {
     .sort((a, b) => compareStrings(a.key, b.key))
     .map((owner): Json => [owner.mode, owner.ownerId, owner.index]);
   // Accounts never used are left out: they are created lazily and carry nothing.
-  const accounts = [...state.accounts.values()]
+  const accountList = [...state.accounts.values()]
     .filter((a) => a.available !== 0n || a.held !== 0n || a.postings.length > 0)
-    .sort((a, b) => compareStrings(a.key, b.key))
-    .map((a): Json => [a.ownerId, a.mode, a.wallet, a.assetId, big(a.available), big(a.held)]);
+    .sort((a, b) => compareStrings(a.key, b.key));
+  const accounts = accountList.map((a): Json => [
+    a.ownerId,
+    a.mode,
+    a.wallet,
+    a.assetId,
+    big(a.available),
+    big(a.held),
+    a.postings.map((p) => p.seq),
+  ]);
+  // Every posting some account still keeps, once, in sequence order.
+  const kept = new Map<number, Posting>();
+  for (const account of accountList) for (const p of account.postings) kept.set(p.seq, p);
   const orders = [...state.orders.values()]
     .sort((a, b) => a.orderId - b.orderId)
     .map((o): Json => [
@@ -140,27 +153,29 @@ function snapshotJson(state: KernelState): Json {
   const withdrawals = [...state.withdrawals.values()]
     .sort((a, b) => compareStrings(a.withdrawalId, b.withdrawalId))
     .map((w): Json => [w.withdrawalId, w.account.key, big(w.amount), w.status, w.reference]);
-  const postings = state.postings.map((p): Json => [
-    p.seq,
-    p.debitAccount,
-    p.creditAccount,
-    p.assetId,
-    big(p.amount),
-    p.debitHeld,
-    p.reason,
-    p.commandId,
-    p.atMs,
-    p.orderId,
-    p.fillId,
-    p.tickId,
-    p.operatorId,
-    p.reference,
-  ]);
+  const postings = [...kept.values()]
+    .sort((a, b) => a.seq - b.seq)
+    .map((p): Json => [
+      p.seq,
+      p.debitAccount,
+      p.creditAccount,
+      p.assetId,
+      big(p.amount),
+      p.debitHeld,
+      p.reason,
+      p.commandId,
+      p.atMs,
+      p.orderId,
+      p.fillId,
+      p.tickId,
+      p.operatorId,
+      p.reference,
+    ]);
   const idempotency: Json[] = [];
-  for (let i = state.idQueueHead; i < state.idQueue.length; i++) {
-    const entry = state.idempotency.get(state.idQueue[i]!);
-    assert(entry !== undefined, "idempotency queue and map disagree");
-    idempotency.push([commandToJsonArray(entry.command) as Json, resultToJson(entry.result)]);
+  for (let i = state.idHead - state.idBase; i < state.idCommands.length; i++) {
+    const command = state.idCommands[i]!;
+    assert(state.idPositions.get(command.id) === state.idBase + i, "idempotency index broken");
+    idempotency.push([commandToJsonArray(command) as Json, resultToJson(state.idResults[i]!)]);
   }
   return {
     format: FORMAT,
@@ -170,9 +185,11 @@ function snapshotJson(state: KernelState): Json {
       levelsPerSideMax: options.levelsPerSideMax,
       ordersPerBookMax: options.ordersPerBookMax,
       idempotencyWindowMs: options.idempotencyWindowMs,
+      statementPostingsMax: options.statementPostingsMax,
       demoGrants: options.demoGrants.map((g): Json => [g.assetId, g.amount]),
     },
     nowMs: state.nowMs,
+    postingSeqLast: state.postingSeqLast,
     orderIdNext: state.orderIdNext,
     fillIdNext: state.fillIdNext,
     ownerIndexNext: state.ownerIndexNext,
@@ -222,6 +239,7 @@ export function restore(
     levelsPerSideMax: o.levelsPerSideMax as number,
     ordersPerBookMax: o.ordersPerBookMax as number,
     idempotencyWindowMs: o.idempotencyWindowMs as number,
+    statementPostingsMax: o.statementPostingsMax as number,
     demoGrants: (o.demoGrants as [string, string][]).map(([assetId, amount]) => ({
       assetId,
       amount,
@@ -229,6 +247,8 @@ export function restore(
   };
   const state = createKernelState(options, bookFactory);
   state.owners.clear();
+  state.ownersReal.clear();
+  state.ownersDemo.clear();
   state.accounts.clear();
   state.nowMs = json.nowMs as number;
   state.orderIdNext = json.orderIdNext as number;
@@ -275,20 +295,8 @@ export function restore(
     owner.index = index;
   }
   state.ownerIndexNext = json.ownerIndexNext as number;
-  for (const [ownerId, mode, wallet, assetId, available, held] of json.accounts as [
-    string,
-    Mode,
-    Wallet,
-    string,
-    string,
-    string,
-  ][]) {
-    const owner = state.owners.get(mode + "|" + ownerId);
-    assert(owner !== undefined, "snapshot account without owner");
-    const account = accountOf(state, owner, wallet, assetId);
-    account.available = BigInt(available);
-    account.held = BigInt(held);
-  }
+  state.postingSeqLast = json.postingSeqLast as number;
+  const kept = new Map<number, Posting>();
   for (const p of json.postings as Json[][]) {
     const posting = {
       seq: p[0] as number,
@@ -306,10 +314,27 @@ export function restore(
       operatorId: p[12] as string | null,
       reference: p[13] as string | null,
     };
-    assert(posting.seq === state.postings.length + 1, "snapshot postings out of sequence");
-    state.postings.push(posting);
-    state.accounts.get(posting.debitAccount)!.postings.push(posting.seq);
-    state.accounts.get(posting.creditAccount)!.postings.push(posting.seq);
+    kept.set(posting.seq, posting);
+  }
+  for (const [ownerId, mode, wallet, assetId, available, held, seqs] of json.accounts as [
+    string,
+    Mode,
+    Wallet,
+    string,
+    string,
+    string,
+    number[],
+  ][]) {
+    const owner = state.owners.get(mode + "|" + ownerId);
+    assert(owner !== undefined, "snapshot account without owner");
+    const account = accountOf(state, owner, wallet, assetId);
+    account.available = BigInt(available);
+    account.held = BigInt(held);
+    for (const seq of seqs) {
+      const posting = kept.get(seq);
+      assert(posting !== undefined, "snapshot account keeps an unknown posting");
+      account.postings.push(posting);
+    }
   }
   for (const r of json.orders as Json[][]) {
     const mode = r[2] as Mode;
@@ -380,10 +405,7 @@ export function restore(
     });
   }
   for (const [commandJson, resultJson] of json.idempotency as [Json, Json][]) {
-    const command = commandFromJsonArray(commandJson);
-    state.idempotency.set(command.id, { command, result: resultFromJson(resultJson) });
-    state.idQueue.push(command.id);
-    state.idQueueAtMs.push(command.atMs);
+    rememberCommand(state, commandFromJsonArray(commandJson), resultFromJson(resultJson));
   }
   return state;
 }

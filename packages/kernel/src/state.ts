@@ -1,6 +1,7 @@
 // The kernel's internal state. Only the kernel's own modules touch these records; everyone
 // else reads through the queries in `queries.ts`.
 
+import type { IdIndex } from "./id-index.ts";
 import type { BookListener, OrderBook, OrderBookFactory } from "./book/types.ts";
 import type {
   Command,
@@ -33,10 +34,16 @@ export interface Account {
   held: bigint;
   /** Only `system:external` and `system:demo_faucet` may go below zero. */
   negativeAllowed: boolean;
-  /** Posting sequence numbers touching this account, oldest first (the statement). */
-  postings: number[];
+  /**
+   * The latest postings touching this account, oldest first: at least
+   * `KernelOptions.statementPostingsMax` of them (fewer only if there were fewer). The full
+   * history is in the event stream (and the server's read model).
+   */
+  postings: Posting[];
   /** Serial of the last command that touched it, to list each account once per command. */
   touchedSerial: number;
+  /** Scratch for `checkInvariants`: the holds it expects. */
+  heldExpected: bigint;
 }
 
 export interface OwnerState {
@@ -52,6 +59,8 @@ export interface OwnerState {
   orderIds: Set<number>;
   /** Accounts by `wallet|assetId`. */
   accounts: Map<string, Account>;
+  /** The fund wallet's accounts by asset id (the trading path; no key strings built). */
+  fund: Map<string, Account>;
 }
 
 export interface MarketState {
@@ -64,6 +73,9 @@ export interface MarketState {
   priceStepScaled: bigint;
   lotUnits: bigint;
   tickLotUnits: bigint;
+  /** The same as doubles for the exact fast path, or +Infinity when too large. */
+  lotUnitsNumber: number;
+  tickLotUnitsNumber: number;
   quantityLotsMin: number;
   quantityLotsMax: number;
   feeBpsMaker: number;
@@ -111,11 +123,6 @@ export interface WithdrawalState {
   reference: string | null;
 }
 
-export interface IdempotencyEntry {
-  command: Command;
-  result: CommandResult;
-}
-
 export interface KernelState {
   options: KernelOptions;
   bookFactory: OrderBookFactory;
@@ -125,19 +132,27 @@ export interface KernelState {
   /** Markets anchored to each instrument of the tape. */
   marketsByInstrument: Map<string, MarketState[]>;
   ticks: Map<string, Tick>;
+  /** Every owner by `mode|ownerId` (for snapshots), and by id per mode (for lookups). */
   owners: Map<string, OwnerState>;
+  ownersReal: Map<string, OwnerState>;
+  ownersDemo: Map<string, OwnerState>;
   ownerIndexNext: number;
   accounts: Map<string, Account>;
   orders: Map<number, OrderState>;
   orderIdNext: number;
   fillIdNext: number;
   withdrawals: Map<string, WithdrawalState>;
-  postings: Posting[];
-  idempotency: Map<string, IdempotencyEntry>;
-  /** Remembered ids in arrival (and so time) order, from `idQueueHead`. */
-  idQueue: string[];
-  idQueueAtMs: number[];
-  idQueueHead: number;
+  /** Sequence number of the last posting. */
+  postingSeqLast: number;
+  /**
+   * Remembered command ids → their position in arrival (and so time) order. Position `p` lives
+   * at index `p - idBase` of `idCommands`/`idResults`; positions before `idHead` are pruned.
+   */
+  idPositions: IdIndex;
+  idCommands: (Command | undefined)[];
+  idResults: (CommandResult | undefined)[];
+  idBase: number;
+  idHead: number;
   // Per-command scratch, reset by `apply`.
   commandSerial: number;
   events: Event[];
@@ -154,6 +169,7 @@ export const defaultKernelOptions: KernelOptions = {
   levelsPerSideMax: 1_000,
   ordersPerBookMax: 100_000,
   idempotencyWindowMs: 600_000,
+  statementPostingsMax: 1_000,
   demoGrants: [{ assetId: "USDT", amount: "100000" }],
 };
 

@@ -41,8 +41,9 @@ export type SystemOwnerId = (typeof systemOwners)[keyof typeof systemOwners];
 export interface CommandBase {
   /**
    * Client-supplied idempotency key (1–128 printable ASCII characters). A repeated id returns
-   * the first result and changes nothing; the same id with different content is rejected with
-   * `command_id_reused`. Ids are remembered for `KernelOptions.idempotencyWindowMs`.
+   * the first result and changes nothing; the same id with different content (any field but
+   * `atMs`) is rejected with `command_id_reused`. Ids are remembered for at least
+   * `KernelOptions.idempotencyWindowMs`.
    */
   id: string;
   /** Time of the command in milliseconds since the Unix epoch; never earlier than the last one. */
@@ -579,6 +580,9 @@ export interface MarketView {
   levelsPerSideMax: number;
   ordersPerBookMax: number;
   open: boolean;
+  /** Decimals of the base and quote assets. */
+  baseScale: number;
+  quoteScale: number;
 }
 
 /** Book depth of one market and mode, best first. */
@@ -611,6 +615,11 @@ export interface KernelOptions {
   ordersPerBookMax: number;
   /** How long command ids are remembered, pruned by clock_tick. Default 600,000 (10 minutes). */
   idempotencyWindowMs: number;
+  /**
+   * Postings each account keeps in memory for `getStatement` (at least this many, the latest).
+   * Default 1,000. Older postings live in the event stream and the server's statement tables.
+   */
+  statementPostingsMax: number;
   /** Granted on opening demo accounts and on reset_demo, as decimal strings of defined assets. */
   demoGrants: { assetId: string; amount: string }[];
 }

@@ -72,6 +72,21 @@ export class CandleAggregator {
     return this.merge(candle.instrumentId, candle.openMs, candle, intervalMs[candle.interval]);
   }
 
+  /**
+   * Puts back a candle still being built before a restart, so new prints extend it instead of
+   * replacing it. Ignored for intervals this aggregator does not build.
+   */
+  restore(candle: Candle): void {
+    const index = this.intervals.indexOf(candle.interval);
+    if (index < 0) return;
+    let slots = this.open.get(candle.instrumentId);
+    if (!slots) {
+      slots = this.intervals.map(() => undefined);
+      this.open.set(candle.instrumentId, slots);
+    }
+    slots[index] = { ...candle };
+  }
+
   /** Completes every open candle that ends at or before `atMs`. */
   closeBefore(atMs: number): Candle[] {
     const closed: Candle[] = [];

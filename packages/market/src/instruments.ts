@@ -232,7 +232,7 @@ function commodity(
 
 // prettier-ignore
 const drafts: Draft[] = [
-  crypto("BTC", "Bitcoin", "比特幣", 8, 2, 5, "95000.00", "20000"),
+  crypto("BTC", "Bitcoin", "比特幣", 8, 2, 4, "95000.00", "20000"),
   crypto("ETH", "Ethereum", "以太坊", 8, 2, 4, "3400.00", "300000"),
   crypto("BNB", "BNB", "幣安幣", 8, 2, 3, "900.00", "200000"),
   crypto("SOL", "Solana", "Solana", 8, 2, 3, "180.00", "2000000"),

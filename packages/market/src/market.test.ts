@@ -338,7 +338,7 @@ describe("Binance combined stream parser", () => {
         instrumentId: "BTCUSDT",
         atMs: 1763892000099,
         price: 9_501_234n,
-        quantity: 123n,
+        quantity: 12n,
         source: "binance",
       },
     });

@@ -28,6 +28,8 @@ declare module "fastify" {
     authenticate(level: Exclude<EndpointAuth, "none">): preHandlerAsyncHookHandler;
     /** Looks up the session of a request without failing; null when there is none. */
     sessionUser(request: FastifyRequest): Promise<AuthUser | null>;
+    /** Looks up a bearer token (e.g. from a WebSocket `auth` message); null when not valid. */
+    sessionUserByToken(token: string): Promise<AuthUser | null>;
   }
 }
 
@@ -65,7 +67,11 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, options: Authe
 
   async function sessionUser(request: FastifyRequest): Promise<AuthUser | null> {
     const token = requestToken(request);
-    if (!token || token.length > 200) return null;
+    return token ? sessionUserByToken(token) : null;
+  }
+
+  async function sessionUserByToken(token: string): Promise<AuthUser | null> {
+    if (token.length === 0 || token.length > 200) return null;
     const tokenHash = hashToken(token);
     const row = await options.database.db
       .selectFrom("sessions")
@@ -94,6 +100,7 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, options: Authe
   }
 
   app.decorate("sessionUser", sessionUser);
+  app.decorate("sessionUserByToken", sessionUserByToken);
   app.decorate("authenticate", (level: Exclude<EndpointAuth, "none">) => {
     const handler: preHandlerAsyncHookHandler = async (request) => {
       if (level === "operator") {

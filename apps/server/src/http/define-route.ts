@@ -37,7 +37,7 @@ export interface RouteContext<E extends EndpointSpec> {
   body: EndpointBody<E>;
   query: EndpointQuery<E>;
   params: EndpointParams<E>;
-  /** The signed-in user; non-null when the endpoint's auth is "user". */
+  /** The signed-in user when the endpoint's auth is "user"; null on public endpoints. */
   user: E["auth"] extends "user" ? AuthUser : AuthUser | null;
   request: FastifyRequest;
   reply: FastifyReply;
@@ -73,8 +73,8 @@ export function defineRoute<const E extends EndpointSpec>(
       if (limits.perIp && !app.rateLimiter.hit(`${label}|ip|${request.ip}`, limits.perIp)) {
         throw new AppError("rate_limited");
       }
+      // Public endpoints skip the session lookup (no database query on hot public reads).
       if (authenticate) await authenticate.call(app, request, reply);
-      else request.user = await app.sessionUser(request);
       if (limits.perUser && request.user) {
         if (!app.rateLimiter.hit(`${label}|user|${request.user.id}`, limits.perUser)) {
           throw new AppError("rate_limited");

@@ -4,6 +4,7 @@ import {
   type EndpointSpec,
   type ErrorCode,
 } from "@candor/contract";
+import { existsSync, readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { version } from "../version.ts";
@@ -11,8 +12,13 @@ import { version } from "../version.ts";
 type JsonSchema = Record<string, unknown>;
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
-  return rest as JsonSchema;
+  try {
+    const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
+    return rest as JsonSchema;
+  } catch {
+    // One schema JSON Schema cannot express must not take the whole document down.
+    return { description: "(not representable in JSON Schema)" };
+  }
 }
 
 /** `/api/v1/orders/:orderId` → `/api/v1/orders/{orderId}`. */
@@ -146,8 +152,57 @@ function fieldsTable(schema: z.ZodType | undefined, title: string): string {
   return `<h4>${title}</h4><table><tr><th>Field</th><th>Required</th><th>Schema</th><th>Notes</th></tr>${rows.join("")}</table>`;
 }
 
+/** Inline markdown: `code` and **bold**, escaped. */
+const inline = (text: string) =>
+  escapeHtml(text)
+    .replace(/`([^`]+)`/g, "<code>$1</code>")
+    .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
+
+/**
+ * Renders the small markdown subset of docs/api-map.md (headings, paragraphs, tables), so the
+ * docs page shows which endpoint serves each path of the specification (DESIGN §4).
+ */
+export function markdownToHtml(markdown: string): string {
+  const out: string[] = [];
+  let table: string[][] = [];
+  let paragraph: string[] = [];
+  const flushParagraph = () => {
+    if (paragraph.length) out.push(`<p>${inline(paragraph.join(" "))}</p>`);
+    paragraph = [];
+  };
+  const flushTable = () => {
+    if (!table.length) return;
+    const [head, ...rows] = table;
+    out.push(
+      `<table><tr>${head!.map((c) => `<th>${inline(c)}</th>`).join("")}</tr>${rows
+        .map((r) => `<tr>${r.map((c) => `<td>${inline(c)}</td>`).join("")}</tr>`)
+        .join("")}</table>`,
+    );
+    table = [];
+  };
+  for (const line of markdown.split("\n")) {
+    if (line.startsWith("|")) {
+      flushParagraph();
+      const cells = line.slice(1, line.endsWith("|") ? -1 : undefined).split("|");
+      if (!cells.every((c) => /^\s*:?-+:?\s*$/.test(c))) table.push(cells.map((c) => c.trim()));
+      continue;
+    }
+    flushTable();
+    const heading = /^(#{1,4})\s+(.*)$/.exec(line);
+    if (heading) {
+      flushParagraph();
+      const level = Math.min(heading[1]!.length + 1, 5);
+      out.push(`<h${level}>${inline(heading[2]!)}</h${level}>`);
+    } else if (line.trim() === "") flushParagraph();
+    else paragraph.push(line.trim());
+  }
+  flushParagraph();
+  flushTable();
+  return out.join("\n");
+}
+
 /** A self-contained HTML page listing every endpoint (no scripts, no CDN). */
-export function docsPage(endpoints: readonly EndpointSpec[]): string {
+export function docsPage(endpoints: readonly EndpointSpec[], apiMapMarkdown?: string): string {
   const byTag = new Map<string, EndpointSpec[]>();
   for (const endpoint of endpoints) {
     byTag.set(endpoint.tag, [...(byTag.get(endpoint.tag) ?? []), endpoint]);
@@ -179,23 +234,31 @@ code,pre{font-family:ui-monospace,monospace;font-size:13px}pre{background:#f4f5f
 details{border:1px solid #d8dde3;border-radius:6px;margin:6px 0;padding:6px 10px}summary{cursor:pointer}
 .method{display:inline-block;min-width:56px;font-weight:700}.GET{color:#1565c0}.POST{color:#2e7d32}
 .PATCH,.PUT{color:#8d6e00}.DELETE{color:#c62828}.auth{float:right;color:#5f6b7a;font-size:13px}
-table{border-collapse:collapse;width:100%}td,th{border:1px solid #d8dde3;padding:4px;text-align:left;vertical-align:top}
+table{border-collapse:collapse;width:100%;display:block;overflow-x:auto}td,th{border:1px solid #d8dde3;padding:4px;text-align:left;vertical-align:top}
 </style></head><body>
 <h1>Candor API ${escapeHtml(version)}</h1>
 <p>Responses are <code>{ code, message, data, error }</code>: <code>code</code> 200 on success, otherwise the HTTP status;
 <code>error</code> is a stable code; <code>message</code> follows <code>X-Lang</code> or <code>Accept-Language</code>.
 Sign in, then send <code>Authorization: Bearer &lt;token&gt;</code> (or use the session cookie).
-Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a>.</p>
+Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a>.
+How the specification's paths map to these: <a href="#api-map">API map</a>.</p>
 ${sections}
+${apiMapMarkdown ? `<section id="api-map">${markdownToHtml(apiMapMarkdown)}</section>` : ""}
 </body></html>`;
 }
+
+const apiMapPath = new URL("../../../../docs/api-map.md", import.meta.url);
 
 /** Serves `/api/openapi.json` and `/api/docs`, built on first request from the registry. */
 export async function docsRoutes(app: FastifyInstance) {
   let document: ReturnType<typeof openApiDocument> | undefined;
   let page: string | undefined;
   app.get("/api/openapi.json", async () => (document ??= openApiDocument(app.endpoints)));
-  app.get("/api/docs", async (_request, reply) =>
-    reply.type("text/html; charset=utf-8").send((page ??= docsPage(app.endpoints))),
-  );
+  app.get("/api/docs", async (_request, reply) => {
+    page ??= docsPage(
+      app.endpoints,
+      existsSync(apiMapPath) ? readFileSync(apiMapPath, "utf8") : undefined,
+    );
+    return reply.type("text/html; charset=utf-8").send(page);
+  });
 }

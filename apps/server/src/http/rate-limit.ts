@@ -12,7 +12,16 @@ export class RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAtMs: number }>();
   private nextSweepMs = 0;
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    /** Most keys kept at once. */
+    private readonly keysMax = 200_000,
+  ) {}
+
+  /** How many keys are being counted, for tests and metrics. */
+  get size(): number {
+    return this.windows.size;
+  }
 
   /** Counts one hit; false when the key is over its limit for the current window. */
   hit(key: string, rule: RateRule): boolean {
@@ -33,6 +42,12 @@ export class RateLimiter {
   }
 
   private sweep(nowMs: number) {
+    // A bound on memory under a flood of distinct keys: drop the oldest windows first.
+    if (this.windows.size >= this.keysMax) {
+      for (const key of [...this.windows.keys()].slice(0, this.keysMax / 10)) {
+        this.windows.delete(key);
+      }
+    }
     if (nowMs < this.nextSweepMs) return;
     this.nextSweepMs = nowMs + 60_000;
     for (const [key, window] of this.windows)

@@ -1,11 +1,11 @@
+import type { Messages } from "@candor/contract";
 import {
   bcp47ByLocale,
   defaultLocale,
   locales,
   matchLocale,
-  messagesByLocale,
   type Locale,
-} from "@candor/contract";
+} from "@candor/contract/locales";
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 import en from "../locales/en.json";
@@ -16,10 +16,20 @@ const storageKey = "candor.locale";
 export type WebMessages = typeof en;
 
 const loaders = import.meta.glob<{ default: WebMessages }>("../locales/*.json");
+// The API's messages (error texts) live in the contract; each locale loads when first used, so
+// the home route does not carry all twelve (the budget).
+const serverLoaders = import.meta.glob<{ default: Messages }>(
+  "../../../../packages/contract/src/locales/*.json",
+);
 
 async function loadResources(locale: Locale) {
-  const web = locale === "en" ? en : (await loaders[`../locales/${locale}.json`]!()).default;
-  return { ...web, errors: { ...messagesByLocale[locale].errors, ...web.errors } };
+  const [web, server] = await Promise.all([
+    locale === "en" ? en : loaders[`../locales/${locale}.json`]!().then((m) => m.default),
+    serverLoaders[`../../../../packages/contract/src/locales/${locale}.json`]!().then(
+      (m) => m.default,
+    ),
+  ]);
+  return { ...web, errors: { ...server.errors, ...web.errors } };
 }
 
 function initialLocale(): Locale {

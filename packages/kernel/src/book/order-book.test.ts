@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { bookFactories, recorder, type BookEvent } from "./testing.ts";
 import type { BookOrderInput, OrderBook, Side, TimeInForce } from "./types.ts";
+import { priceSpanTicksMaxDefault } from "./types.ts";
 
 const limits = { levelsPerSideMax: 3, ordersMax: 6 };
 
@@ -190,6 +191,26 @@ describe.each(bookFactories)("order book: %s", (_name, createBook) => {
     expect(book.cancel(1)?.orderId).toBe(1);
     expect(book.submit(order(6, 3, "sell", 5000, 1), listener).outcome).toBe("rejected_book_full");
     expect(book.submit(order(7, 3, "sell", 1198, 1), listener).outcome).toBe("rested");
+  });
+
+  it("spans up to the default price-span limit, and not one tick more", () => {
+    const book = createBook({ levelsPerSideMax: 10, ordersMax: 10 });
+    const { listener } = recorder();
+    expect(book.submit(order(1, 1, "buy", 1, 1), listener).outcome).toBe("rested");
+    const far = 1 + priceSpanTicksMaxDefault;
+    expect(book.submit(order(2, 1, "sell", far, 1), listener).outcome).toBe("rejected_book_full");
+    expect(book.submit(order(3, 1, "sell", far - 1, 1), listener).outcome).toBe("rested");
+    expect(book.submit(order(4, 2, "buy", 500_000, 1), listener).outcome).toBe("rested");
+    expect(book.depth("buy", 5).map((level) => level.priceTicks)).toEqual([500_000, 1]);
+    expect(book.cancel(1)?.priceTicks).toBe(1);
+    // With the low bid gone the book may reach further up, and the ladder moves along.
+    expect(book.submit(order(5, 3, "sell", far + 400_000, 1), listener).outcome).toBe("rested");
+    expect(book.bestPrice("sell")).toBe(far - 1);
+    expect(book.submit(order(6, 4, "buy", far + 400_000, 2), listener)).toEqual({
+      outcome: "filled",
+      filledLots: 2,
+      restingLots: 0,
+    });
   });
 
   it("cancels a resting order once", () => {

@@ -1,0 +1,119 @@
+import type { AddressInfo } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { buildApp } from "../../app.ts";
+import { describeEachDatabase } from "../../testing/databases.ts";
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+describeEachDatabase("e-mail over SMTP", (database) => {
+  const received: Received[] = [];
+  let smtp: SMTPServer;
+  let app: FastifyInstance;
+  let port = 0;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS", "AUTH"],
+      logger: false,
+      onData(stream, session, callback) {
+        let raw = "";
+        stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
+        stream.on("end", () => {
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+    port = (smtp.server.address() as AddressInfo).port;
+    app = await buildApp({
+      database: database(),
+      passwordCost: 10,
+      captcha: "off",
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      mailFrom: "Candor <no-reply@candor.test>",
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it("delivers the code by a real SMTP exchange, in the user's language, and it registers", async () => {
+    const sent = await app.inject({
+      method: "POST",
+      url: "/api/v1/auth/email-codes",
+      headers: { "x-lang": "de" },
+      payload: { email: "mail@example.com", purpose: "register" },
+    });
+    expect(sent.statusCode).toBe(200);
+    expect(received).toHaveLength(1);
+    const mail = received[0]!;
+    expect(mail.from).toBe("no-reply@candor.test");
+    expect(mail.to).toEqual(["mail@example.com"]);
+    const code = /Best=C3=A4tigungscode lautet (\d{6})|Bestätigungscode lautet (\d{6})/.exec(
+      mail.raw,
+    );
+    expect(code).not.toBeNull();
+    const emailCode = code![1] ?? code![2]!;
+    const registered = await app.inject({
+      method: "POST",
+      url: "/api/v1/auth/register",
+      payload: {
+        account: "mail@example.com",
+        password: "secret123",
+        passwordConfirm: "secret123",
+        emailCode,
+        agreement: true,
+      },
+    });
+    expect(registered.statusCode).toBe(200);
+    const outbox = await database()
+      .db.selectFrom("outbox_emails")
+      .selectAll()
+      .where("to_address", "=", "mail@example.com")
+      .execute();
+    expect(outbox.map((row) => row.delivery)).toEqual(["smtp"]);
+  });
+
+  it("answers mail_unavailable when SMTP is down, keeping the e-mail in the outbox", async () => {
+    const down = await buildApp({
+      database: database(),
+      passwordCost: 10,
+      captcha: "off",
+      smtpUrl: "smtp://127.0.0.1:1",
+    });
+    try {
+      const response = await down.inject({
+        method: "POST",
+        url: "/api/v1/auth/email-codes",
+        headers: { "x-lang": "sv" },
+        payload: { email: "down@example.com", purpose: "register" },
+      });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({
+        error: "mail_unavailable",
+        message: "E-postmeddelandet kunde inte skickas, försök igen senare",
+      });
+      const kept = await database()
+        .db.selectFrom("outbox_emails")
+        .select("to_address")
+        .where("to_address", "=", "down@example.com")
+        .execute();
+      expect(kept).toHaveLength(1);
+    } finally {
+      await down.close();
+    }
+  });
+});

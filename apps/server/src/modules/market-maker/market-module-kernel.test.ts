@@ -1,0 +1,115 @@
+import {
+  apply,
+  checkInvariants,
+  createKernelState,
+  getLastTick,
+  type Command,
+  type Event as KernelEvent,
+} from "@candor/kernel";
+import { expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { buildApp } from "../../app.ts";
+import type { Unstamped } from "../../engine/engine.ts";
+import { describeEachDatabase } from "../../testing/databases.ts";
+import { createMarketModule } from "../market/market.module.ts";
+
+// Until the engine runs in main.ts, the market module is tested with the kernel behind the same
+// submit/query shape the engine has.
+describeEachDatabase("market module with a kernel", (database) => {
+  it("defines spot markets, records ticks, funds and runs the market maker, serves kernel depth", async () => {
+    const state = createKernelState({});
+    let nowMs = Date.parse("2026-11-23T15:00:00Z");
+    const listeners: ((applied: { events: KernelEvent[]; replay: boolean }) => void)[] = [];
+    const kernel = {
+      async submit(command: Unstamped<Command>) {
+        const step = apply(state, { ...command, atMs: nowMs } as Command);
+        for (const listener of listeners) listener({ events: step.events, replay: false });
+        return step;
+      },
+      query: <T>(fn: (s: typeof state) => T) => fn(state),
+      subscribe(listener: (applied: { events: KernelEvent[]; replay: boolean }) => void) {
+        listeners.push(listener);
+        return () => {};
+      },
+    };
+    const market = await createMarketModule({
+      database: database(),
+      now: () => nowMs,
+      backfillDays: 1,
+      kernel,
+      authenticate: async (token) =>
+        token === "good-token" ? { userId: "100001", mode: "demo" } : null,
+    });
+    nowMs += 2_000;
+    market.service.step(nowMs);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(getLastTick(state, "BTCUSDT")?.tickAtMs).toBe(nowMs);
+    // Demo side is funded automatically; the real side waits for an operator credit.
+    expect(await market.marketMaker!.refresh(market.service.lastPrices(), nowMs)).toBeGreaterThan(
+      0,
+    );
+    const btc = market.service.instrument("BTCUSDT")!;
+    const demo = market.service.depth(btc, "demo", 5, nowMs);
+    expect(demo.source).toBe("order_book");
+    expect(demo.bids).toHaveLength(5);
+    expect(demo.asks).toHaveLength(5);
+    expect(Number(demo.bids[0]![0])).toBeLessThan(Number(demo.asks[0]![0]));
+    expect(market.service.depth(btc, "real", 5, nowMs).bids).toEqual([]);
+    expect(market.service.depth(market.service.instrument("AAPL")!, "real", 5, nowMs).source).toBe(
+      "simulated",
+    );
+    checkInvariants(state);
+
+    // A signed-in user gets their own orders, fills and balances, and nobody else's.
+    const app = await buildApp({ database: database(), now: () => nowMs, market });
+    const address = await app.listen({ port: 0, host: "127.0.0.1" });
+    try {
+      const socket = new WebSocket(`${address.replace("http", "ws")}/api/v1/ws`);
+      const messages: { type: string; stream?: string; data?: Record<string, unknown> }[] = [];
+      socket.on("message", (data) => messages.push(JSON.parse(data.toString())));
+      await new Promise((resolve) => socket.once("open", resolve));
+      const until = async (check: () => boolean) => {
+        for (let i = 0; i < 300 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+        expect(check()).toBe(true);
+      };
+      socket.send(JSON.stringify({ op: "auth", token: "good-token" }));
+      await until(() => messages.some((m) => m.type === "auth_ok"));
+      socket.send(
+        JSON.stringify({
+          op: "subscribe",
+          channels: [{ channel: "orders" }, { channel: "fills" }, { channel: "balances" }],
+        }),
+      );
+      await until(() => messages.some((m) => m.type === "subscribed"));
+      await kernel.submit({
+        type: "open_accounts",
+        id: "open-100001",
+        ownerId: "100001",
+        mode: "demo",
+      });
+      await kernel.submit({
+        type: "place_order",
+        id: "buy-1",
+        ownerId: "100001",
+        mode: "demo",
+        marketId: "BTC-USDT",
+        side: "buy",
+        orderType: "market",
+        timeInForce: "ioc",
+        priceTicks: null,
+        quantityLots: 10,
+        quoteAmount: null,
+      });
+      await until(() => messages.some((m) => m.type === "fill"));
+      expect(messages.some((m) => m.type === "order")).toBe(true);
+      const balances = messages.filter((m) => m.type === "balances");
+      expect(balances.length).toBeGreaterThan(0);
+      for (const m of balances) {
+        for (const b of m.data!.balances as { ownerId: string }[]) expect(b.ownerId).toBe("100001");
+      }
+      socket.close();
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,326 @@
+import { wsClientMessageBytesMax, wsPath, type Channel } from "@candor/contract";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { WebSocketServer } from "ws";
+import type { Database } from "../../db/database.ts";
+import {
+  instruments as catalogue,
+  parseDecimal,
+  type FeedSource,
+  type Instrument,
+} from "@candor/market";
+import { getBalances, systemOwners, type Event as KernelEvent } from "@candor/kernel";
+import {
+  demoFundingCommands,
+  MarketMaker,
+  type KernelGateway,
+} from "../market-maker/market-maker.ts";
+import { spotInstruments, spotMarketId, spotSetupCommands } from "../market-maker/spot-markets.ts";
+import { BinanceFeed } from "./binance-feed.ts";
+import { kernelDepthSource } from "./kernel-depth.ts";
+import { KernelTapeSink } from "./kernel-tape-sink.ts";
+import { sqlCandleRepository } from "./market.repository.ts";
+import { marketRoutes } from "./market.routes.ts";
+import { MarketService, type MarketServiceOptions } from "./market.service.ts";
+import { WsHub, type WsIdentity } from "./ws-hub.ts";
+
+/** The market module as the app uses it: the service, the hub and a clock to drive them. */
+export interface MarketModule {
+  service: MarketService;
+  hub: WsHub;
+  /** The market maker, when the module runs with a kernel. */
+  marketMaker: MarketMaker | undefined;
+  /** Whether WebSocket `auth` tokens have a checker already (else the app's sessions are used). */
+  hasAuthenticate: boolean;
+  /** Starts the real-time loop (ticks, candle writes, heartbeat sweep); returns a stopper. */
+  startClock(now: () => number): () => Promise<void>;
+}
+
+export interface MarketModuleOptions extends Omit<MarketServiceOptions, "repository"> {
+  database: Database;
+  now: () => number;
+  authenticate?: (token: string) => Promise<WsIdentity | null>;
+  sendQueueBytesMax?: number;
+  heartbeatMs?: number;
+  /** How often completed candles are written (default 5 s). */
+  flushIntervalMs?: number;
+  /**
+   * The engine (submit + query). When given, ticks and sessions enter the kernel
+   * (`record_tick`, `set_market_session`), spot markets are defined from the catalogue, spot
+   * depth comes from the kernel books, and the market maker quotes them.
+   */
+  kernel?: KernelGateway;
+  /** Demo inventory granted once to the market maker, smallest units per asset. */
+  marketMakerDemoFunding?: ReadonlyMap<string, bigint>;
+  /** Instruments to price from Binance's public stream instead of the simulator. */
+  binance?: { baseUrl: string; instrumentIds: readonly string[] };
+}
+
+/** Builds the service (backfilled up to now) and the hub wired to it. */
+export async function createMarketModule(options: MarketModuleOptions): Promise<MarketModule> {
+  const sourceByInstrument = new Map<string, FeedSource>();
+  const binanceInstruments = catalogue.filter(
+    (i) => i.binanceSymbol && options.binance?.instrumentIds.includes(i.id),
+  );
+  for (const instrument of binanceInstruments) sourceByInstrument.set(instrument.id, "binance");
+  const kernel = options.kernel;
+  const spot = spotInstruments(catalogue);
+  const spotMarkets = new Map(spot.map((i) => [i.id, spotMarketId(i)]));
+  let maker: MarketMaker | undefined;
+  if (kernel) {
+    // Rejections here (asset_exists, market_exists on later starts) change nothing.
+    for (const command of spotSetupCommands(catalogue)) await kernel.submit(command);
+    const held = kernel.query((s) => getBalances(s, systemOwners.marketMaker, "demo"));
+    if (!held.some((b) => b.available > 0n || b.held > 0n)) {
+      const funding = options.marketMakerDemoFunding ?? defaultDemoFunding(spot);
+      for (const command of demoFundingCommands(funding)) await kernel.submit(command);
+    }
+    maker = new MarketMaker({ gateway: kernel, instruments: spot });
+  }
+  const service = new MarketService({
+    ...options,
+    ...(kernel
+      ? {
+          tape: new KernelTapeSink((c) => kernel.submit(c), spotMarkets),
+          depthSource: kernelDepthSource((fn) => kernel.query(fn), spotMarkets),
+        }
+      : {}),
+    sourceByInstrument,
+    repository: sqlCandleRepository(options.database),
+  });
+  await service.start(options.now());
+  const hub = new WsHub({
+    now: options.now,
+    authenticate: options.authenticate,
+    sendQueueBytesMax: options.sendQueueBytesMax,
+    heartbeatMs: options.heartbeatMs,
+    validate: (channel) =>
+      "instrumentId" in channel && !service.instrument(channel.instrumentId)
+        ? "instrument_not_found"
+        : null,
+    initialMessages: (channel) => initialMessages(service, channel, options.now()),
+  });
+  service.attachPublisher(hub);
+  // Private streams: the user's own orders, fills and balances, from the engine's events.
+  const ownerOfOrder = new Map<number, { ownerId: string; mode: "real" | "demo" }>();
+  options.kernel?.subscribe?.((applied) => {
+    if (applied.replay) return;
+    for (const m of privateMessages(applied.events, ownerOfOrder)) {
+      hub.publishPrivate(m.ownerId, m.mode, m.stream, m.message);
+    }
+  });
+  const tickIntervalMs = options.tickIntervalMs ?? 1_000;
+  return {
+    service,
+    hub,
+    marketMaker: maker,
+    hasAuthenticate: options.authenticate !== undefined,
+    startClock(now) {
+      const feed =
+        options.binance && binanceInstruments.length > 0
+          ? new BinanceFeed({ baseUrl: options.binance.baseUrl, instruments: binanceInstruments })
+          : undefined;
+      const pumping = feed
+        ? (async () => {
+            for await (const tick of feed.ticks()) service.ingest(tick);
+          })()
+        : Promise.resolve();
+      const ticker = setInterval(() => {
+        service.step(now());
+        hub.sweep(now());
+        maker?.refresh(service.lastPrices(), now()).catch(() => {});
+      }, tickIntervalMs);
+      let flushing: Promise<void> = Promise.resolve();
+      const flusher = setInterval(() => {
+        flushing = flushing.then(() => service.flush()).catch(() => {});
+      }, options.flushIntervalMs ?? 5_000);
+      return async () => {
+        await feed?.close();
+        await pumping;
+        clearInterval(ticker);
+        clearInterval(flusher);
+        await flushing;
+        await service.flush();
+      };
+    },
+  };
+}
+
+function initialMessages(service: MarketService, channel: Channel, nowMs: number): unknown[] {
+  if (!("instrumentId" in channel)) return [];
+  const instrument = service.instrument(channel.instrumentId);
+  if (!instrument) return [];
+  switch (channel.channel) {
+    case "ticker": {
+      const data = service.ticker(instrument, nowMs);
+      return data ? [{ type: "ticker", stream: `ticker:${instrument.id}`, data }] : [];
+    }
+    case "depth": {
+      const stream = `depth:${instrument.id}:${channel.mode}`;
+      return [
+        {
+          type: "depth_snapshot",
+          stream,
+          data: service.depthSnapshot(instrument, channel.mode, nowMs),
+        },
+      ];
+    }
+    case "candles": {
+      const data = service.currentCandle(instrument, channel.interval);
+      const stream = `candles:${instrument.id}:${channel.interval}`;
+      return data
+        ? [
+            {
+              type: "candle",
+              stream,
+              interval: channel.interval,
+              instrumentId: instrument.id,
+              data,
+            },
+          ]
+        : [];
+    }
+    case "trades":
+      return [];
+  }
+}
+
+/** Registers the REST routes and the WebSocket endpoint on the app. */
+export async function registerMarket(
+  app: FastifyInstance,
+  market: MarketModule,
+  now: () => number,
+): Promise<void> {
+  await app.register(marketRoutes, { prefix: "/api/v1", market: market.service, now });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: wsClientMessageBytesMax });
+  app.server.on("upgrade", (request, socket, head) => {
+    const path = (request.url ?? "").split("?")[0];
+    if (path !== wsPath) {
+      socket.destroy();
+      return;
+    }
+    void identityOf(app, request.headers).then((identity) => {
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        market.hub.attach(ws, {
+          url: request.url,
+          acceptLanguage: request.headers["accept-language"],
+          identity,
+        });
+      });
+    });
+  });
+  if (!market.hasAuthenticate) {
+    market.hub.setAuthenticate((token) =>
+      identityOf(app, { authorization: `Bearer ${token}` }).then((identity) => identity ?? null),
+    );
+  }
+  app.addHook("onClose", async () => {
+    market.hub.closeAll();
+    wss.close();
+  });
+}
+
+/** Demo inventory of the market maker: 10 million USDT and about as much of each base asset. */
+function defaultDemoFunding(spot: readonly Instrument[]): Map<string, bigint> {
+  const funding = new Map<string, bigint>([["USDT", 10_000_000n * 10n ** 6n]]);
+  for (const instrument of spot) {
+    const price = parseDecimal(instrument.simulation.startPrice, instrument.priceScale) ?? 1n;
+    const units =
+      (10_000_000n * 10n ** BigInt(instrument.priceScale + instrument.base.decimals)) / price;
+    funding.set(instrument.base.symbol, units);
+  }
+  return funding;
+}
+
+/** The signed-in user of an upgrade request or token, by the app's session lookup. */
+async function identityOf(
+  app: FastifyInstance,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<WsIdentity | undefined> {
+  if (!app.hasDecorator("sessionUser")) return undefined;
+  const user = await app.sessionUser({ headers } as unknown as FastifyRequest).catch(() => null);
+  return user ? { userId: user.id.toString(), mode: user.mode } : undefined;
+}
+
+function jsonSafe(value: unknown): unknown {
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return value.map(jsonSafe);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonSafe(v)]));
+  }
+  return value;
+}
+
+/** Kernel events that concern one user, as private stream messages (orders, fills, balances). */
+export function privateMessages(
+  events: readonly KernelEvent[],
+  ownerOfOrder: Map<number, { ownerId: string; mode: "real" | "demo" }>,
+): {
+  ownerId: string;
+  mode: "real" | "demo";
+  stream: "orders" | "fills" | "balances";
+  message: unknown;
+}[] {
+  const out: ReturnType<typeof privateMessages> = [];
+  for (const event of events) {
+    switch (event.type) {
+      case "order_accepted":
+        ownerOfOrder.set(event.order.orderId, {
+          ownerId: event.order.ownerId,
+          mode: event.order.mode,
+        });
+        out.push({
+          ownerId: event.order.ownerId,
+          mode: event.order.mode,
+          stream: "orders",
+          message: { type: "order", stream: "orders", data: jsonSafe(event) },
+        });
+        break;
+      case "order_rested":
+      case "order_replaced":
+      case "order_cancelled":
+      case "order_done": {
+        const owner = ownerOfOrder.get(event.orderId);
+        if (!owner) break;
+        out.push({
+          ...owner,
+          stream: "orders",
+          message: { type: "order", stream: "orders", data: jsonSafe(event) },
+        });
+        if (event.type === "order_done") ownerOfOrder.delete(event.orderId);
+        break;
+      }
+      case "fill":
+        for (const ownerId of new Set([event.makerOwnerId, event.takerOwnerId])) {
+          out.push({
+            ownerId,
+            mode: event.mode,
+            stream: "fills",
+            message: { type: "fill", stream: "fills", data: jsonSafe(event) },
+          });
+        }
+        break;
+      case "balances_changed": {
+        const byOwner = new Map<string, typeof event.balances>();
+        for (const balance of event.balances) {
+          const key = `${balance.ownerId}|${balance.mode}`;
+          byOwner.set(key, [...(byOwner.get(key) ?? []), balance]);
+        }
+        for (const [key, balances] of byOwner) {
+          const [ownerId = "", mode] = key.split("|");
+          out.push({
+            ownerId,
+            mode: mode as "real" | "demo",
+            stream: "balances",
+            message: {
+              type: "balances",
+              stream: "balances",
+              data: { balances: jsonSafe(balances) },
+            },
+          });
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,294 @@
+import {
+  errorMessage,
+  isPrivateChannel,
+  resolveLocale,
+  streamKey,
+  WsClientMessage,
+  wsCloseCodes,
+  wsProtocolVersion,
+  wsSubscriptionsMax,
+  type Channel,
+  type ErrorCode,
+  type Locale,
+} from "@candor/contract";
+import type { WebSocket } from "ws";
+import type { MarketPublisher } from "./market.service.ts";
+
+/** Who a signed-in connection belongs to. */
+export interface WsIdentity {
+  userId: string;
+  mode: "real" | "demo";
+}
+
+export interface WsHubOptions {
+  /** Checks a bearer token sent with `auth`; null means unauthorised. */
+  authenticate?: (token: string) => Promise<WsIdentity | null>;
+  /** Checks a public channel (the instrument exists); an error code rejects it. */
+  validate: (channel: Channel) => ErrorCode | null;
+  /** Messages a new subscriber gets at once: the current ticker, depth snapshot, candle. */
+  initialMessages: (channel: Channel) => unknown[];
+  now: () => number;
+  /** Bytes a connection may have waiting to be sent before it is closed as a slow consumer. */
+  sendQueueBytesMax?: number;
+  subscriptionsMax?: number;
+  /** The client pings at least this often; silence for twice as long closes the connection. */
+  heartbeatMs?: number;
+  /** Bad messages tolerated before closing with 4000. */
+  badMessagesMax?: number;
+}
+
+/** One client connection: its socket, subscriptions and identity. */
+class HubConnection {
+  readonly streams = new Set<string>();
+  identity: WsIdentity | undefined;
+  lastSeenMs: number;
+  badMessages = 0;
+  closed = false;
+
+  constructor(
+    readonly socket: WebSocket,
+    readonly locale: Locale,
+    nowMs: number,
+  ) {
+    this.lastSeenMs = nowMs;
+  }
+}
+
+/**
+ * The WebSocket hub: keeps who listens to which stream and sends each message, serialised once,
+ * to every subscriber. Each connection's send queue is bounded by `sendQueueBytesMax` (ws's
+ * `bufferedAmount`); a client that lets it overflow is closed with 4008 instead of growing
+ * server memory.
+ */
+export class WsHub implements MarketPublisher {
+  private readonly subscribers = new Map<string, Set<HubConnection>>();
+  private readonly connections = new Set<HubConnection>();
+  private readonly sendQueueBytesMax: number;
+  private readonly subscriptionsMax: number;
+  private readonly heartbeatMs: number;
+  private readonly badMessagesMax: number;
+  /** Connections closed for being slow, since start (for logs and tests). */
+  slowConsumersClosed = 0;
+
+  /** Sets how `auth` tokens are checked (the app's session lookup, once the app exists). */
+  setAuthenticate(authenticate: (token: string) => Promise<WsIdentity | null>): void {
+    this.options.authenticate = authenticate;
+  }
+
+  constructor(private readonly options: WsHubOptions) {
+    this.sendQueueBytesMax = options.sendQueueBytesMax ?? 1024 * 1024;
+    this.subscriptionsMax = options.subscriptionsMax ?? wsSubscriptionsMax;
+    this.heartbeatMs = options.heartbeatMs ?? 30_000;
+    this.badMessagesMax = options.badMessagesMax ?? 3;
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** Takes over an upgraded socket. `url` and `acceptLanguage` pick the messages' language. */
+  attach(
+    socket: WebSocket,
+    request: { url?: string; acceptLanguage?: string; identity?: WsIdentity },
+  ): void {
+    const lang = new URL(request.url ?? "/", "http://localhost").searchParams.get("lang");
+    const connection = new HubConnection(
+      socket,
+      resolveLocale(lang ?? undefined, request.acceptLanguage),
+      this.options.now(),
+    );
+    // Signed in by the session cookie (or Authorization header) of the upgrade request.
+    connection.identity = request.identity;
+    this.connections.add(connection);
+    socket.on("message", (data, isBinary) => {
+      void this.receive(connection, isBinary ? null : data.toString());
+    });
+    socket.on("close", () => this.drop(connection));
+    socket.on("error", () => this.drop(connection));
+    this.send(connection, {
+      type: "welcome",
+      protocol: wsProtocolVersion,
+      serverTimeMs: this.options.now(),
+      heartbeatMs: this.heartbeatMs,
+      subscriptionsMax: this.subscriptionsMax,
+    });
+  }
+
+  wants(stream: string): boolean {
+    const set = this.subscribers.get(stream);
+    return set !== undefined && set.size > 0;
+  }
+
+  /** Serialises once and sends the same bytes to every subscriber of `stream`. */
+  publish(stream: string, message: unknown): void {
+    const set = this.subscribers.get(stream);
+    if (!set || set.size === 0) return;
+    this.publishBytes(stream, Buffer.from(JSON.stringify(message)));
+  }
+
+  publishBytes(stream: string, bytes: Buffer): void {
+    const set = this.subscribers.get(stream);
+    if (!set) return;
+    for (const connection of set) this.sendBytes(connection, bytes);
+  }
+
+  /** Sends a private message (orders, fills, balances) to a user's subscribed connections. */
+  publishPrivate(
+    userId: string,
+    mode: "real" | "demo",
+    stream: "orders" | "fills" | "balances",
+    message: unknown,
+  ): void {
+    const set = this.subscribers.get(stream);
+    if (!set) return;
+    let bytes: Buffer | undefined;
+    for (const connection of set) {
+      if (connection.identity?.userId !== userId || connection.identity.mode !== mode) continue;
+      bytes ??= Buffer.from(JSON.stringify(message));
+      this.sendBytes(connection, bytes);
+    }
+  }
+
+  /** Closes connections silent for more than two heartbeats. */
+  sweep(nowMs: number): void {
+    for (const connection of this.connections) {
+      if (nowMs - connection.lastSeenMs > 2 * this.heartbeatMs) {
+        this.close(connection, wsCloseCodes.heartbeatTimeout, "heartbeat timeout");
+      }
+    }
+  }
+
+  closeAll(): void {
+    for (const connection of this.connections) {
+      this.close(connection, wsCloseCodes.goingAway, "server shutting down");
+    }
+  }
+
+  private async receive(connection: HubConnection, text: string | null): Promise<void> {
+    connection.lastSeenMs = this.options.now();
+    let json: unknown;
+    try {
+      json = text === null ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    const parsed = WsClientMessage.safeParse(json);
+    if (!parsed.success) {
+      connection.badMessages += 1;
+      if (connection.badMessages >= this.badMessagesMax) {
+        this.close(connection, wsCloseCodes.badMessage, "bad message");
+      } else {
+        this.sendError(connection, "bad_message");
+      }
+      return;
+    }
+    const message = parsed.data;
+    switch (message.op) {
+      case "ping":
+        this.send(connection, {
+          type: "pong",
+          timeMs: message.timeMs,
+          serverTimeMs: this.options.now(),
+        });
+        return;
+      case "auth": {
+        const identity = (await this.options.authenticate?.(message.token)) ?? null;
+        if (!identity) {
+          this.close(connection, wsCloseCodes.unauthorised, "unauthorised");
+          return;
+        }
+        connection.identity = identity;
+        this.send(connection, { type: "auth_ok", ...identity });
+        return;
+      }
+      case "subscribe":
+        this.subscribe(connection, message.channels, message.requestId);
+        return;
+      case "unsubscribe": {
+        const streams = message.channels.map(streamKey);
+        for (const stream of streams) {
+          connection.streams.delete(stream);
+          this.subscribers.get(stream)?.delete(connection);
+        }
+        this.send(connection, { type: "unsubscribed", requestId: message.requestId, streams });
+        return;
+      }
+    }
+  }
+
+  private subscribe(connection: HubConnection, channels: Channel[], requestId?: string): void {
+    const fresh = channels.filter((c) => !connection.streams.has(streamKey(c)));
+    if (connection.streams.size + new Set(fresh.map(streamKey)).size > this.subscriptionsMax) {
+      this.sendError(connection, "subscription_limit_reached", requestId);
+      return;
+    }
+    for (const channel of channels) {
+      const code = isPrivateChannel(channel)
+        ? connection.identity
+          ? null
+          : "unauthorized"
+        : this.options.validate(channel);
+      if (code) {
+        this.sendError(connection, code, requestId);
+        return;
+      }
+    }
+    const streams = channels.map(streamKey);
+    for (const stream of streams) {
+      connection.streams.add(stream);
+      let set = this.subscribers.get(stream);
+      if (!set) this.subscribers.set(stream, (set = new Set()));
+      set.add(connection);
+    }
+    this.send(connection, { type: "subscribed", requestId, streams });
+    for (const channel of channels) {
+      for (const message of this.options.initialMessages(channel)) this.send(connection, message);
+    }
+  }
+
+  private sendError(connection: HubConnection, code: ErrorCode, requestId?: string): void {
+    this.send(connection, {
+      type: "error",
+      requestId,
+      error: code,
+      message: errorMessage(connection.locale, code),
+    });
+  }
+
+  private send(connection: HubConnection, message: unknown): void {
+    this.sendBytes(connection, Buffer.from(JSON.stringify(message)));
+  }
+
+  private sendBytes(connection: HubConnection, bytes: Buffer): void {
+    if (connection.closed) return;
+    const socket = connection.socket;
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount + bytes.length > this.sendQueueBytesMax) {
+      this.slowConsumersClosed += 1;
+      this.close(connection, wsCloseCodes.slowConsumer, "slow consumer");
+      return;
+    }
+    socket.send(bytes, { binary: false });
+  }
+
+  private close(connection: HubConnection, code: number, reason: string): void {
+    if (connection.closed) return;
+    this.drop(connection);
+    try {
+      connection.socket.close(code, reason);
+    } catch {
+      connection.socket.terminate();
+    }
+    // A slow client may never read the close frame: give it a second, then cut the socket.
+    if (code === wsCloseCodes.slowConsumer) {
+      setTimeout(() => connection.socket.terminate(), 1_000).unref();
+    }
+  }
+
+  private drop(connection: HubConnection): void {
+    connection.closed = true;
+    this.connections.delete(connection);
+    for (const stream of connection.streams) this.subscribers.get(stream)?.delete(connection);
+    connection.streams.clear();
+  }
+}

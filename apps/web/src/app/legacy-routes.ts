@@ -1,0 +1,26 @@
+/**
+ * The specification's page paths (spec §2, `/pages/<area>/<page>`) and the readable hash routes
+ * that replace them (DESIGN §4). Old links keep working: each listed path redirects. Later
+ * issues add their pages here the same way.
+ */
+export const legacyRedirects: Readonly<Record<string, string>> = {
+  "/pages/index/index": "/",
+  "/pages/index/quotation": "/quotation",
+  "/pages/index/web": "/wallet/info",
+  "/pages/index/search": "/search",
+  "/pages/index/Assets": "/assets",
+  "/pages/assets/xiaoxitongzhi": "/notices",
+  "/pages/assets/xiaoxitongzhiDetails": "/notices",
+  "/pages/assets/shezhi": "/settings",
+  "/pages/login/login": "/login",
+  "/pages/login/register": "/register",
+  "/pages/login/forget": "/forgot-password",
+};
+
+/** The readable route for a legacy path (query kept), or undefined when it is not one. */
+export function redirectForLegacyPath(pathWithQuery: string): string | undefined {
+  const [pathname = "", query] = pathWithQuery.split("?", 2);
+  const target = legacyRedirects[pathname.replace(/\/+$/, "")];
+  if (target === undefined) return undefined;
+  return query ? `${target}?${query}` : target;
+}

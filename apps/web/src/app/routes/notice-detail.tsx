@@ -1,0 +1,1 @@
+export { NoticeDetailPage as Component } from "../../features/notices/components/notices.tsx";

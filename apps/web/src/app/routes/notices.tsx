@@ -1,0 +1,1 @@
+export { NoticesPage as Component } from "../../features/notices/components/notices.tsx";

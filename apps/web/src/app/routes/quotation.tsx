@@ -1,0 +1,1 @@
+export { QuotationPage as Component } from "../../features/markets/components/quotation-page.tsx";

@@ -1,0 +1,5 @@
+import { ComingLaterPage } from "../../features/coming-later/components/coming-later-page.tsx";
+
+export function Component() {
+  return <ComingLaterPage titleKey="nav.trade" />;
+}

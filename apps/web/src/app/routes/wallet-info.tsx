@@ -1,0 +1,1 @@
+export { WalletInfoPage as Component } from "../../features/auth/components/wallet-page.tsx";

@@ -1,0 +1,55 @@
+import { Input } from "antd-mobile";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { fetchCaptcha } from "../api/auth-api.ts";
+
+/** A captcha image with its answer field; a tap on the image loads a new one. */
+export function CaptchaField({
+  value,
+  onChange,
+  onCaptchaId,
+}: {
+  value?: string;
+  onChange?: (value: string) => void;
+  onCaptchaId: (captchaId: string) => void;
+}) {
+  const { t } = useTranslation();
+  const captcha = useQuery({
+    queryKey: ["captcha"],
+    queryFn: async () => {
+      const data = await fetchCaptcha();
+      onCaptchaId(data.captchaId);
+      return data;
+    },
+    staleTime: Infinity,
+    retry: false,
+  });
+  return (
+    <div className="captcha-row">
+      <Input
+        value={value ?? ""}
+        onChange={onChange}
+        placeholder={t("auth.fields.captchaPrompt")}
+        aria-label={t("auth.fields.captcha")}
+        maxLength={12}
+      />
+      <button
+        type="button"
+        className="captcha-image"
+        onClick={() => void captcha.refetch()}
+        title={t("auth.fields.captchaRefresh")}
+      >
+        {captcha.data ? (
+          <img
+            alt={t("auth.fields.captchaRefresh")}
+            src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(captcha.data.svg)}`}
+          />
+        ) : (
+          <span data-testid="captcha-unavailable">
+            {captcha.isError ? captcha.error.message : t("common.loading")}
+          </span>
+        )}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import { Button, Form, Input } from "antd-mobile";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import { showError, withLoading } from "../../../lib/feedback.ts";
+import { setSession } from "../../../lib/session.ts";
+import { login, loginAsDemo } from "../api/auth-api.ts";
+
+interface LoginValues {
+  account: string;
+  password: string;
+}
+
+/** E-mail (or phone) and password; links to register, reset, wallet and demo sign-in. */
+export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const submit = async (values: LoginValues) => {
+    try {
+      setSession(await withLoading(login(values)));
+      onSignedIn();
+    } catch (error) {
+      showError(error);
+    }
+  };
+  const demo = async () => {
+    try {
+      setSession(await withLoading(loginAsDemo()));
+      onSignedIn();
+    } catch (error) {
+      showError(error);
+    }
+  };
+  return (
+    <section className="page" aria-labelledby="login-title">
+      <h1 id="login-title">{t("auth.login.title")}</h1>
+      <Form
+        layout="vertical"
+        onFinish={(values: LoginValues) => void submit(values)}
+        footer={
+          <Button block type="submit" color="primary" size="large">
+            {t("auth.login.submit")}
+          </Button>
+        }
+      >
+        <Form.Item
+          name="account"
+          label={t("auth.fields.account")}
+          rules={[{ required: true, message: t("auth.fields.accountPrompt") }]}
+        >
+          <Input
+            placeholder={t("auth.fields.accountPrompt")}
+            autoComplete="username"
+            aria-label={t("auth.fields.account")}
+            maxLength={254}
+          />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={t("auth.fields.password")}
+          rules={[{ required: true, message: t("auth.fields.passwordPrompt") }]}
+        >
+          <Input
+            type="password"
+            placeholder={t("auth.fields.passwordPrompt")}
+            autoComplete="current-password"
+            aria-label={t("auth.fields.password")}
+            maxLength={128}
+          />
+        </Form.Item>
+      </Form>
+      <div className="link-row">
+        <Link to="/register">{t("auth.login.toRegister")}</Link>
+        <Link to="/forgot-password">{t("auth.login.toForgot")}</Link>
+      </div>
+      <div className="stack">
+        <Button block onClick={() => void navigate("/wallet")}>
+          {t("auth.login.withWallet")}
+        </Button>
+        <Button block fill="outline" onClick={() => void demo()} data-testid="demo-login">
+          {t("auth.login.asDemo")}
+        </Button>
+        <p className="hint">{t("auth.login.demoHint")}</p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+import { Grid } from "antd-mobile";
+import {
+  BellOutline,
+  HistogramOutline,
+  SearchOutline,
+  SetOutline,
+  UserCircleOutline,
+} from "antd-mobile-icons";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { useSession } from "../../../lib/session.ts";
+
+const quickEntries = [
+  { to: "/quotation", key: "quotation", icon: <HistogramOutline /> },
+  { to: "/search", key: "search", icon: <SearchOutline /> },
+  { to: "/notices", key: "notices", icon: <BellOutline /> },
+  { to: "/settings", key: "settings", icon: <SetOutline /> },
+] as const;
+
+/** Home: the notices strip, quick entries, and the market overview by asset class. */
+export function HomePage({
+  noticesStrip,
+  overview,
+}: {
+  noticesStrip: ReactNode;
+  overview: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const session = useSession();
+  return (
+    <section className="page" aria-labelledby="home-title">
+      {noticesStrip}
+      <h1 id="home-title" data-testid="home-title">
+        {t("home.title")}
+      </h1>
+      <p className="hint">{t("app.tagline")}</p>
+      {session ? null : (
+        <Link className="sign-in-banner" to="/login">
+          <UserCircleOutline aria-hidden="true" /> {t("home.signIn")}
+        </Link>
+      )}
+      <nav aria-label={t("home.quickEntries")}>
+        <Grid columns={4} gap={8}>
+          {quickEntries.map((entry) => (
+            <Grid.Item key={entry.key}>
+              <Link to={entry.to} className="quick-entry">
+                <span aria-hidden="true" className="quick-icon">
+                  {entry.icon}
+                </span>
+                <span>{t(`home.entries.${entry.key}`)}</span>
+              </Link>
+            </Grid.Item>
+          ))}
+        </Grid>
+      </nav>
+      {overview}
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+import type { InstrumentView, TickerView } from "@candor/contract";
+import { List } from "antd-mobile";
+import { useTranslation } from "react-i18next";
+import { Amount, ChangePercent } from "../../../components/ui/amount.tsx";
+
+/** The instrument's name in the interface language: Chinese for zh-Hant, English otherwise. */
+export function instrumentName(instrument: InstrumentView, language: string): string {
+  return language === "zh-Hant" ? instrument.names["zh-Hant"] : instrument.names.en;
+}
+
+/** Rows of symbol, name, last price, 24 h change and volume; "--" until a ticker arrives. */
+export function InstrumentList({
+  instruments,
+  tickers,
+}: {
+  instruments: readonly InstrumentView[];
+  tickers: ReadonlyMap<string, TickerView>;
+}) {
+  const { t, i18n } = useTranslation();
+  return (
+    <List className="instrument-list">
+      {instruments.map((instrument) => {
+        const ticker = tickers.get(instrument.id);
+        return (
+          <List.Item
+            key={instrument.id}
+            data-testid="instrument-row"
+            description={
+              <span>
+                {instrumentName(instrument, i18n.language)} · {t("markets.volume")}{" "}
+                <Amount value={ticker?.volume24h} decimalsMax={2} />
+              </span>
+            }
+            extra={
+              <span className="quote">
+                <Amount value={ticker?.last} decimalsMax={instrument.priceScale} />
+                <ChangePercent value={ticker?.changePercent24h} />
+              </span>
+            }
+          >
+            <span className="symbol">{instrument.symbol}</span>
+            {ticker && !ticker.marketOpen ? (
+              <span className="closed-tag">{t("markets.closed")}</span>
+            ) : null}
+          </List.Item>
+        );
+      })}
+    </List>
+  );
+}
+
+/** "Simulated prices" when any shown price comes from the simulator (DESIGN §2). */
+export function SimulatedLabel({ show }: { show: boolean }) {
+  const { t } = useTranslation();
+  if (!show) return null;
+  return (
+    <p className="simulated-label" data-testid="simulated-label">
+      {t("markets.simulated")}
+    </p>
+  );
+}

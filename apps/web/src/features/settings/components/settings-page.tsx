@@ -1,0 +1,137 @@
+import { bcp47ByLocale, locales, nativeNameByLocale, type Locale } from "@candor/contract/locales";
+import { Avatar, Button, Dialog, List, Switch } from "antd-mobile";
+import { useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { setLocale } from "../../../lib/i18n.ts";
+import { maskMiddle } from "../../../lib/mask.ts";
+import { isDemo, useSession } from "../../../lib/session.ts";
+import { setTheme, useThemeChoice, type ThemeChoice } from "../../../lib/theme.ts";
+
+/**
+ * Settings (spec: pages/assets/shezhi): avatar, nickname, language, theme, real/demo switch and
+ * log out. Signed out, only the language and theme are shown, with a way to log in.
+ */
+export function SettingsPage({
+  onSwitchMode,
+  onLogout,
+  about,
+}: {
+  onSwitchMode: (toDemo: boolean) => Promise<void>;
+  onLogout: () => Promise<void>;
+  /** The server's state, shown at the end. */
+  about?: ReactNode;
+}) {
+  const { t, i18n } = useTranslation();
+  const session = useSession();
+  const theme = useThemeChoice();
+  const navigate = useNavigate();
+  const [switching, setSwitching] = useState(false);
+  const demo = isDemo(session);
+  const name = session?.user.nickname ?? session?.user.username ?? "";
+
+  const switchMode = async (toDemo: boolean) => {
+    setSwitching(true);
+    try {
+      await onSwitchMode(toDemo);
+    } finally {
+      setSwitching(false);
+    }
+  };
+  const logout = async () => {
+    const confirmed = await Dialog.confirm({
+      content: t("settings.logoutConfirm"),
+      "aria-label": t("settings.logoutConfirm"),
+      confirmText: t("common.confirm"),
+      cancelText: t("common.cancel"),
+    });
+    if (confirmed) await onLogout();
+  };
+
+  return (
+    <section className="page" aria-labelledby="settings-title">
+      <h1 id="settings-title">{t("settings.title")}</h1>
+      {session ? (
+        <div className="profile">
+          <Avatar src="" aria-hidden="true" style={{ "--size": "56px" }} />
+          <div>
+            <p className="profile-name" data-testid="profile-name">
+              {name.length > 16 ? maskMiddle(name) : name}
+            </p>
+            <p className="hint">{demo ? t("mode.demo") : t("mode.real")}</p>
+          </div>
+        </div>
+      ) : (
+        <div className="profile">
+          <p>{t("settings.signedOut")}</p>
+          <Button color="primary" size="small" onClick={() => void navigate("/login")}>
+            {t("auth.login.submit")}
+          </Button>
+        </div>
+      )}
+      <List header={t("settings.preferences")}>
+        <List.Item
+          extra={
+            <select
+              className="native-select"
+              aria-label={t("settings.language")}
+              data-testid="language-select"
+              value={i18n.language}
+              onChange={(event) => void setLocale(event.target.value as Locale)}
+            >
+              {locales.map((locale) => (
+                <option key={locale} value={locale} lang={bcp47ByLocale[locale]}>
+                  {nativeNameByLocale[locale]}
+                </option>
+              ))}
+            </select>
+          }
+        >
+          {t("settings.language")}
+        </List.Item>
+        <List.Item
+          extra={
+            <select
+              className="native-select"
+              aria-label={t("settings.theme")}
+              value={theme}
+              onChange={(event) => setTheme(event.target.value as ThemeChoice)}
+            >
+              <option value="system">{t("settings.themeSystem")}</option>
+              <option value="light">{t("settings.themeLight")}</option>
+              <option value="dark">{t("settings.themeDark")}</option>
+            </select>
+          }
+        >
+          {t("settings.theme")}
+        </List.Item>
+      </List>
+      {session ? (
+        <>
+          <List header={t("settings.account")}>
+            <List.Item
+              description={t("mode.explain")}
+              extra={
+                <Switch
+                  checked={demo}
+                  loading={switching}
+                  onChange={(checked) => void switchMode(checked)}
+                  aria-label={t("mode.switchLabel")}
+                  data-testid="mode-switch"
+                />
+              }
+            >
+              {t("mode.switchLabel")}
+            </List.Item>
+          </List>
+          <div className="stack">
+            <Button block color="danger" fill="outline" onClick={() => void logout()}>
+              {t("settings.logout")}
+            </Button>
+          </div>
+        </>
+      ) : null}
+      {about}
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import { Toast } from "antd-mobile";
+import i18n from "i18next";
+import { ApiError } from "./api-client.ts";
+
+/** The "Please wait..." indicator never stays longer than this (spec §9). */
+export const loadingLimitMs = 30_000;
+/** How long a message toast stays (spec §8: the request layer's 2 s). */
+export const toastMs = 2_000;
+
+/** Shows "Please wait..." while `work` runs, for at most 30 s, and hides it afterwards. */
+export async function withLoading<T>(work: Promise<T>): Promise<T> {
+  const handler = Toast.show({
+    icon: "loading",
+    content: i18n.t("common.loading"),
+    duration: loadingLimitMs,
+    maskClickable: false,
+  });
+  try {
+    return await work;
+  } finally {
+    handler.close();
+  }
+}
+
+/** Shows a server message (or a network message) as a toast for 2 s. */
+export function showError(error: unknown) {
+  const message =
+    error instanceof ApiError && error.message ? error.message : i18n.t("errors.network");
+  Toast.show({ content: message, duration: toastMs });
+}
+
+/** Shows "Operation successful" or another short confirmation. */
+export function showSuccess(message = i18n.t("common.success")) {
+  Toast.show({ icon: "success", content: message, duration: toastMs });
+}

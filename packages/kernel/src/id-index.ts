@@ -1,0 +1,136 @@
+// The idempotency index: command id → position, as an open-addressing hash table over typed
+// arrays. A Map<string, number> of the same size spent a sixth of the whole kernel's time in
+// lookups that miss (almost every command is new) and churned the heap as ids expired; here a
+// miss is usually one probe in a compact typed array and nothing is allocated per entry.
+
+import { assert } from "./assert.ts";
+
+/** Resolves a position back to its id (the caller keeps the ids). */
+export type IdAt = (position: number) => string;
+
+const EMPTY = 0;
+const TOMBSTONE = -1;
+/** Positions are stored modulo this (plus one, so 0 can mean empty). */
+const MODULUS = 0x7ffffffe;
+
+/** 32-bit FNV-1a over UTF-16 code units. */
+export function hashId(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash | 0;
+}
+
+/**
+ * Slots are pairs in one Int32Array, [position + 1 (mod 2^31) | EMPTY | TOMBSTONE, hash], so a
+ * probe touches one cache line. Positions grow for the kernel's lifetime, but live ones span
+ * less than 2^31, so they are stored modulo 2^31 and resolved against the oldest live position.
+ */
+export class IdIndex {
+  private table: Int32Array;
+  private mask: number;
+  private live = 0;
+  private used = 0; // live + tombstones
+
+  constructor(
+    private readonly idAt: IdAt,
+    /** The oldest position that may still be indexed. */
+    private readonly oldest: () => number,
+    capacity = 1024,
+  ) {
+    assert((capacity & (capacity - 1)) === 0, "capacity must be a power of two");
+    this.table = new Int32Array(capacity * 2);
+    this.mask = capacity - 1;
+  }
+
+  get size(): number {
+    return this.live;
+  }
+
+  private absolute(stored: number): number {
+    const oldest = this.oldest();
+    return oldest + ((stored - 1 - (oldest % MODULUS) + MODULUS) % MODULUS);
+  }
+
+  // The last id looked up and its hash: `set` after a missed `get` (every new command) reuses it.
+  private lastId = "";
+  private lastHash = hashId("");
+
+  private hashOf(id: string): number {
+    if (id !== this.lastId) {
+      this.lastId = id;
+      this.lastHash = hashId(id);
+    }
+    return this.lastHash;
+  }
+
+  /** The position of `id`, or -1. */
+  get(id: string): number {
+    const hash = this.hashOf(id);
+    const table = this.table;
+    let index = hash & this.mask;
+    for (;;) {
+      const slot = table[index * 2]!;
+      if (slot === EMPTY) return -1;
+      if (slot !== TOMBSTONE && table[index * 2 + 1] === hash) {
+        const position = this.absolute(slot);
+        if (this.idAt(position) === id) return position;
+      }
+      index = (index + 1) & this.mask;
+    }
+  }
+
+  /** Adds `id` at `position`; the id must not be present. */
+  set(id: string, position: number): void {
+    assert(position >= 0 && position < Number.MAX_SAFE_INTEGER, "id position out of range");
+    if ((this.used + 1) * 2 > this.mask + 1) this.rebuild();
+    const hash = this.hashOf(id);
+    const table = this.table;
+    let index = hash & this.mask;
+    while (table[index * 2]! > 0) index = (index + 1) & this.mask;
+    if (table[index * 2] === EMPTY) this.used++;
+    table[index * 2] = (position % MODULUS) + 1;
+    table[index * 2 + 1] = hash;
+    this.live++;
+  }
+
+  /** Removes `id` (which must be at `position`). */
+  delete(id: string, position: number): void {
+    const hash = hashId(id);
+    const stored = (position % MODULUS) + 1;
+    const table = this.table;
+    let index = hash & this.mask;
+    for (;;) {
+      const slot = table[index * 2]!;
+      assert(slot !== EMPTY, "deleting an id that is not indexed");
+      if (slot === stored) {
+        table[index * 2] = TOMBSTONE;
+        this.live--;
+        return;
+      }
+      index = (index + 1) & this.mask;
+    }
+  }
+
+  /** Re-inserts the live entries into a table sized for them (drops tombstones). */
+  private rebuild(): void {
+    let capacity = this.mask + 1;
+    while (this.live * 4 >= capacity) capacity *= 2;
+    const old = this.table;
+    const table = new Int32Array(capacity * 2);
+    const mask = capacity - 1;
+    for (let i = 0; i < old.length; i += 2) {
+      const slot = old[i]!;
+      if (slot <= 0) continue;
+      let index = old[i + 1]! & mask;
+      while (table[index * 2] !== EMPTY) index = (index + 1) & mask;
+      table[index * 2] = slot;
+      table[index * 2 + 1] = old[i + 1]!;
+    }
+    this.table = table;
+    this.mask = mask;
+    this.used = this.live;
+  }
+}

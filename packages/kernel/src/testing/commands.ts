@@ -1,0 +1,235 @@
+// Command builders for tests, the simulator and the benchmark: every field present, sensible
+// defaults, ids and times supplied by a small counter so tables stay short.
+
+import type {
+  Command,
+  DefineMarketCommand,
+  Mode,
+  OrderType,
+  PlaceOrderCommand,
+  Side,
+  TimeInForce,
+} from "../types.ts";
+
+/** Hands out command ids `c1, c2, …` and times 1000, 1001, … unless given. */
+export class CommandMaker {
+  private serial = 0;
+  nowMs: number;
+
+  constructor(startMs = 1_000) {
+    this.nowMs = startMs;
+  }
+
+  private next(): { id: string; atMs: number } {
+    this.serial++;
+    return { id: `c${this.serial}`, atMs: this.nowMs++ };
+  }
+
+  asset(assetId: string, scale: number, amountMax: bigint | null = null): Command {
+    return { type: "define_asset", ...this.next(), assetId, scale, amountMax };
+  }
+
+  market(
+    marketId: string,
+    baseAssetId: string,
+    quoteAssetId: string,
+    overrides: Partial<DefineMarketCommand> = {},
+  ): Command {
+    return {
+      type: "define_market",
+      ...this.next(),
+      marketId,
+      baseAssetId,
+      quoteAssetId,
+      instrumentId: null,
+      priceStep: "0.01",
+      lotSize: "0.001",
+      quantityLotsMin: 1,
+      quantityLotsMax: 1_000_000,
+      feeBpsMaker: 10,
+      feeBpsTaker: 20,
+      priceBandBps: 500,
+      levelsPerSideMax: null,
+      ordersPerBookMax: null,
+      ...overrides,
+    };
+  }
+
+  session(marketId: string, open: boolean): Command {
+    return { type: "set_market_session", ...this.next(), marketId, open };
+  }
+
+  open(ownerId: string, mode: Mode = "real"): Command {
+    return { type: "open_accounts", ...this.next(), ownerId, mode };
+  }
+
+  deposit(ownerId: string, assetId: string, amount: bigint): Command {
+    return {
+      type: "credit_deposit",
+      ...this.next(),
+      ownerId,
+      mode: "real",
+      assetId,
+      amount,
+      reference: "tx-" + String(this.serial),
+      operatorId: null,
+    };
+  }
+
+  grant(ownerId: string, assetId: string, amount: bigint): Command {
+    return { type: "grant_demo", ...this.next(), ownerId, mode: "demo", assetId, amount };
+  }
+
+  resetDemo(ownerId: string): Command {
+    return { type: "reset_demo", ...this.next(), ownerId, mode: "demo" };
+  }
+
+  limit(
+    ownerId: string,
+    marketId: string,
+    side: Side,
+    priceTicks: number,
+    quantityLots: number,
+    timeInForce: TimeInForce = "gtc",
+    mode: Mode = "real",
+  ): PlaceOrderCommand {
+    return this.order(
+      ownerId,
+      marketId,
+      side,
+      "limit",
+      timeInForce,
+      priceTicks,
+      quantityLots,
+      null,
+      mode,
+    );
+  }
+
+  order(
+    ownerId: string,
+    marketId: string,
+    side: Side,
+    orderType: OrderType,
+    timeInForce: TimeInForce,
+    priceTicks: number | null,
+    quantityLots: number | null,
+    quoteAmount: bigint | null,
+    mode: Mode = "real",
+  ): PlaceOrderCommand {
+    return {
+      type: "place_order",
+      ...this.next(),
+      ownerId,
+      mode,
+      marketId,
+      side,
+      orderType,
+      timeInForce,
+      priceTicks,
+      quantityLots,
+      quoteAmount,
+    };
+  }
+
+  cancel(ownerId: string, orderId: number, mode: Mode = "real"): Command {
+    return { type: "cancel_order", ...this.next(), ownerId, mode, orderId };
+  }
+
+  replace(
+    ownerId: string,
+    orderId: number,
+    priceTicks: number,
+    quantityLots: number,
+    mode: Mode = "real",
+  ): Command {
+    return {
+      type: "replace_order",
+      ...this.next(),
+      ownerId,
+      mode,
+      orderId,
+      priceTicks,
+      quantityLots,
+    };
+  }
+
+  cancelAll(ownerId: string, marketId: string | null = null, mode: Mode = "real"): Command {
+    return { type: "cancel_all", ...this.next(), ownerId, mode, marketId };
+  }
+
+  tick(instrumentId: string, price: string): Command {
+    const base = this.next();
+    return {
+      type: "record_tick",
+      ...base,
+      tickId: `t${base.id}`,
+      instrumentId,
+      price,
+      tickAtMs: base.atMs,
+    };
+  }
+
+  clock(advanceMs = 0): Command {
+    this.nowMs += advanceMs;
+    return { type: "clock_tick", ...this.next() };
+  }
+
+  withdrawHold(ownerId: string, assetId: string, amount: bigint, withdrawalId: string): Command {
+    return {
+      type: "withdrawal_hold",
+      ...this.next(),
+      ownerId,
+      mode: "real",
+      assetId,
+      amount,
+      withdrawalId,
+    };
+  }
+
+  withdrawComplete(withdrawalId: string): Command {
+    return {
+      type: "withdrawal_complete",
+      ...this.next(),
+      withdrawalId,
+      reference: "payout-" + withdrawalId,
+      operatorId: "op1",
+    };
+  }
+
+  withdrawCancel(withdrawalId: string): Command {
+    return { type: "withdrawal_cancel", ...this.next(), withdrawalId, operatorId: null };
+  }
+
+  transferWallet(
+    ownerId: string,
+    assetId: string,
+    amount: bigint,
+    sourceWallet: "fund" | "contract" | "fiat",
+    targetWallet: "fund" | "contract" | "fiat",
+    mode: Mode = "real",
+  ): Command {
+    return {
+      type: "transfer_wallet",
+      ...this.next(),
+      ownerId,
+      mode,
+      assetId,
+      amount,
+      sourceWallet,
+      targetWallet,
+    };
+  }
+
+  transferUser(ownerId: string, targetOwnerId: string, assetId: string, amount: bigint): Command {
+    return {
+      type: "transfer_user",
+      ...this.next(),
+      ownerId,
+      mode: "real",
+      assetId,
+      amount,
+      targetOwnerId,
+    };
+  }
+}

@@ -1,0 +1,295 @@
+// A seeded simulator of random command streams over the whole kernel. After every command it
+// checks the invariants; at a random point it takes a snapshot, and at the end it restores that
+// snapshot, replays the rest and compares state hashes. A failure names its seed.
+
+import type { OrderBookFactory } from "../book/types.ts";
+import { decodeCommand, encodeCommand } from "../command-codec.ts";
+import { checkInvariants } from "../invariants.ts";
+import { apply, createKernelState } from "../kernel.ts";
+import { restore, snapshot, stateHash } from "../snapshot.ts";
+import type { KernelState } from "../state.ts";
+import type { Command, Mode, Side, TimeInForce } from "../types.ts";
+import { CommandMaker } from "./commands.ts";
+
+/** Small, fast, seedable PRNG (mulberry32). */
+export class Random {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  /** Uniform in [0, 1). */
+  next(): number {
+    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** Integer in [low, high]. */
+  int(low: number, high: number): number {
+    return low + Math.floor(this.next() * (high - low + 1));
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+
+  chance(probability: number): boolean {
+    return this.next() < probability;
+  }
+}
+
+export interface SimulationOptions {
+  seed: number;
+  commands: number;
+  bookFactory: OrderBookFactory;
+  /** Check invariants after every command (default true). */
+  checkEveryStep?: boolean;
+}
+
+export interface SimulationReport {
+  seed: number;
+  commands: number;
+  accepted: number;
+  fills: number;
+  rejections: Record<string, number>;
+  hash: string;
+}
+
+const USERS = ["1", "2", "3", "4", "5", "6"];
+const MARKETS = [
+  { marketId: "BTC-USDT", base: "BTC", quote: "USDT", center: 10_000 },
+  { marketId: "ETH-BTC", base: "ETH", quote: "BTC", center: 500 },
+];
+
+/** Fails with the seed in the message so anyone can replay it. */
+export class SimulationFailure extends Error {
+  constructor(
+    readonly seed: number,
+    readonly step: number,
+    cause: unknown,
+  ) {
+    super(
+      `simulation seed ${seed} failed at command ${step}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+    this.name = "SimulationFailure";
+  }
+}
+
+/** Runs one seeded simulation; throws {@link SimulationFailure} on any broken invariant. */
+export function simulate(options: SimulationOptions): SimulationReport {
+  const { seed, bookFactory } = options;
+  const random = new Random(seed);
+  const c = new CommandMaker(1_000);
+  const state = createKernelState(
+    {
+      openOrdersPerOwnerMax: 12,
+      levelsPerSideMax: 40,
+      ordersPerBookMax: 150,
+      statementPostingsMax: 20,
+    },
+    bookFactory,
+  );
+  const history: Command[] = [];
+  const report: SimulationReport = {
+    seed,
+    commands: 0,
+    accepted: 0,
+    fills: 0,
+    rejections: {},
+    hash: "",
+  };
+  const snapshotAt = random.int(0, options.commands);
+  let snapshotBytes: Uint8Array | null = null;
+  let snapshotIndex = 0;
+  const withdrawals: string[] = [];
+  const openOrders = new Map<string, number[]>(); // `mode|owner` → order ids seen resting
+  let step = 0;
+
+  const send = (command: Command, check: boolean): void => {
+    const out = apply(state, command);
+    history.push(command);
+    report.commands++;
+    if (out.result.ok) {
+      if (!out.duplicate) report.accepted++;
+      for (const event of out.events) {
+        if (event.type === "fill") report.fills++;
+        if (event.type === "order_rested") {
+          const order = state.orders.get(event.orderId)!;
+          const key = order.owner.mode + "|" + order.owner.ownerId;
+          let list = openOrders.get(key);
+          if (list === undefined) openOrders.set(key, (list = []));
+          if (!list.includes(event.orderId)) list.push(event.orderId);
+        }
+      }
+    } else {
+      report.rejections[out.result.code] = (report.rejections[out.result.code] ?? 0) + 1;
+    }
+    if (check) checkInvariants(state);
+  };
+
+  try {
+    const setup: Command[] = [
+      c.asset("USDT", 6),
+      c.asset("BTC", 8),
+      c.asset("ETH", 8, 10n ** 12n),
+      c.market("BTC-USDT", "BTC", "USDT", { feeBpsMaker: 5, feeBpsTaker: 15 }),
+      c.market("ETH-BTC", "ETH", "BTC", {
+        priceStep: "0.000001",
+        lotSize: "0.01",
+        feeBpsMaker: 0,
+        feeBpsTaker: 30,
+        levelsPerSideMax: 8,
+        priceBandBps: 300,
+      }),
+      c.session("BTC-USDT", true),
+      c.session("ETH-BTC", true),
+    ];
+    const maker = "system:market_maker";
+    setup.push(c.deposit(maker, "USDT", 10_000_000_000n), c.deposit(maker, "BTC", 1_000_000_000n));
+    setup.push(c.deposit(maker, "ETH", 100_000_000_000n), c.grant(maker, "BTC", 1_000_000_000n));
+    for (const user of USERS) {
+      setup.push(c.open(user, "real"), c.open(user, "demo"));
+      setup.push(c.deposit(user, "USDT", BigInt(random.int(1, 5_000)) * 1_000_000n));
+      setup.push(c.deposit(user, "BTC", BigInt(random.int(0, 300)) * 1_000_000n));
+      setup.push(c.deposit(user, "ETH", BigInt(random.int(0, 3_000)) * 1_000_000n));
+      setup.push(c.grant(user, "BTC", 100_000_000n), c.grant(user, "ETH", 1_000_000_000n));
+    }
+    for (const command of setup) send(command, false);
+    checkInvariants(state);
+
+    for (step = 0; step < options.commands; step++) {
+      if (step === snapshotAt) {
+        snapshotBytes = snapshot(state);
+        snapshotIndex = history.length;
+      }
+      const command = randomCommand(random, c, state, history, openOrders, withdrawals);
+      send(command, options.checkEveryStep !== false);
+    }
+    if (snapshotBytes === null) {
+      snapshotBytes = snapshot(state);
+      snapshotIndex = history.length;
+    }
+    report.hash = stateHash(state);
+    const copy = restore(snapshotBytes, bookFactory);
+    for (let i = snapshotIndex; i < history.length; i++) {
+      // Replays go through the journal encoding, as they would after a restart.
+      apply(copy, decodeCommand(encodeCommand(history[i]!)));
+    }
+    checkInvariants(copy);
+    const replayed = stateHash(copy);
+    if (replayed !== report.hash) {
+      throw new Error(`restore at ${snapshotAt} + replay gives ${replayed}, live ${report.hash}`);
+    }
+  } catch (error) {
+    if (error instanceof SimulationFailure) throw error;
+    throw new SimulationFailure(seed, step, error);
+  }
+  return report;
+}
+
+function randomCommand(
+  random: Random,
+  c: CommandMaker,
+  state: KernelState,
+  history: Command[],
+  openOrders: Map<string, number[]>,
+  withdrawals: string[],
+): Command {
+  // Time moves on by 0–3 ms a command, now and then by minutes.
+  c.nowMs += random.chance(0.002) ? random.int(60_000, 400_000) : random.int(0, 3);
+  const roll = random.next();
+  const mode: Mode = random.chance(0.25) ? "demo" : "real";
+  const owner = random.chance(0.1) ? "system:market_maker" : random.pick(USERS);
+  const market = random.pick(MARKETS);
+  const side: Side = random.chance(0.5) ? "buy" : "sell";
+  const price = () => market.center + random.int(-25, 25);
+  const lots = () => (random.chance(0.05) ? random.int(0, 2_000) : random.int(1, 40));
+  const ownOrder = (): number => {
+    const list = openOrders.get(mode + "|" + owner);
+    if (list === undefined || list.length === 0 || random.chance(0.05)) {
+      return random.int(1, state.orderIdNext + 2);
+    }
+    const index = random.int(0, list.length - 1);
+    const orderId = list[index]!;
+    if (!state.orders.has(orderId)) list.splice(index, 1);
+    return orderId;
+  };
+  if (roll < 0.3) {
+    const tif: TimeInForce = random.pick(["gtc", "gtc", "gtc", "ioc", "fok", "post_only"]);
+    return c.limit(owner, market.marketId, side, price(), lots(), tif, mode);
+  }
+  if (roll < 0.45) return c.replace(owner, ownOrder(), price(), lots(), mode);
+  if (roll < 0.55) return c.cancel(owner, ownOrder(), mode);
+  if (roll < 0.6) {
+    if (side === "buy" && random.chance(0.5)) {
+      const quote = BigInt(random.int(1, 5_000_000));
+      return c.order(owner, market.marketId, "buy", "market", "ioc", null, null, quote, mode);
+    }
+    return c.order(owner, market.marketId, side, "market", "ioc", null, lots(), null, mode);
+  }
+  if (roll < 0.66) {
+    const ticks = market.center + random.int(-30, 30);
+    const step = market.marketId === "BTC-USDT" ? 100 : 1_000_000;
+    const whole = Math.floor(ticks / step);
+    const fraction = String(ticks % step).padStart(String(step).length - 1, "0");
+    return c.tick(market.marketId, `${whole}.${fraction}`);
+  }
+  if (roll < 0.68) return c.cancelAll(owner, random.chance(0.5) ? market.marketId : null, mode);
+  if (roll < 0.7) return c.clock(random.int(0, 1_000));
+  if (roll < 0.73) {
+    const user = random.pick(USERS);
+    return c.deposit(user, random.pick(["USDT", "BTC", "ETH"]), BigInt(random.int(-5, 50_000_000)));
+  }
+  if (roll < 0.76) {
+    const id = `w${history.length}`;
+    withdrawals.push(id);
+    const amount = BigInt(random.int(0, 80_000_000));
+    return c.withdrawHold(random.pick(USERS), random.pick(["USDT", "BTC"]), amount, id);
+  }
+  if (roll < 0.79) {
+    const id = withdrawals.length > 0 ? random.pick(withdrawals) : "none";
+    return random.chance(0.5) ? c.withdrawComplete(id) : c.withdrawCancel(id);
+  }
+  if (roll < 0.82) {
+    const wallets = ["fund", "contract", "fiat"] as const;
+    return c.transferWallet(
+      random.pick(USERS),
+      random.pick(["USDT", "BTC"]),
+      BigInt(random.int(0, 20_000_000)),
+      random.pick(wallets),
+      random.pick(wallets),
+      mode,
+    );
+  }
+  if (roll < 0.85) {
+    return c.transferUser(
+      random.pick(USERS),
+      random.pick([...USERS, "99"]),
+      "USDT",
+      BigInt(random.int(1, 30_000_000)),
+    );
+  }
+  if (roll < 0.87) {
+    return random.chance(0.3)
+      ? c.resetDemo(random.pick(USERS))
+      : c.grant(random.pick([...USERS, "system:market_maker"]), "USDT", 50_000_000n);
+  }
+  if (roll < 0.88) return c.session(market.marketId, random.chance(0.7));
+  if (roll < 0.95 && history.length > 0) {
+    // Resend an earlier command: a duplicate (or, if time moved on, maybe pruned).
+    const earlier = history[random.int(Math.max(0, history.length - 200), history.length - 1)]!;
+    const roll2 = random.next();
+    if (roll2 < 0.6) return earlier;
+    // A retry stamped with the current time (the engine stamps time): still a duplicate.
+    if (roll2 < 0.8 || earlier.type !== "place_order") {
+      return { ...earlier, atMs: c.nowMs } as Command;
+    }
+    // The same id with other content: command_id_reused.
+    return { ...earlier, atMs: c.nowMs, quantityLots: (earlier.quantityLots ?? 0) + 1 };
+  }
+  return c.limit(owner, market.marketId, side, price(), lots(), "gtc", mode);
+}

@@ -1,0 +1,273 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  artifactsDir,
+  launchBrowser,
+  mobileViewport,
+  removeDataDir,
+  startServer,
+  type ServerProcess,
+} from "../harness.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const axeSource = readFileSync(
+  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+  "utf8",
+);
+
+/** The web app's texts of a locale, to check what the screen shows. */
+function texts(locale: string) {
+  return JSON.parse(readFileSync(path.join(root, `apps/web/src/locales/${locale}.json`), "utf8"));
+}
+
+let server: ServerProcess;
+let browser: Browser;
+let context: BrowserContext | undefined;
+let page: Page;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (server) removeDataDir(server.dataDir);
+});
+
+afterEach(async (test) => {
+  if (test.task.result?.state === "fail" && page) {
+    await page.screenshot({ path: path.join(artifactsDir, `failed-${test.task.name}.png`) });
+  }
+  await context?.close();
+  context = undefined;
+});
+
+async function open(hash = "/", locale = "en-US") {
+  context = await browser.newContext({ viewport: mobileViewport, locale });
+  page = await context.newPage();
+  await page.goto(`${server.url}/#${hash}`);
+  return page;
+}
+
+/** The input whose accessible name is `label` (antd-mobile labels point at the item too). */
+const input = (label: string) => page.locator(`input[aria-label="${label}"]`);
+
+const hashPath = () => page.evaluate(() => window.location.hash.slice(1).split("?")[0]);
+
+/** Polls for up to 10 s: pages load lazily and the server answers over real HTTP. */
+const poll = <T>(read: () => Promise<T> | T, options: { timeout?: number } = {}) =>
+  expect.poll(read, { timeout: 10_000, ...options });
+
+interface AxeResult {
+  violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+}
+
+/**
+ * axe-core on the current screen (or on `context`, e.g. an open dialog, whose background is
+ * covered and inert): no serious or critical violation.
+ */
+async function expectAccessible(screen: string, context = "html") {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async (selector) => {
+    const axe = (window as unknown as { axe: { run(c: string): Promise<AxeResult> } }).axe;
+    const result = await axe.run(selector);
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  }, context);
+  expect(violations, screen).toEqual([]);
+}
+
+describe.each([
+  ["en", "English"],
+  ["de", "Deutsch"],
+  ["ru", "Русский"],
+])("in %s", (locale) => {
+  const t = texts(locale);
+
+  it("changes language in settings, then shows home, quotes and settings translated", async () => {
+    await open("/settings");
+    await page.getByTestId("language-select").waitFor();
+    await page.getByTestId("language-select").selectOption(locale);
+    await poll(() => page.locator("#settings-title").textContent()).toBe(t.settings.title);
+    await expectAccessible(`settings ${locale}`);
+    await page.screenshot({ path: path.join(artifactsDir, `settings-${locale}.png`) });
+
+    // Settings was the only page: back goes home (spec §2). Home shows the welcome notice.
+    await page.getByTestId("nav-back").click();
+    await poll(() => page.getByTestId("home-title").textContent()).toBe(t.home.title);
+    await expect
+      .poll(() => page.getByTestId("notices-strip").textContent(), { timeout: 10_000 })
+      .toContain(
+        locale === "en"
+          ? "Welcome to Candor"
+          : locale === "de"
+            ? "Willkommen bei Candor"
+            : "Добро пожаловать в Candor",
+      );
+    await page.getByText(t.home.overview).waitFor();
+    await expectAccessible(`home ${locale}`);
+    await page.screenshot({ path: path.join(artifactsDir, `home-${locale}.png`) });
+
+    await page.getByText(t.home.entries.quotation, { exact: true }).first().click();
+    await poll(() => page.locator("#quotation-title").textContent()).toBe(t.markets.title);
+    // Either real instruments from the market API or an honest error: never made-up rows.
+    await expect
+      .poll(
+        async () =>
+          (await page.getByTestId("instrument-row").count()) > 0 ||
+          (await page.getByTestId("error-state").count()) > 0,
+      )
+      .toBe(true);
+    if ((await page.getByTestId("error-state").count()) > 0) {
+      expect(await page.getByTestId("instrument-row").count()).toBe(0);
+    }
+    await expectAccessible(`quotation ${locale}`);
+    await page.screenshot({ path: path.join(artifactsDir, `quotation-${locale}.png`) });
+  });
+
+  it("asks to confirm the agreement before registering, in the same language", async () => {
+    await open("/settings");
+    await page.getByTestId("language-select").selectOption(locale);
+    await page.goto(`${server.url}/#/register`);
+    await expect
+      .poll(() => page.locator("#register-title").textContent())
+      .toBe(t.auth.register.title);
+    await input(t.auth.fields.email).fill("someone@example.com");
+    await input(t.auth.fields.captcha).fill("abcd");
+    await input(t.auth.fields.code).fill("123456");
+    await input(t.auth.fields.password).fill("correct horse 1");
+    await input(t.auth.fields.passwordConfirm).fill("correct horse 1");
+    await page.getByRole("button", { name: t.auth.register.submit }).click();
+    await page.getByText(t.auth.register.confirmAgreement).waitFor();
+    await expectAccessible(`register ${locale}`);
+  });
+});
+
+describe("navigation rules (spec §2)", () => {
+  it("redirects the spec's paths to readable routes", async () => {
+    await open("/pages/assets/shezhi");
+    await poll(hashPath).toBe("/settings");
+    await page.goto(`${server.url}/#/pages/index/quotation?tab=stock`);
+    await expect
+      .poll(() => page.evaluate(() => window.location.hash))
+      .toBe("#/quotation?tab=stock");
+    await page.goto(`${server.url}/#/pages/login/login`);
+    await poll(hashPath).toBe("/login");
+  });
+
+  it("goes home on back from the only page", async () => {
+    await open("/quotation");
+    await page.locator("#quotation-title").waitFor();
+    await page.getByTestId("nav-back").click();
+    await poll(hashPath).toBe("/");
+  });
+
+  it("goes back from login to the previous page outside the login flow", async () => {
+    await open("/");
+    await page.getByTestId("notices-strip").waitFor();
+    await page.evaluate(() => (window.location.hash = "#/quotation"));
+    await poll(hashPath).toBe("/quotation");
+    await page.evaluate(() => (window.location.hash = "#/login"));
+    await page.locator("#login-title").waitFor();
+    await page.getByText("Create an account").click();
+    await page.locator("#register-title").waitFor();
+    await page.getByText("I already have an account").click();
+    await page.locator("#login-title").waitFor();
+    await page.getByTestId("nav-back").click();
+    await poll(hashPath).toBe("/quotation");
+  });
+
+  it("returns to a top-level page already in the history instead of stacking it", async () => {
+    await open("/");
+    await page.getByTestId("home-title").waitFor();
+    const lengthBefore = await page.evaluate(() => window.history.length);
+    await page.getByText("Coin-Coin", { exact: true }).click();
+    await poll(hashPath).toBe("/coin-coin");
+    await page.getByText("Home", { exact: true }).click();
+    await poll(hashPath).toBe("/");
+    // Home was found one step back: the history did not grow a second home entry.
+    expect(await page.evaluate(() => window.history.length)).toBe(lengthBefore + 1);
+    expect(await page.evaluate(() => (window.history.state as { idx: number }).idx)).toBe(0);
+  });
+
+  it("asks to log in on a protected page and goes to login when accepted", async () => {
+    await open("/");
+    await page.getByTestId("home-title").waitFor();
+    await page.getByText("Assets", { exact: true }).click();
+    await page.getByText("You are not logged in, do you want to log in?").waitFor();
+    await page.waitForTimeout(500); // Let the dialog finish fading in before checking contrast.
+    await expectAccessible("login prompt", ".adm-dialog");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await poll(hashPath).toBe("/login");
+  });
+
+  it("goes back when the log-in prompt is declined", async () => {
+    await open("/");
+    await page.getByTestId("home-title").waitFor();
+    await page.getByText("Assets", { exact: true }).click();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await poll(hashPath).toBe("/");
+  });
+});
+
+describe("sign-in screens", () => {
+  it("offers the wallet info page when no wallet is injected, and e-mail login stays", async () => {
+    await open("/wallet");
+    await page.getByTestId("no-wallet").waitFor();
+    await expectAccessible("wallet");
+    await page.getByRole("link", { name: "What is a wallet?" }).click();
+    await poll(hashPath).toBe("/wallet/info");
+    await page.getByText("Your recovery phrase (seed phrase) or private key.").waitFor();
+    await page.getByRole("link", { name: "Log in with e-mail instead" }).click();
+    await poll(hashPath).toBe("/login");
+    await expectAccessible("login");
+  });
+
+  it("shows the server's message as a toast when login fails", async () => {
+    await open("/login");
+    await input("Account").fill("nobody@example.com");
+    await input("Password").fill("wrong password");
+    await page.getByRole("button", { name: "Log in" }).first().click();
+    // Whatever the server answers (no account, or no such endpoint yet), it is said in a toast.
+    await page.locator(".adm-toast-main").waitFor();
+    expect(await hashPath()).toBe("/login");
+  });
+
+  it("shows the demo badge on every screen while a demo user is signed in", async () => {
+    await open("/");
+    // The cache as a demo sign-in leaves it (spec §3: userInfo.is_virtual = 1).
+    await page.evaluate(() => {
+      const entry = (value: unknown) =>
+        JSON.stringify({ value, startMs: Date.now(), lifetimeSeconds: 604_800 });
+      localStorage.setItem("candor.token", entry("demo-token"));
+      localStorage.setItem(
+        "candor.userInfo",
+        entry({ id: "1", username: "demo-1", is_virtual: 1 }),
+      );
+    });
+    await page.reload();
+    for (const hash of ["/", "/quotation", "/settings", "/notices", "/coin-coin"]) {
+      await page.goto(`${server.url}/#${hash}`);
+      await page.getByTestId("demo-badge").waitFor();
+    }
+    await page.screenshot({ path: path.join(artifactsDir, "settings-demo-en.png") });
+  });
+
+  it("drops a cached session older than 7 days", async () => {
+    await open("/");
+    await page.evaluate(() => {
+      const old = (value: unknown) =>
+        JSON.stringify({ value, startMs: Date.now() - 8 * 86_400_000, lifetimeSeconds: 604_800 });
+      localStorage.setItem("candor.token", old("t"));
+      localStorage.setItem("candor.userInfo", old({ id: "1", username: "u", is_virtual: 1 }));
+    });
+    await page.goto(`${server.url}/#/settings`);
+    await page.getByText("You are not logged in.").waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("candor.token"))).toBeNull();
+  });
+});
