@@ -14,7 +14,8 @@ import Fastify from "fastify";
 import { openDatabase } from "../src/db/database.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { buildApp } from "../src/app.ts";
-import { declareStartingMarkets } from "../src/engine/bootstrap.ts";
+import { instruments } from "@candor/market";
+import { spotSetupCommands } from "../src/modules/market-maker/spot-markets.ts";
 import { startTestEngine } from "../src/modules/spot/spot.testing.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -68,7 +69,7 @@ async function serveFull(): Promise<Ready> {
   const database = await openDatabase({ kind: "pglite" });
   await migrate(database);
   const running = await startTestEngine(database, Date.now);
-  await declareStartingMarkets(running.engine);
+  for (const command of spotSetupCommands(instruments)) await running.engine.submit(command);
   await running.engine.submit({
     type: "record_tick",
     id: "bench-tick-1",
