@@ -67,7 +67,8 @@ async function serveBare(): Promise<Ready> {
 async function serveFull(): Promise<Ready> {
   const database = await openDatabase({ kind: "pglite" });
   await migrate(database);
-  const running = await startTestEngine(database, Date.now);
+  // The projector batches as the server does (50 ms), not as the tests do.
+  const running = await startTestEngine(database, Date.now, { projectorFlushDelayMs: 50 });
   await declareStartingMarkets(running.engine);
   await running.engine.submit({
     type: "record_tick",
