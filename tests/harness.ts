@@ -21,7 +21,7 @@ export interface ServerProcess {
  * build, and waits for the line that prints its URL.
  */
 export async function startServer(
-  options: { dataDir?: string; env?: Record<string, string> } = {},
+  options: { dataDir?: string; env?: Record<string, string>; startTimeoutMs?: number } = {},
 ): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "candor-test-"));
   const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
@@ -43,7 +43,10 @@ export async function startServer(
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start:\n${output}`)),
+      options.startTimeoutMs ?? 60_000,
+    );
     const onData = () => {
       const match = /running at (http:\/\/[^\s]+?)\/?\s/.exec(output);
       if (match) {

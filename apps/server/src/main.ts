@@ -5,9 +5,9 @@ import { buildApp } from "./app.ts";
 import { ConfigError, readConfig, type Config } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
-import { createMarketModule } from "./modules/market/market.module.ts";
-import { MemoryTapeSink } from "./modules/market/tape-sink.ts";
+import { engineAccounts } from "./engine/accounts.ts";
 import { openEngine } from "./engine/open-engine.ts";
+import { createMarketModule } from "./modules/market/market.module.ts";
 import pino from "pino";
 import { version } from "./version.ts";
 
@@ -57,14 +57,15 @@ async function main() {
 
   const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
   console.log("Market data: filling simulated history (the first start takes a little while)…");
-  // TODO(engine): replace MemoryTapeSink by the engine's TapeSink so ticks enter the kernel.
   const market = await createMarketModule({
     database,
     now: Date.now,
     seed: config.MARKET_SEED,
     backfillDays: config.MARKET_BACKFILL_DAYS,
     tickIntervalMs: config.MARKET_TICK_INTERVAL_MS,
-    tape: new MemoryTapeSink(),
+    // Defines the spot assets and markets from the catalogue, sends ticks and sessions to the
+    // kernel as journaled commands (the public tape) and runs the market maker.
+    kernel: running.engine,
     binance: config.MARKET_BINANCE_INSTRUMENTS
       ? {
           baseUrl: config.BINANCE_STREAM_URL,
@@ -77,6 +78,8 @@ async function main() {
     database,
     webRoot,
     logLevel: config.LOG_LEVEL,
+    engine: running.engine,
+    accounts: engineAccounts(running.engine),
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
     operatorToken: config.OPERATOR_TOKEN,
@@ -84,7 +87,6 @@ async function main() {
     passwordCost: config.PASSWORD_COST,
     captcha: config.CAPTCHA,
     market,
-    engine: running.engine,
   });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Candor ${version} is running at ${address.replace("[::1]", "localhost")}/`);

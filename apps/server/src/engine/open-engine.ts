@@ -5,7 +5,6 @@ import type { Journal, JournalLogger } from "../journal/journal.ts";
 import { openPgJournal } from "../journal/pg-journal.ts";
 import { fileSnapshotStore, pgSnapshotStore } from "../journal/snapshot-store.ts";
 import { ReadModelProjector } from "../read-models/projector.ts";
-import { declareStartingMarkets } from "./bootstrap.ts";
 import { Engine } from "./engine.ts";
 import { kernelPort, type CandorEngine } from "./kernel-port.ts";
 
@@ -32,8 +31,8 @@ export interface RunningEngine {
 
 /**
  * Opens the journal (PostgreSQL when the server runs on PostgreSQL, else segment files under
- * `DATA_DIR/journal`), restores the kernel (snapshot + replay), attaches the read-model
- * projector and declares the starting assets and markets.
+ * `DATA_DIR/journal`), restores the kernel (snapshot + replay) and attaches the read-model
+ * projector. Assets and markets are declared by the market module from its catalogue.
  */
 export async function openEngine(options: OpenEngineOptions): Promise<RunningEngine> {
   const { database, logger, onFatal } = options;
@@ -58,7 +57,6 @@ export async function openEngine(options: OpenEngineOptions): Promise<RunningEng
   const cursor = await projector.load();
   engine.subscribe((applied) => projector.handle(applied));
   await engine.start({ eventsFrom: cursor + 1n });
-  await declareStartingMarkets(engine);
   return {
     engine,
     journal,

@@ -176,6 +176,7 @@ function PairMarket({
             <OrderBook
               book={book}
               priceScale={pair.priceScale}
+              lastPrice={ticker?.last}
               onPick={(price) => setPickedPrice({ price, at: Date.now() })}
             />
           </Tabs.Tab>

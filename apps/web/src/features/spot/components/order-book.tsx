@@ -26,7 +26,7 @@ function Level({
         type="button"
         className={`depth-level ${side}`}
         onClick={() => onPick(price)}
-        aria-label={t("coinCoin.book.pick", { price })}
+        title={t("coinCoin.book.pick", { price })}
         data-testid={`depth-${side}`}
       >
         <span className={side === "bid" ? "change up" : "change down"}>
@@ -45,10 +45,12 @@ function Level({
 export function OrderBook({
   book,
   priceScale,
+  lastPrice,
   onPick,
 }: {
   book: DepthBook | undefined;
   priceScale: number;
+  lastPrice: string | undefined;
   onPick: (price: string) => void;
 }) {
   const { t } = useTranslation();
@@ -69,6 +71,9 @@ export function OrderBook({
           <Level key={level[0]} level={level} side="ask" onPick={onPick} priceScale={priceScale} />
         ))}
       </ul>
+      <p className="depth-last" data-testid="depth-last">
+        <Amount value={lastPrice} decimalsMax={priceScale} />
+      </p>
       <ul className="depth-side" aria-label={t("coinCoin.book.bids")}>
         {bids.map((level) => (
           <Level key={level[0]} level={level} side="bid" onPick={onPick} priceScale={priceScale} />

@@ -32,7 +32,7 @@ export function OrderCard({
         <span className={order.side === "buy" ? "change up" : "change down"}>
           {t(`coinCoin.order.side.${order.side}`)} · {t(`coinCoin.form.${order.type}`)}
         </span>
-        <Tag color={order.status === "filled" ? "success" : "default"} data-testid="order-status">
+        <Tag color="primary" fill="outline" data-testid="order-status">
           {t(`coinCoin.order.status.${order.status}`)}
         </Tag>
       </div>

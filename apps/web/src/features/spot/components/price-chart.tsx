@@ -103,7 +103,7 @@ export default function PriceChart({
     <div
       className="price-chart"
       ref={container}
-      role="img"
+      role="figure"
       aria-label={label}
       data-testid="price-chart"
     />

@@ -3,7 +3,7 @@ import i18n from "i18next";
 import { Button, Dialog, Input, Popup } from "antd-mobile";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { apiFetch } from "../../../lib/api-client.ts";
@@ -46,19 +46,21 @@ function usePrivateStreams(enabled: boolean) {
 export function TradingPanel({ pair, lastPrice, marketOpen, pickedPrice }: TradingSlotProps) {
   const { t } = useTranslation();
   const session = useSession();
+  const navigate = useNavigate();
   usePrivateStreams(Boolean(session));
   if (!session) {
     return (
       <section className="spot-card" aria-labelledby="order-form-title">
         <h2 id="order-form-title">{t("coinCoin.form.title")}</h2>
         <p>{t("coinCoin.form.loginToTrade")}</p>
-        <Link
-          to="/login"
-          className="adm-button adm-button-primary adm-button-block"
+        <Button
+          block
+          color="primary"
+          onClick={() => void navigate("/login")}
           data-testid="login-to-trade"
         >
           {t("auth.login.submit")}
-        </Link>
+        </Button>
       </section>
     );
   }
