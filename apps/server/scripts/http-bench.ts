@@ -14,7 +14,8 @@ import Fastify from "fastify";
 import { openDatabase } from "../src/db/database.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { buildApp } from "../src/app.ts";
-import { declareStartingMarkets } from "../src/engine/bootstrap.ts";
+import { instruments } from "@candor/market";
+import { spotSetupCommands } from "../src/modules/market-maker/spot-markets.ts";
 import { startTestEngine } from "../src/modules/spot/spot.testing.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -69,7 +70,7 @@ async function serveFull(): Promise<Ready> {
   await migrate(database);
   // The projector batches as the server does (50 ms), not as the tests do.
   const running = await startTestEngine(database, Date.now, { projectorFlushDelayMs: 50 });
-  await declareStartingMarkets(running.engine);
+  for (const command of spotSetupCommands(instruments)) await running.engine.submit(command);
   await running.engine.submit({
     type: "record_tick",
     id: "bench-tick-1",

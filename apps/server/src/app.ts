@@ -13,9 +13,7 @@ import { operatorDepositRoutes } from "./modules/operator/deposits.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { noticesRoutes } from "./modules/notices/notices.routes.ts";
 import { registerMarket, type MarketModule } from "./modules/market/market.module.ts";
-import type { CandorEngine } from "./engine/kernel-port.ts";
 import { registerSpot } from "./modules/spot/spot.routes.ts";
-import { operatorDepositRoutes } from "./modules/operator/deposits.routes.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -72,7 +70,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, { deps });
   await app.register(noticesRoutes, { deps });
   if (deps.market) await registerMarket(app, deps.market, deps.now ?? Date.now);
-  if (deps.engine) await app.register(operatorDepositRoutes, { engine: deps.engine });
   if (deps.engine) await registerSpot(app, { ...deps, engine: deps.engine });
 
   if (deps.webRoot && existsSync(deps.webRoot)) {
