@@ -68,7 +68,8 @@ async function serveBare(): Promise<Ready> {
 async function serveFull(): Promise<Ready> {
   const database = await openDatabase({ kind: "pglite" });
   await migrate(database);
-  const running = await startTestEngine(database, Date.now);
+  // The projector batches as the server does (50 ms), not as the tests do.
+  const running = await startTestEngine(database, Date.now, { projectorFlushDelayMs: 50 });
   for (const command of spotSetupCommands(instruments)) await running.engine.submit(command);
   await running.engine.submit({
     type: "record_tick",

@@ -13,7 +13,11 @@ import { ReadModelProjector } from "../../read-models/projector.ts";
  * with the read-model projector attached: the whole write path the server runs, for tests and
  * the HTTP benchmark.
  */
-export async function startTestEngine(database: Database, now: () => number) {
+export async function startTestEngine(
+  database: Database,
+  now: () => number,
+  options: { projectorFlushDelayMs?: number } = {},
+) {
   const directory = mkdtempSync(path.join(tmpdir(), "candor-spot-"));
   const journal = await openFileJournal({
     directory: path.join(directory, "journal"),
@@ -29,7 +33,9 @@ export async function startTestEngine(database: Database, now: () => number) {
     clockTickMs: 0,
     snapshotEvery: 0,
   });
-  const projector = new ReadModelProjector(database, { flushDelayMs: 5 });
+  const projector = new ReadModelProjector(database, {
+    flushDelayMs: options.projectorFlushDelayMs ?? 5,
+  });
   await projector.load();
   engine.subscribe((applied) => projector.handle(applied));
   await engine.start();
