@@ -9,6 +9,7 @@ const benchmarks: Record<string, string> = {
   kernel: "packages/kernel/bench/kernel.ts",
   journal: "apps/server/scripts/journal-bench.ts",
   fanout: "apps/server/scripts/fanout-bench.ts",
+  http: "apps/server/scripts/http-bench.ts",
 };
 
 const name = process.argv[2];

@@ -65,7 +65,7 @@ async function credit(server: ServerProcess, deposit: Deposit): Promise<boolean>
 }
 
 it(`keeps every acknowledged deposit exactly once across ${kills} SIGKILLs (seed ${seed})`, async () => {
-  const env = { OPERATOR_TOKEN: operatorToken, SNAPSHOT_EVERY: "40" };
+  const env = { OPERATOR_TOKEN: operatorToken, SNAPSHOT_EVERY: "40", MARKET_BACKFILL_DAYS: "1" };
   let server = await startServer({ env });
   const dataDir = server.dataDir;
   dataDirs.push(dataDir);

@@ -15,7 +15,10 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  [server, browser] = await Promise.all([
+    startServer({ env: { MARKET_BACKFILL_DAYS: "1" } }),
+    launchBrowser(),
+  ]);
 });
 
 afterAll(async () => {

@@ -32,7 +32,15 @@ let page: Page;
 beforeAll(async () => {
   [server, browser] = await Promise.all([
     // No captcha to read in a test; the outbox (read with the operator token) holds the codes.
-    startServer({ env: { OPERATOR_TOKEN: operatorToken, CAPTCHA: "off", PASSWORD_COST: "12" } }),
+    startServer({
+      env: {
+        OPERATOR_TOKEN: operatorToken,
+        CAPTCHA: "off",
+        PASSWORD_COST: "12",
+        // One day of simulated history starts the server in seconds even on a busy machine.
+        MARKET_BACKFILL_DAYS: "1",
+      },
+    }),
     launchBrowser(),
   ]);
 });
@@ -78,6 +86,10 @@ interface AxeResult {
  * covered and inert): no serious or critical violation.
  */
 async function expectAccessible(screen: string, context = "html") {
+  // Toasts fade out; axe would measure their text halfway transparent.
+  await page.waitForFunction(() => !document.querySelector(".adm-toast-mask"), undefined, {
+    timeout: 10_000,
+  });
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async (selector) => {
     const axe = (window as unknown as { axe: { run(c: string): Promise<AxeResult> } }).axe;
@@ -183,8 +195,12 @@ describe.each([
     await page.getByRole("button", { name: en.auth.login.submit }).first().click();
     await poll(hashPath).toBe("/");
 
-    // Change language in settings; home is translated.
+    // Change the nickname, then the language; home is translated.
     await page.getByText(en.home.entries.settings, { exact: true }).click();
+    await page.getByTestId("nickname-item").click();
+    await input(en.settings.nickname).fill(`Trader ${locale}`);
+    await page.getByTestId("nickname-save").click();
+    await poll(() => page.getByTestId("nickname-item").textContent()).toContain(`Trader ${locale}`);
     await page.getByTestId("language-select").selectOption(locale);
     await poll(() => page.locator("#settings-title").textContent()).toBe(t.settings.title);
     await page.getByTestId("nav-back").click();
@@ -274,6 +290,8 @@ describe("navigation rules (spec §2)", () => {
     const lengthBefore = await page.evaluate(() => window.history.length);
     await page.getByText("Coin-Coin", { exact: true }).click();
     await poll(hashPath).toBe("/coin-coin");
+    // The shell has taken the new page (the active tab follows the router's location).
+    await page.locator(".adm-tab-bar-item-active", { hasText: "Coin-Coin" }).waitFor();
     await page.getByText("Home", { exact: true }).click();
     await poll(hashPath).toBe("/");
     // Home was found one step back: the history did not grow a second home entry.

@@ -8,11 +8,12 @@ import { docsRoutes } from "./http/openapi.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { tapeRoutes } from "./modules/tape/tape.routes.ts";
+import type { CandorEngine } from "./engine/kernel-port.ts";
+import { operatorDepositRoutes } from "./modules/operator/deposits.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { noticesRoutes } from "./modules/notices/notices.routes.ts";
 import { registerMarket, type MarketModule } from "./modules/market/market.module.ts";
-import type { CandorEngine } from "./engine/kernel-port.ts";
-import { operatorDepositRoutes } from "./modules/operator/deposits.routes.ts";
+import { registerSpot } from "./modules/spot/spot.routes.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -26,6 +27,8 @@ export interface AppDeps {
   bodyLimitBytes?: number;
   /** Bearer token for operator endpoints (OPERATOR_TOKEN); unset means no operator access. */
   operatorToken?: string;
+  /** The single-writer kernel engine (journal + kernel); routes that move money need it. */
+  engine?: CandorEngine;
   /** Opens a user's ledger accounts for a mode (and grants demo money for "demo"); idempotent. */
   accounts?: { open(userId: bigint, mode: "real" | "demo"): Promise<void> };
   /** `smtp://…` URL for e-mail; unset keeps every e-mail in the operator's outbox only. */
@@ -40,8 +43,6 @@ export interface AppDeps {
   captcha?: "required" | "off";
   /** Market data (REST under /api/v1/market and the WebSocket /api/v1/ws), when built. */
   market?: MarketModule;
-  /** The single-writer kernel engine (journal + kernel); routes that move money need it. */
-  engine?: CandorEngine;
 }
 
 /** Builds the whole HTTP app. It never listens: `main.ts` does, and tests use `inject`. */
@@ -65,10 +66,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(docsRoutes);
   await app.register(healthRoutes, { prefix: "/api/v1", deps });
   await app.register(tapeRoutes, { database: deps.database });
+  if (deps.engine) await app.register(operatorDepositRoutes, { engine: deps.engine });
   await app.register(authRoutes, { deps });
   await app.register(noticesRoutes, { deps });
   if (deps.market) await registerMarket(app, deps.market, deps.now ?? Date.now);
-  if (deps.engine) await app.register(operatorDepositRoutes, { engine: deps.engine });
+  if (deps.engine) await registerSpot(app, { ...deps, engine: deps.engine });
 
   if (deps.webRoot && existsSync(deps.webRoot)) {
     await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", wildcard: false });

@@ -8,13 +8,13 @@ describe("readConfig", () => {
       HOST: "127.0.0.1",
       DATA_DIR: "./data",
       LOG_LEVEL: "info",
+      SNAPSHOT_EVERY: 10_000,
       PASSWORD_COST: 17,
       CAPTCHA: "required",
       MARKET_SEED: 20_261_123,
       MARKET_BACKFILL_DAYS: 30,
       MARKET_TICK_INTERVAL_MS: 1_000,
       BINANCE_STREAM_URL: "wss://stream.binance.com:9443",
-      SNAPSHOT_EVERY: 10_000,
     });
   });
 

@@ -9,6 +9,8 @@ const ConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** A kernel snapshot is written after every this many journal records. */
+  SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(10_000),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
@@ -36,8 +38,6 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^wss?:\/\//, "must start with ws:// or wss://")
     .default("wss://stream.binance.com:9443"),
-  /** A kernel snapshot is written after every this many journal records. */
-  SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(10_000),
 });
 
 /** Server configuration, read from the environment at start-up. */

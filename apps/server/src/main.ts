@@ -5,8 +5,9 @@ import { buildApp } from "./app.ts";
 import { ConfigError, readConfig, type Config } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
-import { createMarketModule } from "./modules/market/market.module.ts";
+import { engineAccounts } from "./engine/accounts.ts";
 import { openEngine } from "./engine/open-engine.ts";
+import { createMarketModule } from "./modules/market/market.module.ts";
 import pino from "pino";
 import { version } from "./version.ts";
 
@@ -62,7 +63,8 @@ async function main() {
     seed: config.MARKET_SEED,
     backfillDays: config.MARKET_BACKFILL_DAYS,
     tickIntervalMs: config.MARKET_TICK_INTERVAL_MS,
-    // Ticks and sessions enter the kernel's journal as commands; spot depth is the kernel's books.
+    // Defines the spot assets and markets from the catalogue, sends ticks and sessions to the
+    // kernel as journaled commands (the public tape) and runs the market maker.
     kernel: running.engine,
     binance: config.MARKET_BINANCE_INSTRUMENTS
       ? {
@@ -76,6 +78,8 @@ async function main() {
     database,
     webRoot,
     logLevel: config.LOG_LEVEL,
+    engine: running.engine,
+    accounts: engineAccounts(running.engine),
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
     operatorToken: config.OPERATOR_TOKEN,
@@ -83,7 +87,6 @@ async function main() {
     passwordCost: config.PASSWORD_COST,
     captcha: config.CAPTCHA,
     market,
-    engine: running.engine,
   });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Candor ${version} is running at ${address.replace("[::1]", "localhost")}/`);

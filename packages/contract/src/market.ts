@@ -272,3 +272,28 @@ export const listTradesEndpoint = defineEndpoint({
   response: z.array(TradeView),
   errors: ["instrument_not_found"],
 });
+
+/** POST /api/v1/operator/market-maker/funding: the operator's real inventory for the market maker. */
+export const MarketMakerFundingBody = z.strictObject({
+  /** Idempotency key: the same id credits at most once. */
+  id: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/, "must be 1–100 letters, digits or . _ : -"),
+  assetId: z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/, "must be an asset id"),
+  /** Decimal string; more decimals than the asset has are rejected, never rounded. */
+  amount: DecimalString,
+  /** Where the money came from (bank or chain reference), 1–200 characters. */
+  reference: z.string().min(1).max(200),
+});
+
+export const marketMakerFundingEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/market-maker/funding",
+  summary: "Credit real inventory to the labelled market maker (operator)",
+  tag: "operator",
+  auth: "operator",
+  body: MarketMakerFundingBody,
+  response: z.object({ credited: z.boolean(), duplicate: z.boolean() }),
+  errors: ["validation_failed"],
+  description:
+    "A journaled `credit_deposit` to `system:market_maker` with the operator named on the " +
+    "posting. Nothing funds the market maker's real side automatically.",
+});

@@ -135,6 +135,8 @@ export const SpotFillView = z.object({
   counterparty: z.enum(["user", "market_maker", "system"]),
   /** Id of the latest tape tick of the instrument when the fill happened (GET /api/v1/tape). */
   tickId: z.string().nullable(),
+  /** Journal sequence of the command that made the fill (`GET /api/v1/tape?from=&to=`). */
+  sequence: z.string(),
   atMs: z.number().int(),
 });
 export type SpotFillView = z.infer<typeof SpotFillView>;
@@ -381,6 +383,8 @@ export const StatementLineView = z.object({
   /** Operator who made it (deposits, withdrawals, adjustments), else null. */
   operatorId: z.string().nullable(),
   reference: z.string().nullable(),
+  /** Journal sequence of the command that made the posting. */
+  sequence: z.string(),
   atMs: z.number().int(),
 });
 export type StatementLineView = z.infer<typeof StatementLineView>;

@@ -31,8 +31,8 @@ export interface RunningEngine {
 
 /**
  * Opens the journal (PostgreSQL when the server runs on PostgreSQL, else segment files under
- * `DATA_DIR/journal`), restores the kernel (snapshot + replay), attaches the read-model
- * projector. Assets and markets are declared by the market module from the instrument catalogue.
+ * `DATA_DIR/journal`), restores the kernel (snapshot + replay) and attaches the read-model
+ * projector. Assets and markets are declared by the market module from its catalogue.
  */
 export async function openEngine(options: OpenEngineOptions): Promise<RunningEngine> {
   const { database, logger, onFatal } = options;

@@ -208,10 +208,11 @@ export function realFundingCommand(
   amount: bigint,
   reference: string,
   operatorId: string,
+  id = `${reference}:${assetId}`,
 ): Unstamped<Command> {
   return {
     type: "credit_deposit",
-    id: `mm:fund:real:${reference}:${assetId}`,
+    id: `mm:fund:real:${id}`,
     ownerId: owner,
     mode: "real",
     assetId,

@@ -61,9 +61,33 @@ describeEachDatabase("market module with a kernel", (database) => {
     checkInvariants(state);
 
     // A signed-in user gets their own orders, fills and balances, and nobody else's.
-    const app = await buildApp({ database: database(), now: () => nowMs, market });
+    const operatorToken = "operator-token-0123456789";
+    const app = await buildApp({ database: database(), now: () => nowMs, market, operatorToken });
     const address = await app.listen({ port: 0, host: "127.0.0.1" });
     try {
+      // Real inventory only by an operator's credit; bad input changes nothing.
+      const fund = (payload: unknown, token?: string) =>
+        app.inject({
+          method: "POST",
+          url: "/api/v1/operator/market-maker/funding",
+          payload: payload as Record<string, unknown>,
+          headers: token ? { authorization: `Bearer ${token}` } : {},
+        });
+      const good = { id: "f1", assetId: "USDT", amount: "1000000", reference: "bank-123" };
+      expect((await fund(good)).statusCode).toBe(401);
+      expect((await fund({ ...good, amount: "-5" }, operatorToken)).statusCode).toBe(400);
+      expect((await fund({ ...good, amount: "1.0000001" }, operatorToken)).statusCode).toBe(400);
+      expect((await fund({ ...good, assetId: "NOPE" }, operatorToken)).statusCode).toBe(400);
+      expect((await fund({ ...good, extra: 1 }, operatorToken)).statusCode).toBe(400);
+      expect(market.service.depth(btc, "real", 5, nowMs).bids).toEqual([]);
+      const credited = await fund(good, operatorToken);
+      expect(credited.statusCode).toBe(200);
+      expect(credited.json().data).toEqual({ credited: true, duplicate: false });
+      expect((await fund(good, operatorToken)).json().data.duplicate).toBe(true);
+      nowMs += 31_000;
+      await market.marketMaker!.refresh(market.service.lastPrices(), nowMs);
+      expect(market.service.depth(btc, "real", 5, nowMs).bids).toHaveLength(5);
+
       const socket = new WebSocket(`${address.replace("http", "ws")}/api/v1/ws`);
       const messages: { type: string; stream?: string; data?: Record<string, unknown> }[] = [];
       socket.on("message", (data) => messages.push(JSON.parse(data.toString())));

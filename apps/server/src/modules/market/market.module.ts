@@ -1,4 +1,9 @@
-import { wsClientMessageBytesMax, wsPath, type Channel } from "@candor/contract";
+import {
+  marketMakerFundingEndpoint,
+  wsClientMessageBytesMax,
+  wsPath,
+  type Channel,
+} from "@candor/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { WebSocketServer } from "ws";
 import type { Database } from "../../db/database.ts";
@@ -8,10 +13,19 @@ import {
   type FeedSource,
   type Instrument,
 } from "@candor/market";
-import { getBalances, systemOwners, type Event as KernelEvent } from "@candor/kernel";
+import {
+  getAssets,
+  getBalances,
+  parseAmount,
+  systemOwners,
+  type Event as KernelEvent,
+} from "@candor/kernel";
+import { AppError } from "../../http/app-error.ts";
+import { defineRoute } from "../../http/define-route.ts";
 import {
   demoFundingCommands,
   MarketMaker,
+  realFundingCommand,
   type KernelGateway,
 } from "../market-maker/market-maker.ts";
 import { spotInstruments, spotMarketId, spotSetupCommands } from "../market-maker/spot-markets.ts";
@@ -29,6 +43,8 @@ export interface MarketModule {
   hub: WsHub;
   /** The market maker, when the module runs with a kernel. */
   marketMaker: MarketMaker | undefined;
+  /** The engine, when the module runs with one. */
+  kernel: KernelGateway | undefined;
   /** Whether WebSocket `auth` tokens have a checker already (else the app's sessions are used). */
   hasAuthenticate: boolean;
   /** Starts the real-time loop (ticks, candle writes, heartbeat sweep); returns a stopper. */
@@ -113,6 +129,7 @@ export async function createMarketModule(options: MarketModuleOptions): Promise<
     service,
     hub,
     marketMaker: maker,
+    kernel,
     hasAuthenticate: options.authenticate !== undefined,
     startClock(now) {
       const feed =
@@ -191,6 +208,27 @@ export async function registerMarket(
   now: () => number,
 ): Promise<void> {
   await app.register(marketRoutes, { market: market.service, now });
+  const kernel = market.kernel;
+  if (kernel) {
+    defineRoute(app, marketMakerFundingEndpoint, { bodyBytes: 2_048 }, async ({ body }) => {
+      const asset = kernel.query((s) => getAssets(s).find((a) => a.assetId === body.assetId));
+      const amount = asset ? parseAmount(body.amount, asset.scale) : undefined;
+      if (!asset || !amount?.ok || amount.value <= 0n) {
+        throw new AppError("validation_failed", [
+          {
+            path: asset ? "body.amount" : "body.assetId",
+            message: asset ? "amount_invalid" : "asset_not_found",
+          },
+        ]);
+      }
+      const { result, duplicate } = (await kernel.submit(
+        realFundingCommand(body.assetId, amount.value, `${body.reference}`, "operator", body.id),
+      )) as { result: { ok: boolean }; duplicate?: boolean };
+      if (!result.ok)
+        throw new AppError("validation_failed", [{ path: "body", message: "rejected" }]);
+      return { credited: true, duplicate: duplicate ?? false };
+    });
+  }
   const wss = new WebSocketServer({ noServer: true, maxPayload: wsClientMessageBytesMax });
   app.server.on("upgrade", (request, socket, head) => {
     const path = (request.url ?? "").split("?")[0];

@@ -153,6 +153,10 @@ export class MarketService {
       this.lastPrice.set(bar.instrumentId, bar.close);
     }
     this.pending.push(...this.aggregator.closeBefore(minuteNow));
+    // Keep the backfill small to write: 5-minute bars for the last week only (15-minute and
+    // longer bars cover the whole history).
+    const fiveMinuteFromMs = minuteNow - 7 * dayMs;
+    this.pending = this.pending.filter((c) => c.interval !== "5m" || c.openMs >= fiveMinuteFromMs);
     for (const instrument of this.instruments) {
       const open = isMarketOpen(instrument, nowMs);
       this.sessionOpen.set(instrument.id, open);

@@ -1,4 +1,4 @@
-import { logout, switchMode } from "../../features/auth/api/auth-api.ts";
+import { logout, rename, switchMode } from "../../features/auth/api/auth-api.ts";
 import { ServerHealth } from "../../features/health/server-health.tsx";
 import { SettingsPage } from "../../features/settings/components/settings-page.tsx";
 import { showError, withLoading } from "../../lib/feedback.ts";
@@ -19,6 +19,16 @@ export function Component() {
     }
   };
 
+  const changeNickname = async (nickname: string) => {
+    try {
+      updateSessionUser(await withLoading(rename(nickname)));
+      return true;
+    } catch (error) {
+      showError(error);
+      return false;
+    }
+  };
+
   const signOut = async () => {
     try {
       await withLoading(logout());
@@ -30,5 +40,12 @@ export function Component() {
     navigation.topLevel("/");
   };
 
-  return <SettingsPage onSwitchMode={changeMode} onLogout={signOut} about={<ServerHealth />} />;
+  return (
+    <SettingsPage
+      onSwitchMode={changeMode}
+      onLogout={signOut}
+      onRename={changeNickname}
+      about={<ServerHealth />}
+    />
+  );
 }

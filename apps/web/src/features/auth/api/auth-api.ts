@@ -8,6 +8,7 @@ import {
   resetPassword as resetPasswordEndpoint,
   sendEmailCode as sendEmailCodeEndpoint,
   switchMode as switchModeEndpoint,
+  updateMe,
   walletLogin as walletLoginEndpoint,
   walletNonce,
   type SessionData,
@@ -73,6 +74,11 @@ export function logout() {
 /** Switches this session between real and demo money; answers the updated user. */
 export async function switchMode(mode: "real" | "demo"): Promise<SessionUser> {
   return toSessionUser(await callEndpoint(switchModeEndpoint, { body: { mode } }));
+}
+
+/** Changes the nickname; answers the updated user. */
+export async function rename(nickname: string): Promise<SessionUser> {
+  return toSessionUser(await callEndpoint(updateMe, { body: { nickname } }));
 }
 
 /** Starts wallet sign-in: the server's single-use nonce and the EIP-4361 message to sign. */

@@ -1,5 +1,5 @@
 import { bcp47ByLocale, locales, nativeNameByLocale, type Locale } from "@candor/contract/locales";
-import { Avatar, Button, Dialog, List, Switch } from "antd-mobile";
+import { Avatar, Button, Dialog, Input, List, Popup, Switch } from "antd-mobile";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -15,8 +15,11 @@ import { setTheme, useThemeChoice, type ThemeChoice } from "../../../lib/theme.t
 export function SettingsPage({
   onSwitchMode,
   onLogout,
+  onRename,
   about,
 }: {
+  /** Saves a new nickname; resolves true when it was saved. */
+  onRename: (nickname: string) => Promise<boolean>;
   onSwitchMode: (toDemo: boolean) => Promise<void>;
   onLogout: () => Promise<void>;
   /** The server's state, shown at the end. */
@@ -27,6 +30,7 @@ export function SettingsPage({
   const theme = useThemeChoice();
   const navigate = useNavigate();
   const [switching, setSwitching] = useState(false);
+  const [nicknameDraft, setNicknameDraft] = useState<string | null>(null);
   const demo = isDemo(session);
   const name = session?.user.nickname ?? session?.user.username ?? "";
 
@@ -110,6 +114,14 @@ export function SettingsPage({
         <>
           <List header={t("settings.account")}>
             <List.Item
+              clickable
+              onClick={() => setNicknameDraft(session.user.nickname ?? "")}
+              extra={session.user.nickname ?? ""}
+              data-testid="nickname-item"
+            >
+              {t("settings.nickname")}
+            </List.Item>
+            <List.Item
               description={session.user.demoOnly ? t("mode.demoOnly") : t("mode.explain")}
               extra={
                 <Switch
@@ -132,6 +144,32 @@ export function SettingsPage({
           </div>
         </>
       ) : null}
+      <Popup
+        visible={nicknameDraft !== null}
+        onMaskClick={() => setNicknameDraft(null)}
+        bodyStyle={{ padding: 16 }}
+      >
+        <form
+          className="stack"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const nickname = (nicknameDraft ?? "").trim();
+            if (!nickname) return;
+            void onRename(nickname).then((saved) => saved && setNicknameDraft(null));
+          }}
+        >
+          <Input
+            value={nicknameDraft ?? ""}
+            onChange={setNicknameDraft}
+            maxLength={32}
+            aria-label={t("settings.nickname")}
+            placeholder={t("settings.nickname")}
+          />
+          <Button block color="primary" type="submit" data-testid="nickname-save">
+            {t("settings.save")}
+          </Button>
+        </form>
+      </Popup>
       {about}
     </section>
   );

@@ -1,0 +1,72 @@
+import type { ErrorCode } from "@candor/contract";
+import type { RejectCode } from "@candor/kernel";
+
+/**
+ * Every kernel rejection as the API answers it. The codes a user can cause through the spot
+ * endpoints have their own error code (and message in every locale); the rest can only come from
+ * a server bug or an operator command and answer `command_rejected`. `satisfies` makes a new
+ * kernel code a compile error here until it is mapped.
+ */
+export const errorCodeByRejectCode = {
+  insufficient_balance: "insufficient_balance",
+  price_must_be_positive: "price_must_be_positive",
+  price_not_on_tick: "price_not_on_tick",
+  price_too_high: "price_too_high",
+  quantity_must_be_positive: "quantity_must_be_positive",
+  quantity_not_on_lot: "quantity_not_on_lot",
+  quantity_below_minimum: "quantity_below_minimum",
+  quantity_too_high: "quantity_too_high",
+  amount_must_be_positive: "amount_must_be_positive",
+  amount_empty: "amount_malformed",
+  amount_malformed: "amount_malformed",
+  amount_negative_not_allowed: "amount_must_be_positive",
+  amount_too_many_decimals: "amount_too_many_decimals",
+  amount_above_maximum: "amount_above_maximum",
+  market_not_found: "instrument_not_found",
+  market_closed: "market_closed",
+  asset_not_found: "asset_not_found",
+  command_id_invalid: "client_order_id_invalid",
+  command_id_reused: "client_order_id_reused",
+  command_unknown: "command_rejected",
+  demo_not_allowed: "demo_not_allowed",
+  real_not_allowed: "demo_mode_required",
+  // An order of the other mode is not the session's to see.
+  mode_mismatch: "order_not_found",
+  order_not_found: "order_not_found",
+  order_type_invalid: "order_type_invalid",
+  time_in_force_invalid: "time_in_force_invalid",
+  too_many_open_orders: "too_many_open_orders",
+  book_full: "book_full",
+  post_only_would_trade: "post_only_would_trade",
+  fok_not_filled: "fok_not_filled",
+  price_outside_band: "price_outside_band",
+  no_reference_price: "no_reference_price",
+  account_not_found: "account_not_open",
+  accounts_already_open: "command_rejected",
+  owner_id_invalid: "command_rejected",
+  same_account: "command_rejected",
+  wallet_invalid: "command_rejected",
+  time_went_backwards: "command_rejected",
+  timestamp_invalid: "command_rejected",
+  reference_missing: "command_rejected",
+  reference_invalid: "command_rejected",
+  withdrawal_not_found: "command_rejected",
+  withdrawal_not_pending: "command_rejected",
+  instrument_id_invalid: "instrument_not_found",
+  nothing_to_cancel: "nothing_to_cancel",
+  command_malformed: "command_rejected",
+  asset_exists: "command_rejected",
+  asset_invalid: "command_rejected",
+  market_exists: "command_rejected",
+  market_invalid: "command_rejected",
+  mode_invalid: "command_rejected",
+  owner_not_allowed: "command_rejected",
+  withdrawal_exists: "command_rejected",
+  tick_exists: "command_rejected",
+  price_invalid: "price_invalid",
+  quote_amount_too_small: "quote_amount_too_small",
+} as const satisfies Record<RejectCode, ErrorCode>;
+
+export function errorCodeOf(code: RejectCode): ErrorCode {
+  return errorCodeByRejectCode[code];
+}
