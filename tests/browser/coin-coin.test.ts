@@ -97,8 +97,12 @@ describe.each([
     // The ticker arrives by REST and then the socket: a real price, never a placeholder.
     await poll(() => page.getByTestId("last-price").textContent()).toMatch(/\d/);
     await page.getByTestId("price-chart").locator("canvas").first().waitFor();
-    await poll(() => page.getByTestId("depth-bid").count()).toBeGreaterThan(0);
-    await poll(() => page.getByTestId("depth-ask").count()).toBeGreaterThan(0);
+    // The kernel's book of the pair: its levels, or "No orders in the book" — never made-up rows.
+    await poll(async () => {
+      const levels = await page.getByTestId("order-book").count();
+      const empty = await page.getByTestId("book-empty").count();
+      return levels + empty;
+    }).toBe(1);
     await page.getByRole("tab", { name: t.coinCoin.trades.title }).click();
     await poll(async () => {
       const rows = await page.getByTestId("trade-row").count();
@@ -377,6 +381,8 @@ describe("orders on the Coin-Coin screen", () => {
       await page.getByTestId("confirm-order").click();
     }
     await poll(() => page.getByTestId("open-orders").getByTestId("order-card").count()).toBe(1);
+    // The "Order placed" toast fades out first: axe would measure it half transparent.
+    await poll(() => page.locator(".adm-toast-main").count()).toBe(0);
     await expectAccessible("coin-coin demo");
     await page.screenshot({
       path: path.join(artifactsDir, "coin-coin-demo-en.png"),

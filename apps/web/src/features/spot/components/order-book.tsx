@@ -56,7 +56,11 @@ export function OrderBook({
   const { t } = useTranslation();
   if (!book) return <LoadingState />;
   if (book.bids.length === 0 && book.asks.length === 0) {
-    return <EmptyState text={t("coinCoin.book.empty")} />;
+    return (
+      <div data-testid="book-empty">
+        <EmptyState text={t("coinCoin.book.empty")} />
+      </div>
+    );
   }
   const asks = book.asks.slice(0, levelsShown).reverse();
   const bids = book.bids.slice(0, levelsShown);
