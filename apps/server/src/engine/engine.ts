@@ -25,8 +25,8 @@ export interface KernelPort<State, Command extends { id: string; atMs: number },
   /** The periodic clock command, or undefined when the kernel has none. */
   clockTick?(id: string, atMs: number): Command;
   /**
-   * The `atMs` of the command the kernel remembers under `id`, if any. A retried command must
-   * carry its first stamp, or the kernel would see different content under the same id.
+   * The `atMs` of the command the kernel remembers under `id`, if any, for kernels that compare
+   * `atMs` as content. Candor's kernel compares every field except `atMs`, so it needs none.
    */
   rememberedAtMs?(state: State, id: string): number | undefined;
 }
