@@ -25,6 +25,7 @@ describe("readConfig", () => {
   it.each([
     [{ PORT: "70000" }, /^PORT="70000" is invalid/],
     [{ PORT: "abc" }, /^PORT="abc" is invalid/],
+    [{ DATABASE_SCHEMA: "Robert'); DROP" }, /^DATABASE_SCHEMA=.* is invalid: must be a lower-case/],
     [
       { DATABASE_URL: "mysql://x" },
       /^DATABASE_URL="mysql:\/\/x" is invalid: must start with postgres/,

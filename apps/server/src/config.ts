@@ -8,6 +8,11 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
+  /** PostgreSQL schema for every table (default: the server's search path, usually public). */
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier")
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** A kernel snapshot is written after every this many journal records. */
   SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(10_000),

@@ -29,7 +29,7 @@ async function main() {
   mkdirSync(dataDir, { recursive: true });
   const database = await openDatabase(
     config.DATABASE_URL
-      ? { kind: "postgres", url: config.DATABASE_URL }
+      ? { kind: "postgres", url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA }
       : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
   );
   await migrate(database);

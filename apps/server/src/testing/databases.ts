@@ -42,7 +42,8 @@ export async function openTestDatabase(engine: "pglite" | "postgres", schema: st
   return database;
 }
 
-async function dropSchema(schema: string) {
+/** Drops a test schema of PostgreSQL (`DATABASE_URL`) with everything in it. */
+export async function dropSchema(schema: string) {
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
