@@ -1,10 +1,10 @@
-import { ComingLaterPage } from "../../features/coming-later/components/coming-later-page.tsx";
+import { AssetsPage } from "../../features/assets/components/assets-page.tsx";
 import { RequireLogin } from "../require-login.tsx";
 
 export function Component() {
   return (
     <RequireLogin>
-      <ComingLaterPage titleKey="nav.assets" />
+      <AssetsPage />
     </RequireLogin>
   );
 }
