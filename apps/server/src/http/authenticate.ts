@@ -53,6 +53,20 @@ export function requestToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
+/**
+ * Sessions looked up in the last few seconds, per database: spares every request a query on
+ * the one PGlite connection. Revocation (logout, password change) and mode switches in this
+ * process call `invalidateSessionCache`, so they take effect at once here; another process
+ * sharing the database sees them within `sessionCacheMs`. See docs/decisions.md.
+ */
+const sessionCaches = new WeakMap<Database, Map<string, { user: AuthUser; untilMs: number }>>();
+export const sessionCacheMs = 3_000;
+
+/** Forgets every cached session of `database` (call after revoking or changing a session). */
+export function invalidateSessionCache(database: Database): void {
+  sessionCaches.get(database)?.clear();
+}
+
 export interface AuthenticateOptions {
   database: Database;
   now: () => number;
@@ -73,6 +87,12 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, options: Authe
   async function sessionUserByToken(token: string): Promise<AuthUser | null> {
     if (token.length === 0 || token.length > 200) return null;
     const tokenHash = hashToken(token);
+    let cache = sessionCaches.get(options.database);
+    if (!cache) sessionCaches.set(options.database, (cache = new Map()));
+    const nowMs = options.now();
+    const cached = cache.get(tokenHash);
+    if (cached && cached.untilMs > nowMs) return { ...cached.user };
+    if (cached) cache.delete(tokenHash);
     const row = await options.database.db
       .selectFrom("sessions")
       .innerJoin("users", "users.id", "sessions.user_id")
@@ -80,14 +100,18 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, options: Authe
       .where("sessions.token_hash", "=", tokenHash)
       .where("sessions.revoked_at", "is", null)
       .executeTakeFirst();
-    if (!row || row.expires_at.getTime() <= options.now()) return null;
-    return {
+    const expiresAtMs = row?.expires_at.getTime() ?? 0;
+    if (!row || expiresAtMs <= options.now()) return null;
+    const user: AuthUser = {
       id: BigInt(row.id),
       kind: row.kind,
       mode: row.demo_only ? "demo" : row.mode,
       demoOnly: row.demo_only,
       sessionTokenHash: tokenHash,
     };
+    if (cache.size >= 100_000) cache.clear();
+    cache.set(tokenHash, { user, untilMs: Math.min(nowMs + sessionCacheMs, expiresAtMs) });
+    return { ...user };
   }
 
   function isOperator(request: FastifyRequest): boolean {

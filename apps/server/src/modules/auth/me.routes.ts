@@ -12,6 +12,7 @@ import {
 } from "@candor/contract";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Database } from "../../db/database.ts";
+import { invalidateSessionCache } from "../../http/authenticate.ts";
 import { AppError } from "../../http/app-error.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
@@ -128,6 +129,7 @@ export function meRoutes(app: FastifyInstance, context: MeContext) {
         .set({ mode: body.mode })
         .where("token_hash", "=", user.sessionTokenHash)
         .execute();
+      invalidateSessionCache(database);
       return toUserInfo(await loadUser(database, user.id), body.mode);
     },
   );

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomInt } from "node:crypto";
 import type { UserInfo } from "@candor/contract";
 import type { Database } from "../../db/database.ts";
+import { invalidateSessionCache } from "../../http/authenticate.ts";
 
 export const sessionLifetimeMs = 7 * 24 * 3_600_000;
 
@@ -116,6 +117,7 @@ export async function revokeSessions(
     .where("revoked_at", "is", null);
   if (onlyTokenHash) query = query.where("token_hash", "=", onlyTokenHash);
   await query.execute();
+  invalidateSessionCache(database);
 }
 
 /** Whether an error is a unique-constraint violation (PostgreSQL 23505) on either engine. */
