@@ -120,18 +120,18 @@ async function newUser(): Promise<SessionData> {
   return answer.json.data;
 }
 
-async function signIn(session: SessionData) {
+async function signIn(session: SessionData, demo = false) {
   await page.evaluate(
-    ({ token, user }) => {
+    ({ token, user, demo }) => {
       const entry = (value: unknown) =>
         JSON.stringify({ value, startMs: Date.now(), lifetimeSeconds: 604_800 });
       localStorage.setItem("candor.token", entry(token));
       localStorage.setItem(
         "candor.userInfo",
-        entry({ id: user.id, username: user.username, is_virtual: 0 }),
+        entry({ id: user.id, username: user.username, is_virtual: demo ? 1 : 0 }),
       );
     },
-    { token: session.token, user: session.user },
+    { token: session.token, user: session.user, demo },
   );
   await page.reload();
 }
@@ -182,5 +182,19 @@ describe.each([["en"], ["de"]])("Assets in %s", (locale) => {
     await poll(() => page.evaluate(() => window.location.hash)).toContain("/assets/statement");
     await page.getByRole("heading", { name: t.coinCoin.statement.title }).waitFor();
     await poll(() => page.getByTestId("statement-line").count()).toBeGreaterThan(0);
+  });
+
+  it("gives a demo user demo funds, marked as demo", async () => {
+    await open("/assets", locale);
+    const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
+    expect(demo.status).toBe(200);
+    await signIn(demo.json.data, true);
+    await poll(() => page.getByTestId("assets-mode").textContent()).toContain(t.mode.demoBadge);
+    await page.getByTestId("asset-balances").waitFor();
+    await page.getByTestId("assets-demo-funds").click();
+    await poll(() => page.getByTestId("asset-row-USDT").textContent()).toMatch(/[1-9]/);
+    // The success toast is transient; axe checks the page once it is gone.
+    await poll(() => page.locator(".adm-toast-mask:visible").count()).toBe(0);
+    await expectAccessible(`assets demo ${locale}`);
   });
 });
