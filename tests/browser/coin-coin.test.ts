@@ -1,90 +1,29 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fromUnits, toUnits } from "../../apps/web/src/features/spot/lib/order-math.ts";
+import { artifactsDir } from "../harness.ts";
 import {
-  artifactsDir,
-  launchBrowser,
-  mobileViewport,
-  removeDataDir,
-  startServer,
-  type ServerProcess,
-} from "../harness.ts";
+  api,
+  credit,
+  currentScreen,
+  expectAccessible,
+  newUser,
+  open,
+  page,
+  poll,
+  returnTo,
+  server,
+  signIn,
+  texts,
+  useTradingSuite,
+  type SessionData,
+} from "./trading-suite.ts";
 
 /**
  * The Coin-Coin (spot) screen against a real server (issue 8): market data from the REST API
  * and the socket, the order form, orders and fills when the orders API answers.
  */
-const root = path.resolve(import.meta.dirname, "../..");
-const axeSource = readFileSync(
-  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
-  "utf8",
-);
-
-function texts(locale: string) {
-  return JSON.parse(readFileSync(path.join(root, `apps/web/src/locales/${locale}.json`), "utf8"));
-}
-
-const operatorToken = "operator-token-for-coin-coin-tests";
-let server: ServerProcess;
-let browser: Browser;
-let context: BrowserContext | undefined;
-let page: Page;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startServer({
-      env: { OPERATOR_TOKEN: operatorToken, CAPTCHA: "off", PASSWORD_COST: "12" },
-      startTimeoutMs: 170_000,
-    }),
-    launchBrowser(),
-  ]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDataDir(server.dataDir);
-});
-
-afterEach(async (test) => {
-  if (test.task.result?.state === "fail") console.log(server.output().slice(-4000));
-  if (test.task.result?.state === "fail" && page) {
-    await page.screenshot({ path: path.join(artifactsDir, `failed-${test.task.name}.png`) });
-  }
-  await context?.close();
-  context = undefined;
-});
-
-async function open(hash: string, locale = "en") {
-  context = await browser.newContext({ viewport: mobileViewport, locale });
-  page = await context.newPage();
-  await page.addInitScript((value) => localStorage.setItem("candor.locale", value), locale);
-  await page.goto(`${server.url}/#${hash}`);
-  return page;
-}
-
-const poll = <T>(read: () => Promise<T> | T, options: { timeout?: number } = {}) =>
-  expect.poll(read, { timeout: 15_000, ...options });
-
-interface AxeResult {
-  violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
-}
-
-async function expectAccessible(screen: string, selector = "html") {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async (target) => {
-    const axe = (window as unknown as { axe: { run(c: string): Promise<AxeResult> } }).axe;
-    const result = await axe.run(target);
-    return result.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  }, selector);
-  expect(violations, screen).toEqual([]);
-}
-
+useTradingSuite();
 describe.each([
   ["en", "en"],
   ["de", "de"],
@@ -131,62 +70,6 @@ describe.each([
 
 // ---- Orders (need the orders API of apps/server/src/modules/spot and the engine in main.ts) ----
 
-interface Envelope<T> {
-  code: number;
-  error?: string;
-  message: string;
-  data: T;
-}
-
-async function api<T>(method: string, url: string, body?: unknown, token?: string) {
-  const response = await fetch(`${server.url}${url}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, json: (await response.json()) as Envelope<T> };
-}
-
-interface SessionData {
-  token: string;
-  user: { id: string; username: string; nickname: string; isVirtual: boolean };
-}
-
-let phoneCounter = 0;
-/** A new user by phone (no e-mail code needed; the captcha is off in this server). */
-async function newUser(): Promise<SessionData> {
-  phoneCounter += 1;
-  const account = `+4670${Date.now() % 1_000_000}${phoneCounter}`.slice(0, 14);
-  const answer = await api<SessionData>("POST", "/api/v1/auth/register", {
-    account,
-    password: "correct horse 1",
-    passwordConfirm: "correct horse 1",
-    agreement: true,
-  });
-  expect(answer.status, JSON.stringify(answer.json)).toBe(200);
-  return answer.json.data;
-}
-
-/** Signs the browser in as a session, the way the app caches it (spec §3). */
-async function signIn(session: SessionData, demo = false) {
-  await page.evaluate(
-    ({ token, user, demo }) => {
-      const entry = (value: unknown) =>
-        JSON.stringify({ value, startMs: Date.now(), lifetimeSeconds: 604_800 });
-      localStorage.setItem("candor.token", entry(token));
-      localStorage.setItem(
-        "candor.userInfo",
-        entry({ id: user.id, username: user.username, is_virtual: demo ? 1 : 0 }),
-      );
-    },
-    { token: session.token, user: session.user, demo },
-  );
-  await page.reload();
-}
-
 async function spotReady(): Promise<boolean> {
   const response = await fetch(`${server.url}/api/v1/spot/markets`);
   return response.status === 200;
@@ -208,22 +91,6 @@ async function placeLimit(locale: string, side: "buy" | "sell", price: string, q
     await page.getByTestId("trade-password").locator("input").fill("correct horse 1");
   }
   await page.getByTestId("confirm-order").click();
-}
-
-async function credit(ownerId: string, assetId: string, amount: string) {
-  const answer = await api(
-    "POST",
-    "/api/v1/operator/deposits",
-    {
-      id: `test-${ownerId}-${assetId}-${Date.now()}`,
-      ownerId,
-      assetId,
-      amount,
-      reference: "browser test deposit",
-    },
-    operatorToken,
-  );
-  expect(answer.status, JSON.stringify(answer.json)).toBe(200);
 }
 
 /**
@@ -293,14 +160,10 @@ describe("orders on the Coin-Coin screen", () => {
     await poll(() => page.getByTestId("balance-BTC").textContent()).toContain("1");
     await placeLimit("en", "sell", price, "0.01");
     await poll(() => page.getByTestId("open-orders").getByTestId("order-card").count()).toBe(1);
-    const sellerContext = context!;
-    const sellerPage = page;
+    const sellerScreen = currentScreen();
 
     // B in German, in a second browser context.
-    context = await browser.newContext({ viewport: mobileViewport, locale: "de" });
-    page = await context.newPage();
-    await page.addInitScript(() => localStorage.setItem("candor.locale", "de"));
-    await page.goto(`${server.url}/#/coin-coin`);
+    await open("/coin-coin", "de");
     await signIn(buyer);
     await poll(() => page.getByTestId("balance-USDT").textContent()).toMatch(/100/);
     await placeLimit("de", "buy", price, "0.01");
@@ -315,11 +178,10 @@ describe("orders on the Coin-Coin screen", () => {
       path: path.join(artifactsDir, "coin-coin-fill-de.png"),
       fullPage: true,
     });
-    await context.close();
+    await page.context().close();
 
     // A sees the same fill.
-    context = sellerContext;
-    page = sellerPage;
+    returnTo(sellerScreen);
     await page.reload();
     await openHistoryDetail();
     await expectFillsAsTheApiSays(seller, "en");
