@@ -1,11 +1,10 @@
-import { Button, Form, Input } from "antd-mobile";
+import { Button, Form } from "antd-mobile";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { resetPassword, sendEmailCode } from "../api/auth-api.ts";
-import { CaptchaField } from "./captcha-field.tsx";
-import { EmailCodeButton } from "./email-code-button.tsx";
+import { EmailCodeFields } from "./email-code-fields.tsx";
 
 interface ResetValues {
   email: string;
@@ -61,73 +60,12 @@ export function ForgotPasswordPage({ onDone }: { onDone: () => void }) {
           </Button>
         }
       >
-        <Form.Item
-          name="email"
-          label={t("auth.fields.email")}
-          rules={[{ required: true, type: "email", message: t("auth.fields.emailPrompt") }]}
-        >
-          <Input
-            placeholder={t("auth.fields.emailPrompt")}
-            autoComplete="email"
-            aria-label={t("auth.fields.email")}
-            maxLength={254}
-          />
-        </Form.Item>
-        <Form.Item
-          name="captchaAnswer"
-          label={t("auth.fields.captcha")}
-          rules={[{ required: true, message: t("auth.fields.captchaPrompt") }]}
-        >
-          <CaptchaField onCaptchaId={(id) => (captchaId.current = id)} />
-        </Form.Item>
-        <Form.Item
-          name="emailCode"
-          label={t("auth.fields.code")}
-          extra={<EmailCodeButton send={sendCode} />}
-          rules={[{ required: true, message: t("auth.fields.codePrompt") }]}
-        >
-          <Input
-            placeholder={t("auth.fields.codePrompt")}
-            autoComplete="one-time-code"
-            aria-label={t("auth.fields.code")}
-            maxLength={12}
-          />
-        </Form.Item>
-        <Form.Item
-          name="password"
-          label={t("auth.fields.newPassword")}
-          rules={[{ required: true, min: 8, message: t("auth.fields.passwordRule") }]}
-        >
-          <Input
-            type="password"
-            placeholder={t("auth.fields.passwordPrompt")}
-            autoComplete="new-password"
-            aria-label={t("auth.fields.newPassword")}
-            maxLength={128}
-          />
-        </Form.Item>
-        <Form.Item
-          name="passwordConfirm"
-          label={t("auth.fields.passwordConfirm")}
-          dependencies={["password"]}
-          rules={[
-            { required: true, message: t("auth.fields.passwordConfirmPrompt") },
-            ({ getFieldValue }) => ({
-              validator: (_, value) =>
-                value === getFieldValue("password")
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t("auth.fields.passwordsDiffer"))),
-            }),
-          ]}
-        >
-          <Input
-            type="password"
-            placeholder={t("auth.fields.passwordConfirmPrompt")}
-            autoComplete="new-password"
-            aria-label={t("auth.fields.passwordConfirm")}
-            maxLength={128}
-          />
-        </Form.Item>
+        <EmailCodeFields
+          emailField="email"
+          passwordLabel={t("auth.fields.newPassword")}
+          onCaptchaId={(id) => (captchaId.current = id)}
+          sendCode={sendCode}
+        />
       </Form>
     </section>
   );

@@ -6,8 +6,7 @@ import { Link } from "react-router";
 import { showError, toastMs, withLoading } from "../../../lib/feedback.ts";
 import { setSession } from "../../../lib/session.ts";
 import { fetchAgreement, register, sendEmailCode } from "../api/auth-api.ts";
-import { CaptchaField } from "./captcha-field.tsx";
-import { EmailCodeButton } from "./email-code-button.tsx";
+import { EmailCodeFields } from "./email-code-fields.tsx";
 
 interface RegisterValues {
   account: string;
@@ -80,73 +79,12 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
           </Button>
         }
       >
-        <Form.Item
-          name="account"
-          label={t("auth.fields.email")}
-          rules={[{ required: true, type: "email", message: t("auth.fields.emailPrompt") }]}
-        >
-          <Input
-            placeholder={t("auth.fields.emailPrompt")}
-            autoComplete="email"
-            aria-label={t("auth.fields.email")}
-            maxLength={254}
-          />
-        </Form.Item>
-        <Form.Item
-          name="captchaAnswer"
-          label={t("auth.fields.captcha")}
-          rules={[{ required: true, message: t("auth.fields.captchaPrompt") }]}
-        >
-          <CaptchaField onCaptchaId={(id) => (captchaId.current = id)} />
-        </Form.Item>
-        <Form.Item
-          name="emailCode"
-          label={t("auth.fields.code")}
-          extra={<EmailCodeButton send={sendCode} />}
-          rules={[{ required: true, message: t("auth.fields.codePrompt") }]}
-        >
-          <Input
-            placeholder={t("auth.fields.codePrompt")}
-            autoComplete="one-time-code"
-            aria-label={t("auth.fields.code")}
-            maxLength={12}
-          />
-        </Form.Item>
-        <Form.Item
-          name="password"
-          label={t("auth.fields.password")}
-          rules={[{ required: true, min: 8, message: t("auth.fields.passwordRule") }]}
-        >
-          <Input
-            type="password"
-            placeholder={t("auth.fields.passwordPrompt")}
-            autoComplete="new-password"
-            aria-label={t("auth.fields.password")}
-            maxLength={128}
-          />
-        </Form.Item>
-        <Form.Item
-          name="passwordConfirm"
-          label={t("auth.fields.passwordConfirm")}
-          dependencies={["password"]}
-          rules={[
-            { required: true, message: t("auth.fields.passwordConfirmPrompt") },
-            ({ getFieldValue }) => ({
-              validator: (_, value) =>
-                value === getFieldValue("password")
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t("auth.fields.passwordsDiffer"))),
-            }),
-          ]}
-        >
-          <Input
-            type="password"
-            placeholder={t("auth.fields.passwordConfirmPrompt")}
-            autoComplete="new-password"
-            aria-label={t("auth.fields.passwordConfirm")}
-            maxLength={128}
-          />
-        </Form.Item>
+        <EmailCodeFields
+          emailField="account"
+          passwordLabel={t("auth.fields.password")}
+          onCaptchaId={(id) => (captchaId.current = id)}
+          sendCode={sendCode}
+        />
         <Form.Item name="inviteCode" label={t("auth.fields.inviteCode")}>
           <Input
             placeholder={t("auth.fields.inviteCodeOptional")}

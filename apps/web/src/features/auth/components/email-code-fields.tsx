@@ -1,0 +1,93 @@
+import { Form, Input } from "antd-mobile";
+import { useTranslation } from "react-i18next";
+import { CaptchaField } from "./captcha-field.tsx";
+import { EmailCodeButton } from "./email-code-button.tsx";
+
+/**
+ * The fields registration and password reset share: e-mail, captcha, the e-mailed code and a
+ * password typed twice. They belong inside the page's `Form`.
+ */
+export function EmailCodeFields({
+  emailField,
+  passwordLabel,
+  onCaptchaId,
+  sendCode,
+}: {
+  emailField: "email" | "account";
+  passwordLabel: string;
+  onCaptchaId: (id: string) => void;
+  sendCode: () => Promise<unknown>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Form.Item
+        name={emailField}
+        label={t("auth.fields.email")}
+        rules={[{ required: true, type: "email", message: t("auth.fields.emailPrompt") }]}
+      >
+        <Input
+          placeholder={t("auth.fields.emailPrompt")}
+          autoComplete="email"
+          aria-label={t("auth.fields.email")}
+          maxLength={254}
+        />
+      </Form.Item>
+      <Form.Item
+        name="captchaAnswer"
+        label={t("auth.fields.captcha")}
+        rules={[{ required: true, message: t("auth.fields.captchaPrompt") }]}
+      >
+        <CaptchaField onCaptchaId={onCaptchaId} />
+      </Form.Item>
+      <Form.Item
+        name="emailCode"
+        label={t("auth.fields.code")}
+        extra={<EmailCodeButton send={sendCode} />}
+        rules={[{ required: true, message: t("auth.fields.codePrompt") }]}
+      >
+        <Input
+          placeholder={t("auth.fields.codePrompt")}
+          autoComplete="one-time-code"
+          aria-label={t("auth.fields.code")}
+          maxLength={12}
+        />
+      </Form.Item>
+      <Form.Item
+        name="password"
+        label={passwordLabel}
+        rules={[{ required: true, min: 8, message: t("auth.fields.passwordRule") }]}
+      >
+        <Input
+          type="password"
+          placeholder={t("auth.fields.passwordPrompt")}
+          autoComplete="new-password"
+          aria-label={passwordLabel}
+          maxLength={128}
+        />
+      </Form.Item>
+      <Form.Item
+        name="passwordConfirm"
+        label={t("auth.fields.passwordConfirm")}
+        dependencies={["password"]}
+        rules={[
+          { required: true, message: t("auth.fields.passwordConfirmPrompt") },
+          ({ getFieldValue }) => ({
+            validator: (_, value) =>
+              value === getFieldValue("password")
+                ? Promise.resolve()
+                : Promise.reject(new Error(t("auth.fields.passwordsDiffer"))),
+          }),
+        ]}
+      >
+        <Input
+          type="password"
+          placeholder={t("auth.fields.passwordConfirmPrompt")}
+          autoComplete="new-password"
+          aria-label={t("auth.fields.passwordConfirm")}
+          maxLength={128}
+        />
+      </Form.Item>
+    </>
+  );
+}
