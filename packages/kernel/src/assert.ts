@@ -1,4 +1,4 @@
-/** Thrown when an invariant breaks: a bug, never an expected rejection. It stops the process. */
+/** Thrown when an invariant breaks: a bug, never an expected rejection. The server stops on it. */
 export class AssertionError extends Error {
   override name = "AssertionError";
 }
