@@ -311,6 +311,18 @@ function postRefs(
   );
 }
 
+/** A posting that cites no order, fill, tick, operator or outside reference (demo grants). */
+function postUnreferenced(
+  state: KernelState,
+  debit: Account,
+  credit: Account,
+  amount: bigint,
+  debitHeld: boolean,
+  reason: PostingReason,
+): number {
+  return post(state, debit, credit, amount, debitHeld, reason, null, null, null, null, null);
+}
+
 function hold(state: KernelState, account: Account, amount: bigint): void {
   assert(amount >= 0n, "hold must not be negative");
   account.available -= amount;
@@ -687,18 +699,13 @@ function grantDemoDefaults(state: KernelState, owner: OwnerState): void {
     if (asset === undefined) continue;
     const amount = parseAmount(grant.amount, asset.scale);
     if (!amount.ok || amount.value <= 0n) continue;
-    post(
+    postUnreferenced(
       state,
       accountOf(state, faucet, "fund", asset.assetId),
       accountOf(state, owner, "fund", asset.assetId),
       amount.value,
       false,
       "demo_grant",
-      null,
-      null,
-      null,
-      null,
-      null,
     );
   }
 }
@@ -715,18 +722,13 @@ function grantDemo(state: KernelState, command: GrantDemoCommand): CommandResult
   const code = checkAmount(asset, command.amount);
   if (code !== null) return fail(code);
   const faucet = ownerOf(state, "demo", systemOwners.demoFaucet)!;
-  const seq = post(
+  const seq = postUnreferenced(
     state,
     accountOf(state, faucet, "fund", asset.assetId),
     accountOf(state, owner, "fund", asset.assetId),
     command.amount,
     false,
     "demo_grant",
-    null,
-    null,
-    null,
-    null,
-    null,
   );
   return ok({ ...okValue(), postingSeq: seq });
 }
@@ -742,18 +744,13 @@ function resetDemo(state: KernelState, command: ResetDemoCommand): CommandResult
   for (const account of accounts) {
     assert(account.held === 0n, "demo account still holds funds after cancelling its orders");
     if (account.available > 0n) {
-      post(
+      postUnreferenced(
         state,
         account,
         accountOf(state, faucet, "fund", account.assetId),
         account.available,
         false,
         "demo_reset",
-        null,
-        null,
-        null,
-        null,
-        null,
       );
     }
   }
