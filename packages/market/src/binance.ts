@@ -1,4 +1,4 @@
-import { parseDecimal } from "./decimal.ts";
+import { unitsOf } from "./units.ts";
 import type { Tick } from "./feed.ts";
 import type { Instrument } from "./instruments.ts";
 
@@ -58,10 +58,10 @@ export function parseBinanceMessage(
   if (typeof data.p !== "string" || typeof data.q !== "string" || typeof data.T !== "number") {
     return { kind: "error", reason: "missing price, quantity or time" };
   }
-  const price = parseDecimal(data.p, instrument.priceScale);
+  const price = unitsOf(data.p, instrument.priceScale);
   if (price === null || price <= 0n) return { kind: "error", reason: `bad price ${data.p}` };
   const [whole, fraction = ""] = data.q.split(".");
-  const quantity = parseDecimal(
+  const quantity = unitsOf(
     `${whole}.${fraction.slice(0, instrument.quantityScale) || "0"}`,
     instrument.quantityScale,
   );

@@ -2,7 +2,7 @@ export * from "./asset-class.ts";
 export * from "./binance.ts";
 export * from "./calendars.ts";
 export * from "./candles.ts";
-export * from "./decimal.ts";
+export * from "./units.ts";
 export * from "./feed.ts";
 export * from "./instruments.ts";
 export * from "./market-status.ts";

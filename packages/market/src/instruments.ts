@@ -1,6 +1,6 @@
 import type { AssetClass } from "./asset-class.ts";
 import type { CalendarId } from "./calendars.ts";
-import { parseDecimal } from "./decimal.ts";
+import { unitsOf } from "./units.ts";
 
 /** The products a user can trade on an instrument. */
 export const products = ["spot", "stock", "perpetual", "seconds"] as const;
@@ -276,8 +276,8 @@ const drafts: Draft[] = [
 ];
 
 function finish(draft: Draft): Instrument {
-  const tickSize = parseDecimal(draft.tickSize, 0);
-  const lotSize = parseDecimal(draft.lotSize, 0);
+  const tickSize = unitsOf(draft.tickSize, 0);
+  const lotSize = unitsOf(draft.lotSize, 0);
   if (tickSize === null || tickSize <= 0n || lotSize === null || lotSize <= 0n) {
     throw new Error(`instrument ${draft.id}: bad tick or lot size`);
   }

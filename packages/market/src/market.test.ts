@@ -5,17 +5,14 @@ import {
   calendars,
   CandleAggregator,
   candleOpenMs,
-  changeBps,
   findInstrument,
-  formatDecimal,
   instruments,
   instrumentsByBinanceSymbol,
   isMarketOpen,
   marketStatus,
   parseBinanceMessage,
-  parseDecimal,
+  unitsOf,
   PriceSimulator,
-  roundToStep,
   searchInstruments,
   TickerWindow,
   utcOffsetMinutes,
@@ -25,34 +22,13 @@ import {
 const utc = (iso: string) => Date.parse(iso);
 const dayMs = 86_400_000;
 
-describe("decimal strings", () => {
-  it("formats and parses at a scale", () => {
-    expect(formatDecimal(12345n, 2)).toBe("123.45");
-    expect(formatDecimal(5n, 3)).toBe("0.005");
-    expect(formatDecimal(-5n, 2)).toBe("-0.05");
-    expect(formatDecimal(7n, 0)).toBe("7");
-    expect(parseDecimal("123.45", 2)).toBe(12345n);
-    expect(parseDecimal("1.2300", 2)).toBe(123n);
-    expect(parseDecimal("1", 3)).toBe(1000n);
-  });
-  it("rejects over-precise and malformed input instead of rounding", () => {
-    expect(parseDecimal("1.234", 2)).toBeNull();
+describe("catalogue and feed decimals", () => {
+  it("accept zeros past the scale and refuse any other extra digit", () => {
+    expect(unitsOf("1.2300", 2)).toBe(123n);
+    expect(unitsOf("1.234", 2)).toBeNull();
     for (const bad of ["", "1e5", "abc", "1.", ".5", "1,5", " 1", "NaN"]) {
-      expect(parseDecimal(bad, 2)).toBeNull();
+      expect(unitsOf(bad, 2)).toBeNull();
     }
-  });
-  it("round-trips every value (property)", () => {
-    fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.nat(12), (v, scale) => {
-        expect(parseDecimal(formatDecimal(v, scale), scale)).toBe(v);
-      }),
-    );
-  });
-  it("rounds to a step and measures change in basis points", () => {
-    expect(roundToStep(149n, 100n)).toBe(100n);
-    expect(roundToStep(150n, 100n)).toBe(200n);
-    expect(changeBps(100n, 105n)).toBe(500n);
-    expect(changeBps(0n, 5n)).toBe(0n);
   });
 });
 
@@ -73,7 +49,7 @@ describe("instrument catalogue", () => {
     expect(new Set(instruments.map((i) => i.id)).size).toBe(instruments.length);
     for (const i of instruments) {
       expect(i.tickSize > 0n && i.lotSize > 0n).toBe(true);
-      const start = parseDecimal(i.simulation.startPrice, i.priceScale);
+      const start = unitsOf(i.simulation.startPrice, i.priceScale);
       expect(start, i.id).not.toBeNull();
       expect(start! % i.tickSize, i.id).toBe(0n);
       expect(calendars[i.calendarId]).toBeDefined();

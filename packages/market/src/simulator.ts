@@ -1,5 +1,6 @@
 import type { Candle } from "./candles.ts";
-import { roundToStep, parseDecimal } from "./decimal.ts";
+import { roundToStep } from "@candor/decimal";
+import { unitsOf } from "./units.ts";
 import type { Tick } from "./feed.ts";
 import type { Instrument } from "./instruments.ts";
 import { isMarketOpen, marketStatus } from "./market-status.ts";
@@ -68,8 +69,8 @@ export class PriceSimulator {
     this.stepsPerCallMax = options.stepsPerCallMax ?? 3_600;
     this.lastMs = options.startMs;
     for (const instrument of options.instruments) {
-      const start = parseDecimal(instrument.simulation.startPrice, instrument.priceScale);
-      const volume = parseDecimal(instrument.simulation.dailyVolume, instrument.quantityScale);
+      const start = unitsOf(instrument.simulation.startPrice, instrument.priceScale);
+      const volume = unitsOf(instrument.simulation.dailyVolume, instrument.quantityScale);
       if (start === null || start <= 0n || volume === null) {
         throw new Error(`instrument ${instrument.id}: bad simulation spec`);
       }

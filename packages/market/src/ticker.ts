@@ -1,4 +1,4 @@
-import { changeBps } from "./decimal.ts";
+import { changeBps } from "@candor/decimal";
 import type { Candle } from "./candles.ts";
 import type { Tick } from "./feed.ts";
 

@@ -1,5 +1,6 @@
 import type { Command } from "@candor/kernel";
-import { formatDecimal, type Instrument } from "@candor/market";
+import { formatDecimalFixed } from "@candor/decimal";
+import type { Instrument } from "@candor/market";
 import type { Unstamped } from "../../engine/engine.ts";
 
 /** The kernel market id of a spot instrument: "BTCUSDT" → "BTC-USDT". */
@@ -41,8 +42,8 @@ export function spotSetupCommands(list: readonly Instrument[]): Unstamped<Comman
       baseAssetId: i.base.symbol,
       quoteAssetId: i.quote.symbol,
       instrumentId: i.id,
-      priceStep: formatDecimal(i.tickSize, i.priceScale),
-      lotSize: formatDecimal(i.lotSize, i.quantityScale),
+      priceStep: formatDecimalFixed(i.tickSize, i.priceScale),
+      lotSize: formatDecimalFixed(i.lotSize, i.quantityScale),
       quantityLotsMin: 1,
       quantityLotsMax: 10_000_000,
       feeBpsMaker: 10,

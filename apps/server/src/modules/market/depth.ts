@@ -1,5 +1,6 @@
 import type { AssetClass, Instrument } from "@candor/market";
-import { parseDecimal, roundToStep } from "@candor/market";
+import { roundToStep } from "@candor/decimal";
+import { unitsOf } from "@candor/market";
 
 /** One side of a book: [price, quantity] in the instrument's scales, best first. */
 export type Levels = [bigint, bigint][];
@@ -40,8 +41,7 @@ export const simulatedDepth: DepthSource = {
       roundToStep((price * spreadBps[instrument.assetClass]) / 20_000n, tick),
     );
     const step = maxOf(tick, roundToStep(price / 10_000n, tick));
-    const dailyVolume =
-      parseDecimal(instrument.simulation.dailyVolume, instrument.quantityScale) ?? 0n;
+    const dailyVolume = unitsOf(instrument.simulation.dailyVolume, instrument.quantityScale) ?? 0n;
     const lot = instrument.lotSize;
     const perLevel = maxOf(lot, dailyVolume / 20_000n - ((dailyVolume / 20_000n) % lot));
     const bids: Levels = [];

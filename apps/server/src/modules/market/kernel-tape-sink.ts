@@ -1,5 +1,6 @@
 import type { Command } from "@candor/kernel";
-import { formatDecimal, type Instrument, type Tick } from "@candor/market";
+import { formatDecimalFixed } from "@candor/decimal";
+import type { Instrument, Tick } from "@candor/market";
 import type { Unstamped } from "../../engine/engine.ts";
 import type { TapeSink } from "./tape-sink.ts";
 
@@ -29,7 +30,7 @@ export class KernelTapeSink implements TapeSink {
       id: `tick:${instrument.id}:${tickId}`,
       tickId,
       instrumentId: instrument.id,
-      price: formatDecimal(tick.price, instrument.priceScale),
+      price: formatDecimalFixed(tick.price, instrument.priceScale),
       tickAtMs: tick.atMs,
     }).catch(this.onRejected);
   }

@@ -9,9 +9,9 @@ import { WebSocketServer } from "ws";
 import type { Database } from "../../db/database.ts";
 import {
   instruments as catalogue,
-  parseDecimal,
   type FeedSource,
   type Instrument,
+  unitsOf,
 } from "@candor/market";
 import {
   getAssets,
@@ -261,7 +261,7 @@ export async function registerMarket(
 function defaultDemoFunding(spot: readonly Instrument[]): Map<string, bigint> {
   const funding = new Map<string, bigint>([["USDT", 10_000_000n * 10n ** 6n]]);
   for (const instrument of spot) {
-    const price = parseDecimal(instrument.simulation.startPrice, instrument.priceScale) ?? 1n;
+    const price = unitsOf(instrument.simulation.startPrice, instrument.priceScale) ?? 1n;
     const units =
       (10_000_000n * 10n ** BigInt(instrument.priceScale + instrument.base.decimals)) / price;
     funding.set(instrument.base.symbol, units);

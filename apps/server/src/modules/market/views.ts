@@ -7,13 +7,13 @@ import type {
 } from "@candor/contract";
 import {
   calendars,
-  formatDecimal,
   type Candle,
   type FeedSource,
   type Instrument,
   type Tick,
   type TickerStats,
 } from "@candor/market";
+import { formatDecimalFixed } from "@candor/decimal";
 
 /** Contract views of market data: every price and quantity as a decimal string. */
 export function instrumentView(instrument: Instrument, source: FeedSource): InstrumentView {
@@ -29,9 +29,9 @@ export function instrumentView(instrument: Instrument, source: FeedSource): Inst
     quoteAsset: instrument.quote.symbol,
     quoteDecimals: instrument.quote.decimals,
     priceScale: instrument.priceScale,
-    tickSize: formatDecimal(instrument.tickSize, instrument.priceScale),
+    tickSize: formatDecimalFixed(instrument.tickSize, instrument.priceScale),
     quantityScale: instrument.quantityScale,
-    lotSize: formatDecimal(instrument.lotSize, instrument.quantityScale),
+    lotSize: formatDecimalFixed(instrument.lotSize, instrument.quantityScale),
     products: [...instrument.products],
     stampDutyBps: instrument.stampDutyBps,
     calendar: { id: calendar.id, name: calendar.name, timeZone: calendar.timeZone },
@@ -45,16 +45,16 @@ export function tickerView(
   marketOpen: boolean,
   source: FeedSource,
 ): TickerView {
-  const price = (v: bigint) => formatDecimal(v, instrument.priceScale);
+  const price = (v: bigint) => formatDecimalFixed(v, instrument.priceScale);
   return {
     instrumentId: instrument.id,
     last: price(stats.last),
     open24h: price(stats.open),
     high24h: price(stats.high),
     low24h: price(stats.low),
-    volume24h: formatDecimal(stats.volume, instrument.quantityScale),
+    volume24h: formatDecimalFixed(stats.volume, instrument.quantityScale),
     // Basis points over 100 is percent: 125 bps → "1.25".
-    changePercent24h: formatDecimal(stats.changeBps, 2),
+    changePercent24h: formatDecimalFixed(stats.changeBps, 2),
     lastAtMs: stats.lastAtMs,
     marketOpen,
     source,
@@ -62,14 +62,14 @@ export function tickerView(
 }
 
 export function candleView(instrument: Instrument, candle: Candle, closed: boolean): CandleView {
-  const price = (v: bigint) => formatDecimal(v, instrument.priceScale);
+  const price = (v: bigint) => formatDecimalFixed(v, instrument.priceScale);
   return {
     openMs: candle.openMs,
     open: price(candle.open),
     high: price(candle.high),
     low: price(candle.low),
     close: price(candle.close),
-    volume: formatDecimal(candle.volume, instrument.quantityScale),
+    volume: formatDecimalFixed(candle.volume, instrument.quantityScale),
     closed,
   };
 }
@@ -78,8 +78,8 @@ export function tradeView(instrument: Instrument, id: string, tick: Tick): Trade
   return {
     id,
     instrumentId: instrument.id,
-    price: formatDecimal(tick.price, instrument.priceScale),
-    quantity: formatDecimal(tick.quantity, instrument.quantityScale),
+    price: formatDecimalFixed(tick.price, instrument.priceScale),
+    quantity: formatDecimalFixed(tick.quantity, instrument.quantityScale),
     takerSide: null,
     atMs: tick.atMs,
     source: tick.source,
@@ -88,7 +88,7 @@ export function tradeView(instrument: Instrument, id: string, tick: Tick): Trade
 
 export function levelView(instrument: Instrument, price: bigint, quantity: bigint): DepthLevel {
   return [
-    formatDecimal(price, instrument.priceScale),
-    formatDecimal(quantity, instrument.quantityScale),
+    formatDecimalFixed(price, instrument.priceScale),
+    formatDecimalFixed(quantity, instrument.quantityScale),
   ];
 }

@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { divCeil, divFloor, formatAmount, mulDiv, parseAmount } from "./amount.ts";
+import {
+  changeBps,
+  divCeil,
+  divFloor,
+  formatDecimal,
+  formatDecimalFixed,
+  mulDiv,
+  parseDecimal,
+  roundToStep,
+} from "./decimal.ts";
 
-describe("parseAmount", () => {
+describe("parseDecimal", () => {
   const cases: [text: string, scale: number, expected: bigint | string][] = [
     ["0", 2, 0n],
     ["1", 2, 100n],
@@ -32,30 +41,39 @@ describe("parseAmount", () => {
     ["-1", 2, "amount_negative_not_allowed"],
   ];
   it.each(cases)("parses %j at scale %i", (text, scale, expected) => {
-    const result = parseAmount(text, scale);
+    const result = parseDecimal(text, scale);
     if (typeof expected === "bigint") expect(result).toEqual({ ok: true, value: expected });
     else expect(result).toEqual({ ok: false, code: expected });
   });
 
+  it("lets zeros past the scale through only when asked", () => {
+    expect(parseDecimal("1.2300", 2, { extraZeros: "accept" })).toEqual({ ok: true, value: 123n });
+    expect(parseDecimal("1.2301", 2, { extraZeros: "accept" })).toEqual({
+      ok: false,
+      code: "amount_too_many_decimals",
+    });
+    expect(parseDecimal("1.2300", 2)).toEqual({ ok: false, code: "amount_too_many_decimals" });
+  });
+
   it("accepts negatives only when allowed", () => {
-    expect(parseAmount("-1.25", 2, { allowNegative: true })).toEqual({ ok: true, value: -125n });
-    expect(parseAmount("-0", 2)).toEqual({ ok: true, value: 0n });
+    expect(parseDecimal("-1.25", 2, { allowNegative: true })).toEqual({ ok: true, value: -125n });
+    expect(parseDecimal("-0", 2)).toEqual({ ok: true, value: 0n });
   });
 
   it("rejects values above the stated maximum, by magnitude", () => {
-    expect(parseAmount("10.00", 2, { max: 1000n })).toEqual({ ok: true, value: 1000n });
-    expect(parseAmount("10.01", 2, { max: 1000n })).toEqual({
+    expect(parseDecimal("10.00", 2, { max: 1000n })).toEqual({ ok: true, value: 1000n });
+    expect(parseDecimal("10.01", 2, { max: 1000n })).toEqual({
       ok: false,
       code: "amount_above_maximum",
     });
-    expect(parseAmount("-10.01", 2, { max: 1000n, allowNegative: true })).toEqual({
+    expect(parseDecimal("-10.01", 2, { max: 1000n, allowNegative: true })).toEqual({
       ok: false,
       code: "amount_above_maximum",
     });
   });
 });
 
-describe("formatAmount", () => {
+describe("formatDecimal", () => {
   it.each([
     [0n, 2, "0"],
     [1n, 2, "0.01"],
@@ -65,16 +83,47 @@ describe("formatAmount", () => {
     [7n, 0, "7"],
     [1n, 18, "0.000000000000000001"],
   ])("formats %s at scale %i as %s", (amount, scale, text) => {
-    expect(formatAmount(amount, scale)).toBe(text);
+    expect(formatDecimal(amount, scale)).toBe(text);
   });
 
-  it("is the inverse of parseAmount for every amount and scale", () => {
+  it("is the inverse of parseDecimal for every amount and scale", () => {
     fc.assert(
       fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.nat(18), (n, scale) => {
-        const text = formatAmount(n, scale);
-        expect(parseAmount(text, scale, { allowNegative: true })).toEqual({ ok: true, value: n });
+        const text = formatDecimal(n, scale);
+        expect(parseDecimal(text, scale, { allowNegative: true })).toEqual({ ok: true, value: n });
       }),
     );
+  });
+});
+
+describe("formatDecimalFixed", () => {
+  it.each([
+    [12345n, 2, "123.45"],
+    [100n, 2, "1.00"],
+    [5n, 3, "0.005"],
+    [-5n, 2, "-0.05"],
+    [7n, 0, "7"],
+  ])("formats %s at scale %i as %s", (value, scale, text) => {
+    expect(formatDecimalFixed(value, scale)).toBe(text);
+  });
+
+  it("parses back with zeros past the scale accepted", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.nat(18), (n, scale) => {
+        const text = formatDecimalFixed(n, scale);
+        expect(parseDecimal(text, scale, { allowNegative: true })).toEqual({ ok: true, value: n });
+      }),
+    );
+  });
+});
+
+describe("steps and changes", () => {
+  it("rounds to a step and measures change in basis points", () => {
+    expect(roundToStep(149n, 100n)).toBe(100n);
+    expect(roundToStep(150n, 100n)).toBe(200n);
+    expect(changeBps(100n, 105n)).toBe(500n);
+    expect(changeBps(100n, 95n)).toBe(-500n);
+    expect(changeBps(0n, 5n)).toBe(0n);
   });
 });
 
