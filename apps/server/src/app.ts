@@ -12,8 +12,12 @@ import type { CandorEngine } from "./engine/kernel-port.ts";
 import { operatorDepositRoutes } from "./modules/operator/deposits.routes.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { noticesRoutes } from "./modules/notices/notices.routes.ts";
-import { registerMarket, type MarketModule } from "./modules/market/market.module.ts";
-import { registerSpot } from "./modules/spot/spot.routes.ts";
+import type { MarketModule } from "./modules/market/market.module.ts";
+import { marketModule } from "./modules/market/market.routes.ts";
+import { marketMakerModule } from "./modules/market-maker/market-maker.routes.ts";
+import { spotModule } from "./modules/spot/spot.routes.ts";
+import { authTradePasswords } from "./modules/spot/trade-passwords.ts";
+import { walletModule } from "./modules/wallet/wallet.routes.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -69,8 +73,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.engine) await app.register(operatorDepositRoutes, { engine: deps.engine });
   await app.register(authRoutes, { deps });
   await app.register(noticesRoutes, { deps });
-  if (deps.market) await registerMarket(app, deps.market, deps.now ?? Date.now);
-  if (deps.engine) await registerSpot(app, { ...deps, engine: deps.engine });
+  if (deps.market) await app.register(marketModule, { market: deps.market, now: deps.now });
+  if (deps.market?.kernel) {
+    await app.register(marketMakerModule, { engine: deps.market.kernel });
+  }
+  if (deps.engine) {
+    await app.register(spotModule, {
+      engine: deps.engine,
+      database: deps.database,
+      now: deps.now,
+      streams: deps.market?.hub,
+      tradePasswords: authTradePasswords(deps.database),
+    });
+    await app.register(walletModule, {
+      engine: deps.engine,
+      database: deps.database,
+      streams: deps.market?.hub,
+    });
+  }
 
   if (deps.webRoot && existsSync(deps.webRoot)) {
     await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", wildcard: false });

@@ -5,7 +5,6 @@ import {
   systemOwners,
   type Command,
   type CommandResult,
-  type Event,
   type KernelState,
   type MarketView,
   type Mode,
@@ -15,10 +14,8 @@ import type { Unstamped } from "../../engine/engine.ts";
 
 /** What the market maker needs from the engine: submit commands, read state. */
 export interface KernelGateway {
-  submit(command: Unstamped<Command>): Promise<{ result: CommandResult }>;
+  submit(command: Unstamped<Command>): Promise<{ result: CommandResult; duplicate?: boolean }>;
   query<T>(fn: (state: KernelState) => T): T;
-  /** Applied commands with their events (the engine's bus); used for private streams. */
-  subscribe?(listener: (applied: { events: Event[]; replay: boolean }) => void): () => void;
 }
 
 export interface MarketMakerOptions {

@@ -19,7 +19,7 @@ import {
   realFundingCommand,
 } from "../market-maker/market-maker.ts";
 import { spotInstruments, spotSetupCommands } from "../market-maker/spot-markets.ts";
-import { errorCodeByRejectCode } from "./reject-codes.ts";
+import { errorCodeByRejectCode } from "../../engine/reject-codes.ts";
 import { startTestEngine } from "./spot.testing.ts";
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
