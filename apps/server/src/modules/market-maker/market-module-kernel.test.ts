@@ -5,6 +5,7 @@ import {
   getLastTick,
   type Command,
 } from "@candor/kernel";
+import { WsServerMessage } from "@candor/contract";
 import { expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { buildApp } from "../../app.ts";
@@ -143,6 +144,10 @@ describeEachDatabase("market module with a kernel", (database) => {
       expect(balances.length).toBeGreaterThan(0);
       for (const m of balances) {
         for (const b of m.data!.balances as { ownerId: string }[]) expect(b.ownerId).toBe("100001");
+      }
+      // Every private message is a contract view (decimal strings), not a kernel event.
+      for (const m of messages.filter((m) => ["order", "fill", "balances"].includes(m.type))) {
+        expect(WsServerMessage.safeParse(m).success, JSON.stringify(m)).toBe(true);
       }
       socket.close();
     } finally {
