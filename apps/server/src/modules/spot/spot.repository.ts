@@ -123,17 +123,27 @@ export class SpotRepository {
       .execute(async (trx) => {
         const cursor = await sql<{ sequence: bigint }>`SELECT sequence FROM read_model_cursor
           WHERE name = ${projectorName}`.execute(trx);
-        const rows = await sql<RawOrder & { filled_quote: string }>`
-          SELECT ${orderColumns}, (SELECT COALESCE(SUM(f.quote_amount), 0) FROM rm_fills f
-              WHERE f.maker_order_id = o.order_id OR f.taker_order_id = o.order_id)::text
-            AS filled_quote
-          FROM rm_orders o WHERE status = 'open' AND owner_id NOT LIKE 'system:%'
-          ORDER BY order_id`.execute(trx);
+        const orders = await sql<RawOrder>`SELECT ${orderColumns} FROM rm_orders
+          WHERE status = 'open' AND owner_id NOT LIKE 'system:%' ORDER BY order_id`.execute(trx);
+        const traders = sql`o.status = 'open' AND o.owner_id NOT LIKE 'system:%'
+          AND o.filled_lots > 0`;
+        // Two equality joins (each side of the fill), so each can hash-join one scan of rm_fills.
+        const traded = await sql<{ order_id: bigint; filled_quote: string }>`
+          SELECT order_id, SUM(quote_amount)::text AS filled_quote FROM (
+            SELECT o.order_id, f.quote_amount FROM rm_orders o
+              JOIN rm_fills f ON f.maker_order_id = o.order_id WHERE ${traders}
+            UNION ALL
+            SELECT o.order_id, f.quote_amount FROM rm_orders o
+              JOIN rm_fills f ON f.taker_order_id = o.order_id WHERE ${traders}
+          ) t GROUP BY order_id`.execute(trx);
+        const filledQuote = new Map(
+          traded.rows.map((r) => [Number(r.order_id), BigInt(r.filled_quote)] as const),
+        );
         return {
           sequence: BigInt(cursor.rows[0]?.sequence ?? 0n),
-          orders: rows.rows.map((r) => ({
+          orders: orders.rows.map((r) => ({
             order: toOrder(r),
-            filledQuote: BigInt(r.filled_quote),
+            filledQuote: filledQuote.get(Number(r.order_id)) ?? 0n,
           })),
         };
       });
