@@ -45,9 +45,7 @@ export class TradePasswordGate {
       throw new AppError(set ? "trade_password_required" : "trade_password_not_set");
     }
     if (!this.options.allowAttempt(user.id)) throw new AppError("rate_limited");
-    const verdict = await tradePasswords.verify(user.id, given);
-    if (verdict === "not_set") throw new AppError("trade_password_not_set");
-    if (verdict === "invalid") throw new AppError("trade_password_invalid");
+    await tradePasswords.verify(user.id, given);
     if (windowMs > 0) {
       if (this.confirmedUntil.size > confirmedSessionsMax) {
         for (const [key, value] of this.confirmedUntil) {
