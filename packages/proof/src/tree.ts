@@ -1,0 +1,260 @@
+// A Merkle sum tree over users' liabilities: each node carries a hash and, per asset, the sum
+// of the leaves below it. Modelled on summa-solvency's tree, with each child's sums hashed
+// separately (Hu, Zhang and Guo's fix of Maxwell's tree) and SHA-256 instead of Poseidon.
+import {
+  ASSET_PATTERN,
+  FORMAT_VERSION,
+  LEAF_COUNT_MAX,
+  SALT_PATTERN,
+  USER_ID_BYTES_MAX,
+  amountLimit,
+  bytesToHex,
+  depthOf,
+  isValidBits,
+  leafHash,
+  leafIdBytes,
+  nodeHash,
+  paddingHash,
+  rootHash,
+  utf8Length,
+} from "./encoding.ts";
+
+/** One real user's entry, as the server computes it from the kernel's state at one sequence. */
+export interface LiabilityEntry {
+  /** The user's id; it never leaves the server except in that user's own proof request. */
+  userId: string;
+  /** Per-user salt, lowercase hex of 16–64 bytes; given to that user only. */
+  salt: string;
+  /** What Candor owes the user, per asset in the tree's asset order, in smallest units (≥ 0). */
+  values: readonly bigint[];
+}
+
+/** What a tree is built from. */
+export interface TreeInput {
+  /** Asset ids in the published order; leaf values and sums follow it. */
+  assets: readonly string[];
+  /** Every amount and every sum lies in [0, 2^bits); a multiple of 8 in [8, 256], e.g. 128. */
+  bits: number;
+  /** One entry per real user, in any order: the tree sorts them by leaf id. */
+  leaves: readonly LiabilityEntry[];
+}
+
+/** A node's hash and per-asset sums, in smallest units. */
+export interface NodeValue {
+  /** Lowercase hex SHA-256. */
+  hash: string;
+  /** Sum of the leaves below, per asset, in smallest units. */
+  sums: bigint[];
+}
+
+/** What the operator publishes: the root hash commits to every other field. */
+export interface PublishedRoot extends NodeValue {
+  version: typeof FORMAT_VERSION;
+  assets: string[];
+  bits: number;
+  /** Real users in the tree (padding leaves not counted). */
+  leafCount: number;
+}
+
+/** Where the sibling sits at one level, from the leaf up. */
+export type Side = "left" | "right";
+
+/** The sibling of the path's node at one level, from the leaf up. */
+export interface PathStep extends NodeValue {
+  side: Side;
+}
+
+/** A user's inclusion proof: their leaf and the siblings up to the root. */
+export interface InclusionProof {
+  version: typeof FORMAT_VERSION;
+  assets: string[];
+  bits: number;
+  leafCount: number;
+  leaf: {
+    /** Lowercase hex leaf id, H(salt ‖ user id). */
+    id: string;
+    /** The salt, so the user can recompute the leaf id; in that user's proof only. */
+    salt: string;
+    /** The user's liabilities per asset, in smallest units. */
+    values: bigint[];
+  };
+  path: PathStep[];
+}
+
+/** A built tree. Keeps every level in memory: about 40 MB for 100,000 users and 12 assets. */
+export interface LiabilityTree {
+  root: PublishedRoot;
+  leafCount: number;
+  /** Levels above the leaves: every proof has this many steps. */
+  depth: number;
+  /** Leaf ids in tree order (ascending). */
+  leafIds: readonly string[];
+  /** The proof of the leaf at this position, or with this leaf id (hex). */
+  proof(leaf: number | string): InclusionProof;
+}
+
+interface Node {
+  hash: Uint8Array;
+  sums: bigint[];
+}
+
+interface Leaf {
+  id: Uint8Array;
+  idHex: string;
+  salt: string;
+  values: bigint[];
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The leaf id a user can recompute from their id and salt (lowercase hex). */
+export function computeLeafId(userId: string, salt: string): string {
+  checkUserId(userId);
+  if (!SALT_PATTERN.test(salt)) throw new RangeError("salt must be 32–128 lowercase hex digits");
+  return bytesToHex(leafIdBytes(userId, salt));
+}
+
+function checkUserId(userId: string): void {
+  // A lone surrogate would be encoded as U+FFFD and so collide with another id.
+  if (userId.length === 0 || LONE_SURROGATE.test(userId)) {
+    throw new RangeError("user id must be non-empty, well-formed text");
+  }
+  if (utf8Length(userId) > USER_ID_BYTES_MAX) {
+    throw new RangeError(`user id longer than ${USER_ID_BYTES_MAX} bytes`);
+  }
+}
+
+function checkAssets(assets: readonly string[]): void {
+  if (assets.length === 0) throw new RangeError("no assets");
+  const seen = new Set<string>();
+  for (const asset of assets) {
+    if (!ASSET_PATTERN.test(asset)) throw new RangeError(`asset id "${asset}" is malformed`);
+    if (seen.has(asset)) throw new RangeError(`asset "${asset}" listed twice`);
+    seen.add(asset);
+  }
+}
+
+function addSums(left: readonly bigint[], right: readonly bigint[], limit: bigint): bigint[] {
+  const sums = new Array<bigint>(left.length);
+  for (let i = 0; i < left.length; i++) {
+    const sum = left[i]! + right[i]!;
+    // The builder refuses what the verifier would refuse: a sum that does not fit `bits`.
+    if (sum >= limit) throw new RangeError("a sum of liabilities does not fit in `bits`");
+    sums[i] = sum;
+  }
+  return sums;
+}
+
+/**
+ * Builds the tree. Leaves are sorted by leaf id, so the root does not depend on input order and
+ * a leaf's position says nothing about the user. The leaf count is padded to a power of two
+ * with padding leaves (a distinct tag, zero sums). Throws on invalid input: a negative or
+ * too-large value, a user listed twice, a malformed salt, or totals that overflow `bits`.
+ */
+export function buildTree(input: TreeInput): LiabilityTree {
+  const { bits } = input;
+  const assets = [...input.assets];
+  checkAssets(assets);
+  if (!isValidBits(bits)) throw new RangeError("bits must be a multiple of 8 in [8, 256]");
+  if (input.leaves.length > LEAF_COUNT_MAX) throw new RangeError("too many leaves");
+  const limit = amountLimit(bits);
+
+  const userIds = new Set<string>();
+  const leaves: Leaf[] = input.leaves.map((entry) => {
+    checkUserId(entry.userId);
+    if (userIds.has(entry.userId)) throw new RangeError(`user "${entry.userId}" listed twice`);
+    userIds.add(entry.userId);
+    if (!SALT_PATTERN.test(entry.salt)) {
+      throw new RangeError(`salt of user "${entry.userId}" must be 32–128 lowercase hex digits`);
+    }
+    if (entry.values.length !== assets.length) {
+      throw new RangeError(`user "${entry.userId}" has ${entry.values.length} values`);
+    }
+    for (const value of entry.values) {
+      if (typeof value !== "bigint" || value < 0n || value >= limit) {
+        throw new RangeError(`a value of user "${entry.userId}" is outside [0, 2^${bits})`);
+      }
+    }
+    const id = leafIdBytes(entry.userId, entry.salt);
+    return { id, idHex: bytesToHex(id), salt: entry.salt, values: [...entry.values] };
+  });
+  leaves.sort((a, b) => (a.idHex < b.idHex ? -1 : a.idHex > b.idHex ? 1 : 0));
+  for (let i = 1; i < leaves.length; i++) {
+    if (leaves[i]!.idHex === leaves[i - 1]!.idHex) throw new RangeError("two leaves share an id");
+  }
+
+  const depth = depthOf(leaves.length);
+  // empty[h] is the root of a subtree of 2^h padding leaves. Padding is always a suffix, so a
+  // level of odd length is completed with empty[h]: the same tree as padding every leaf, in
+  // O(depth) extra hashes.
+  const zeros = assets.map(() => 0n);
+  const empty: Node[] = [{ hash: paddingHash(), sums: zeros }];
+  for (let h = 1; h <= depth; h++) {
+    const below = empty[h - 1]!;
+    empty.push({ hash: nodeHash(below.hash, below.hash, zeros, zeros, bits), sums: zeros });
+  }
+
+  const levels: Node[][] = [
+    leaves.map((leaf) => ({ hash: leafHash(leaf.id, leaf.values, bits), sums: leaf.values })),
+  ];
+  for (let h = 0; h < depth; h++) {
+    const below = levels[h]!;
+    const level: Node[] = [];
+    for (let i = 0; i < below.length; i += 2) {
+      const left = below[i]!;
+      const right = below[i + 1] ?? empty[h]!;
+      level.push({
+        hash: nodeHash(left.hash, right.hash, left.sums, right.sums, bits),
+        sums: addSums(left.sums, right.sums, limit),
+      });
+    }
+    levels.push(level);
+  }
+  const top = levels[depth]![0] ?? empty[depth]!;
+  const root: PublishedRoot = {
+    version: FORMAT_VERSION,
+    assets,
+    bits,
+    leafCount: leaves.length,
+    hash: bytesToHex(rootHash(assets, bits, leaves.length, top.hash, top.sums)),
+    sums: [...top.sums],
+  };
+
+  const indexById = new Map<string, number>();
+  leaves.forEach((leaf, index) => indexById.set(leaf.idHex, index));
+
+  function proof(which: number | string): InclusionProof {
+    const index = typeof which === "number" ? which : indexById.get(which);
+    if (index === undefined || !Number.isInteger(index) || index < 0 || index >= leaves.length) {
+      throw new RangeError(`no leaf ${String(which)}`);
+    }
+    const leaf = leaves[index]!;
+    const path: PathStep[] = [];
+    let position = index;
+    for (let h = 0; h < depth; h++) {
+      const sibling = levels[h]![position ^ 1] ?? empty[h]!;
+      path.push({
+        side: position % 2 === 0 ? "right" : "left",
+        hash: bytesToHex(sibling.hash),
+        sums: [...sibling.sums],
+      });
+      position = Math.floor(position / 2);
+    }
+    return {
+      version: FORMAT_VERSION,
+      assets: [...assets],
+      bits,
+      leafCount: leaves.length,
+      leaf: { id: leaf.idHex, salt: leaf.salt, values: [...leaf.values] },
+      path,
+    };
+  }
+
+  return {
+    root,
+    leafCount: leaves.length,
+    depth,
+    leafIds: leaves.map((leaf) => leaf.idHex),
+    proof,
+  };
+}
