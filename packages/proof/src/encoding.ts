@@ -84,15 +84,18 @@ export function bytesToHex(bytes: Uint8Array): string {
 
 /** Writes `value` as `width` big-endian bytes at `offset`. The caller has range-checked it. */
 function writeAmount(out: Uint8Array, offset: number, value: bigint, width: number): void {
+  if (value < 0n) throw new RangeError("amount outside its width");
+  // `out` is zero-filled; most users hold nothing of most assets, so zero costs nothing.
+  if (value === 0n) return;
   const hex = value.toString(16);
-  if (value < 0n || hex.length > 2 * width) throw new RangeError("amount outside its width");
-  // Fill from the last byte backwards; the leading bytes stay zero.
+  if (hex.length > 2 * width) throw new RangeError("amount outside its width");
+  // Fill from the last byte backwards, two hex digits a byte; the leading bytes stay zero.
   let position = offset + width - 1;
-  let end = hex.length;
-  while (end > 0) {
-    const start = Math.max(0, end - 2);
-    out[position--] = Number.parseInt(hex.slice(start, end), 16);
-    end = start;
+  let digit = hex.length - 1;
+  while (digit >= 0) {
+    const low = hexValue(hex.charCodeAt(digit--));
+    const high = digit >= 0 ? hexValue(hex.charCodeAt(digit--)) : 0;
+    out[position--] = (high << 4) | low;
   }
 }
 
@@ -123,23 +126,81 @@ export function leafIdBytes(userId: string, salt: string): Uint8Array {
   return hashBytes(out);
 }
 
-/** Hash of a user's leaf: their leaf id and one amount per asset. */
-export function leafHash(leafId: Uint8Array, values: readonly bigint[], bits: number): Uint8Array {
+/** Amounts as consecutive `bits`/8-byte big-endian integers. Each must lie in [0, 2^bits). */
+export function encodeAmounts(values: readonly bigint[], bits: number): Uint8Array {
   const width = bits / 8;
-  const out = new Uint8Array(tagLeaf.length + HASH_BYTES + values.length * width);
+  const out = new Uint8Array(values.length * width);
+  values.forEach((value, i) => writeAmount(out, i * width, value, width));
+  return out;
+}
+
+/** The inverse of {@link encodeAmounts}. */
+export function decodeAmounts(bytes: Uint8Array, bits: number): bigint[] {
+  const width = bits / 8;
+  const values: bigint[] = [];
+  for (let offset = 0; offset < bytes.length; offset += width) {
+    const hex = bytesToHex(bytes.subarray(offset, offset + width));
+    values.push(BigInt(`0x${hex}`));
+  }
+  return values;
+}
+
+/**
+ * Adds two encoded amount vectors into `out`, amount by amount, with byte carries. Returns false
+ * when a sum does not fit its width (the builder's range check, with no bigint per node).
+ */
+export function addAmounts(
+  left: Uint8Array,
+  right: Uint8Array,
+  out: Uint8Array,
+  bits: number,
+): boolean {
+  const width = bits / 8;
+  for (let end = left.length; end > 0; end -= width) {
+    let carry = 0;
+    for (let i = end - 1; i >= end - width; i--) {
+      const sum = left[i]! + right[i]! + carry;
+      out[i] = sum & 0xff;
+      carry = sum >> 8;
+    }
+    if (carry !== 0) return false;
+  }
+  return true;
+}
+
+/** Hash of a user's leaf from its encoded values. */
+export function leafHashOfBytes(leafId: Uint8Array, values: Uint8Array): Uint8Array {
+  const out = new Uint8Array(tagLeaf.length + HASH_BYTES + values.length);
   out.set(tagLeaf, 0);
   out.set(leafId, tagLeaf.length);
-  let offset = tagLeaf.length + HASH_BYTES;
-  for (const value of values) {
-    writeAmount(out, offset, value, width);
-    offset += width;
-  }
+  out.set(values, tagLeaf.length + HASH_BYTES);
   return hashBytes(out);
+}
+
+/** Hash of a user's leaf: their leaf id and one amount per asset. */
+export function leafHash(leafId: Uint8Array, values: readonly bigint[], bits: number): Uint8Array {
+  return leafHashOfBytes(leafId, encodeAmounts(values, bits));
 }
 
 /** Hash of a padding leaf (all sums zero). It takes no input, so every padding leaf is equal. */
 export function paddingHash(): Uint8Array {
   return hashBytes(tagPadding);
+}
+
+/** Hash of an inner node from its children's hashes and encoded sums. */
+export function nodeHashOfBytes(
+  leftHash: Uint8Array,
+  rightHash: Uint8Array,
+  leftSums: Uint8Array,
+  rightSums: Uint8Array,
+): Uint8Array {
+  const out = new Uint8Array(tagNode.length + 2 * HASH_BYTES + leftSums.length + rightSums.length);
+  let offset = 0;
+  for (const part of [tagNode, leftHash, rightHash, leftSums, rightSums]) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return hashBytes(out);
 }
 
 /** Hash of an inner node. Both children's sums are hashed, not only their total: see README. */
@@ -150,21 +211,12 @@ export function nodeHash(
   rightSums: readonly bigint[],
   bits: number,
 ): Uint8Array {
-  const width = bits / 8;
-  const out = new Uint8Array(
-    tagNode.length + 2 * HASH_BYTES + (leftSums.length + rightSums.length) * width,
+  return nodeHashOfBytes(
+    leftHash,
+    rightHash,
+    encodeAmounts(leftSums, bits),
+    encodeAmounts(rightSums, bits),
   );
-  out.set(tagNode, 0);
-  out.set(leftHash, tagNode.length);
-  out.set(rightHash, tagNode.length + HASH_BYTES);
-  let offset = tagNode.length + 2 * HASH_BYTES;
-  for (const sums of [leftSums, rightSums]) {
-    for (const value of sums) {
-      writeAmount(out, offset, value, width);
-      offset += width;
-    }
-  }
-  return hashBytes(out);
 }
 
 /** The published root hash: binds the asset order, `bits`, the leaf count and the totals. */

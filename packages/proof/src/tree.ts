@@ -10,10 +10,14 @@ import {
   amountLimit,
   bytesToHex,
   depthOf,
+  HASH_BYTES,
+  addAmounts,
+  decodeAmounts,
+  encodeAmounts,
   isValidBits,
-  leafHash,
+  leafHashOfBytes,
   leafIdBytes,
-  nodeHash,
+  nodeHashOfBytes,
   paddingHash,
   rootHash,
   utf8Length,
@@ -93,9 +97,11 @@ export interface LiabilityTree {
   proof(leaf: number | string): InclusionProof;
 }
 
-interface Node {
-  hash: Uint8Array;
-  sums: bigint[];
+/** One level of the tree: node i's hash and encoded sums sit at i × their width. */
+interface Level {
+  count: number;
+  hashes: Uint8Array;
+  sums: Uint8Array;
 }
 
 interface Leaf {
@@ -132,17 +138,6 @@ function checkAssets(assets: readonly string[]): void {
     if (seen.has(asset)) throw new RangeError(`asset "${asset}" listed twice`);
     seen.add(asset);
   }
-}
-
-function addSums(left: readonly bigint[], right: readonly bigint[], limit: bigint): bigint[] {
-  const sums = new Array<bigint>(left.length);
-  for (let i = 0; i < left.length; i++) {
-    const sum = left[i]! + right[i]!;
-    // The builder refuses what the verifier would refuse: a sum that does not fit `bits`.
-    if (sum >= limit) throw new RangeError("a sum of liabilities does not fit in `bits`");
-    sums[i] = sum;
-  }
-  return sums;
 }
 
 /**
@@ -184,40 +179,69 @@ export function buildTree(input: TreeInput): LiabilityTree {
   }
 
   const depth = depthOf(leaves.length);
-  // empty[h] is the root of a subtree of 2^h padding leaves. Padding is always a suffix, so a
-  // level of odd length is completed with empty[h]: the same tree as padding every leaf, in
-  // O(depth) extra hashes.
-  const zeros = assets.map(() => 0n);
-  const empty: Node[] = [{ hash: paddingHash(), sums: zeros }];
+  // Hashes and sums live in one byte array per level, sums already encoded as they are hashed:
+  // no bigint and no object per node, which keeps 100,000 users from being a garbage problem.
+  const sumsWidth = assets.length * (bits / 8);
+  // emptyHash[h] is the root of a subtree of 2^h padding leaves (sums zero). Padding is always a
+  // suffix, so a level of odd length is completed with emptyHash[h]: the same tree as padding
+  // every leaf, in O(depth) extra hashes.
+  const zeroSums = new Uint8Array(sumsWidth);
+  const emptyHash: Uint8Array[] = [paddingHash()];
   for (let h = 1; h <= depth; h++) {
-    const below = empty[h - 1]!;
-    empty.push({ hash: nodeHash(below.hash, below.hash, zeros, zeros, bits), sums: zeros });
+    const below = emptyHash[h - 1]!;
+    emptyHash.push(nodeHashOfBytes(below, below, zeroSums, zeroSums));
   }
 
-  const levels: Node[][] = [
-    leaves.map((leaf) => ({ hash: leafHash(leaf.id, leaf.values, bits), sums: leaf.values })),
-  ];
+  const leafLevel: Level = {
+    count: leaves.length,
+    hashes: new Uint8Array(leaves.length * HASH_BYTES),
+    sums: new Uint8Array(leaves.length * sumsWidth),
+  };
+  leaves.forEach((leaf, i) => {
+    const values = encodeAmounts(leaf.values, bits);
+    leafLevel.sums.set(values, i * sumsWidth);
+    leafLevel.hashes.set(leafHashOfBytes(leaf.id, values), i * HASH_BYTES);
+  });
+  const levels: Level[] = [leafLevel];
+  const hashAt = (level: Level, h: number, i: number) =>
+    i < level.count ? level.hashes.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES) : emptyHash[h]!;
+  const sumsAt = (level: Level, i: number) =>
+    i < level.count ? level.sums.subarray(i * sumsWidth, (i + 1) * sumsWidth) : zeroSums;
   for (let h = 0; h < depth; h++) {
     const below = levels[h]!;
-    const level: Node[] = [];
-    for (let i = 0; i < below.length; i += 2) {
-      const left = below[i]!;
-      const right = below[i + 1] ?? empty[h]!;
-      level.push({
-        hash: nodeHash(left.hash, right.hash, left.sums, right.sums, bits),
-        sums: addSums(left.sums, right.sums, limit),
-      });
+    const count = Math.ceil(below.count / 2);
+    const level: Level = {
+      count,
+      hashes: new Uint8Array(count * HASH_BYTES),
+      sums: new Uint8Array(count * sumsWidth),
+    };
+    for (let i = 0; i < count; i++) {
+      const leftSums = sumsAt(below, 2 * i);
+      const rightSums = sumsAt(below, 2 * i + 1);
+      const hash = nodeHashOfBytes(
+        hashAt(below, h, 2 * i),
+        hashAt(below, h, 2 * i + 1),
+        leftSums,
+        rightSums,
+      );
+      level.hashes.set(hash, i * HASH_BYTES);
+      // The builder refuses what the verifier would refuse: a sum that does not fit `bits`.
+      if (!addAmounts(leftSums, rightSums, level.sums.subarray(i * sumsWidth), bits)) {
+        throw new RangeError("a sum of liabilities does not fit in `bits`");
+      }
     }
     levels.push(level);
   }
-  const top = levels[depth]![0] ?? empty[depth]!;
+  const top = levels[depth]!;
+  const topSums = decodeAmounts(sumsAt(top, 0), bits);
+  const topHash = hashAt(top, depth, 0);
   const root: PublishedRoot = {
     version: FORMAT_VERSION,
     assets,
     bits,
     leafCount: leaves.length,
-    hash: bytesToHex(rootHash(assets, bits, leaves.length, top.hash, top.sums)),
-    sums: [...top.sums],
+    hash: bytesToHex(rootHash(assets, bits, leaves.length, topHash, topSums)),
+    sums: topSums,
   };
 
   const indexById = new Map<string, number>();
@@ -232,11 +256,11 @@ export function buildTree(input: TreeInput): LiabilityTree {
     const path: PathStep[] = [];
     let position = index;
     for (let h = 0; h < depth; h++) {
-      const sibling = levels[h]![position ^ 1] ?? empty[h]!;
+      const level = levels[h]!;
       path.push({
         side: position % 2 === 0 ? "right" : "left",
-        hash: bytesToHex(sibling.hash),
-        sums: [...sibling.sums],
+        hash: bytesToHex(hashAt(level, h, position ^ 1)),
+        sums: decodeAmounts(sumsAt(level, position ^ 1), bits),
       });
       position = Math.floor(position / 2);
     }
