@@ -106,8 +106,27 @@ function writeUint(out: Uint8Array, offset: number, value: number, width: 2 | 4)
   }
 }
 
-function hashBytes(bytes: Uint8Array): Uint8Array {
-  return hexToBytes(sha256Hex(bytes));
+/** Writes the SHA-256 of `input` (hex from the kernel) as bytes into `out` at `offset`. */
+function hashInto(input: Uint8Array, out: Uint8Array, offset: number): void {
+  const hex = sha256Hex(input);
+  for (let i = 0; i < HASH_BYTES; i++) {
+    out[offset + i] = (hexValue(hex.charCodeAt(2 * i)) << 4) | hexValue(hex.charCodeAt(2 * i + 1));
+  }
+}
+
+function hashBytes(input: Uint8Array): Uint8Array {
+  const out = new Uint8Array(HASH_BYTES);
+  hashInto(input, out, 0);
+  return out;
+}
+
+// The builder hashes hundreds of thousands of inputs: it assembles each one in this reused
+// buffer instead of allocating a new one (allocation, not hashing, dominated the build).
+let scratch = new Uint8Array(4096);
+
+function scratchOf(length: number): Uint8Array {
+  if (scratch.length < length) scratch = new Uint8Array(2 * length);
+  return scratch;
 }
 
 /** The leaf id of a user: hides the id from everyone who does not know the salt. */
@@ -126,11 +145,21 @@ export function leafIdBytes(userId: string, salt: string): Uint8Array {
   return hashBytes(out);
 }
 
+/** Writes amounts as consecutive `bits`/8-byte big-endian integers into `out` at `offset`. */
+export function writeAmounts(
+  values: readonly bigint[],
+  bits: number,
+  out: Uint8Array,
+  offset: number,
+): void {
+  const width = bits / 8;
+  values.forEach((value, i) => writeAmount(out, offset + i * width, value, width));
+}
+
 /** Amounts as consecutive `bits`/8-byte big-endian integers. Each must lie in [0, 2^bits). */
 export function encodeAmounts(values: readonly bigint[], bits: number): Uint8Array {
-  const width = bits / 8;
-  const out = new Uint8Array(values.length * width);
-  values.forEach((value, i) => writeAmount(out, i * width, value, width));
+  const out = new Uint8Array((values.length * bits) / 8);
+  writeAmounts(values, bits, out, 0);
   return out;
 }
 
@@ -168,18 +197,26 @@ export function addAmounts(
   return true;
 }
 
-/** Hash of a user's leaf from its encoded values. */
-export function leafHashOfBytes(leafId: Uint8Array, values: Uint8Array): Uint8Array {
-  const out = new Uint8Array(tagLeaf.length + HASH_BYTES + values.length);
-  out.set(tagLeaf, 0);
-  out.set(leafId, tagLeaf.length);
-  out.set(values, tagLeaf.length + HASH_BYTES);
-  return hashBytes(out);
+/** Hash of a user's leaf from its encoded values, written into `out` at `offset`. */
+export function leafHashInto(
+  leafId: Uint8Array,
+  values: Uint8Array,
+  out: Uint8Array,
+  offset: number,
+): void {
+  const length = tagLeaf.length + HASH_BYTES + values.length;
+  const input = scratchOf(length);
+  input.set(tagLeaf, 0);
+  input.set(leafId, tagLeaf.length);
+  input.set(values, tagLeaf.length + HASH_BYTES);
+  hashInto(input.subarray(0, length), out, offset);
 }
 
 /** Hash of a user's leaf: their leaf id and one amount per asset. */
 export function leafHash(leafId: Uint8Array, values: readonly bigint[], bits: number): Uint8Array {
-  return leafHashOfBytes(leafId, encodeAmounts(values, bits));
+  const out = new Uint8Array(HASH_BYTES);
+  leafHashInto(leafId, encodeAmounts(values, bits), out, 0);
+  return out;
 }
 
 /** Hash of a padding leaf (all sums zero). It takes no input, so every padding leaf is equal. */
@@ -187,20 +224,23 @@ export function paddingHash(): Uint8Array {
   return hashBytes(tagPadding);
 }
 
-/** Hash of an inner node from its children's hashes and encoded sums. */
-export function nodeHashOfBytes(
+/** Hash of an inner node from its children's hashes and encoded sums, into `out` at `offset`. */
+export function nodeHashInto(
   leftHash: Uint8Array,
   rightHash: Uint8Array,
   leftSums: Uint8Array,
   rightSums: Uint8Array,
-): Uint8Array {
-  const out = new Uint8Array(tagNode.length + 2 * HASH_BYTES + leftSums.length + rightSums.length);
-  let offset = 0;
+  out: Uint8Array,
+  offset: number,
+): void {
+  const length = tagNode.length + 2 * HASH_BYTES + leftSums.length + rightSums.length;
+  const input = scratchOf(length);
+  let position = 0;
   for (const part of [tagNode, leftHash, rightHash, leftSums, rightSums]) {
-    out.set(part, offset);
-    offset += part.length;
+    input.set(part, position);
+    position += part.length;
   }
-  return hashBytes(out);
+  hashInto(input.subarray(0, length), out, offset);
 }
 
 /** Hash of an inner node. Both children's sums are hashed, not only their total: see README. */
@@ -211,12 +251,16 @@ export function nodeHash(
   rightSums: readonly bigint[],
   bits: number,
 ): Uint8Array {
-  return nodeHashOfBytes(
+  const out = new Uint8Array(HASH_BYTES);
+  nodeHashInto(
     leftHash,
     rightHash,
     encodeAmounts(leftSums, bits),
     encodeAmounts(rightSums, bits),
+    out,
+    0,
   );
+  return out;
 }
 
 /** The published root hash: binds the asset order, `bits`, the leaf count and the totals. */

@@ -256,6 +256,10 @@ describe("buildTree", () => {
     expect(() =>
       buildTree({ ...good, leaves: [{ ...good.leaves[0]!, userId: "a\ud800" }] }),
     ).toThrow(/user id/);
+    const withUserId = (userId: string) => ({ ...good, leaves: [{ ...good.leaves[0]!, userId }] });
+    expect(() => buildTree(withUserId("a".repeat(257)))).toThrow(/longer/);
+    expect(() => buildTree(withUserId("€".repeat(86)))).toThrow(/longer/);
+    expect(buildTree(withUserId("€".repeat(85))).leafCount).toBe(1);
     expect(() => buildTree({ ...good, bits: 100 })).toThrow(/bits/);
     expect(() => buildTree({ ...good, bits: 264 })).toThrow(/bits/);
     expect(() => buildTree({ ...good, assets: ["BTC", "BTC", "ETH"] })).toThrow(/twice/);

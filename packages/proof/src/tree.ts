@@ -13,14 +13,14 @@ import {
   HASH_BYTES,
   addAmounts,
   decodeAmounts,
-  encodeAmounts,
   isValidBits,
-  leafHashOfBytes,
+  leafHashInto,
   leafIdBytes,
-  nodeHashOfBytes,
+  nodeHashInto,
   paddingHash,
   rootHash,
   utf8Length,
+  writeAmounts,
 } from "./encoding.ts";
 
 /** One real user's entry, as the server computes it from the kernel's state at one sequence. */
@@ -125,7 +125,8 @@ function checkUserId(userId: string): void {
   if (userId.length === 0 || LONE_SURROGATE.test(userId)) {
     throw new RangeError("user id must be non-empty, well-formed text");
   }
-  if (utf8Length(userId) > USER_ID_BYTES_MAX) {
+  // A UTF-16 unit is at most 3 UTF-8 bytes, so short ids need no encoding to be measured.
+  if (userId.length * 3 > USER_ID_BYTES_MAX && utf8Length(userId) > USER_ID_BYTES_MAX) {
     throw new RangeError(`user id longer than ${USER_ID_BYTES_MAX} bytes`);
   }
 }
@@ -189,7 +190,9 @@ export function buildTree(input: TreeInput): LiabilityTree {
   const emptyHash: Uint8Array[] = [paddingHash()];
   for (let h = 1; h <= depth; h++) {
     const below = emptyHash[h - 1]!;
-    emptyHash.push(nodeHashOfBytes(below, below, zeroSums, zeroSums));
+    const hash = new Uint8Array(HASH_BYTES);
+    nodeHashInto(below, below, zeroSums, zeroSums, hash, 0);
+    emptyHash.push(hash);
   }
 
   const leafLevel: Level = {
@@ -198,9 +201,9 @@ export function buildTree(input: TreeInput): LiabilityTree {
     sums: new Uint8Array(leaves.length * sumsWidth),
   };
   leaves.forEach((leaf, i) => {
-    const values = encodeAmounts(leaf.values, bits);
-    leafLevel.sums.set(values, i * sumsWidth);
-    leafLevel.hashes.set(leafHashOfBytes(leaf.id, values), i * HASH_BYTES);
+    writeAmounts(leaf.values, bits, leafLevel.sums, i * sumsWidth);
+    const values = leafLevel.sums.subarray(i * sumsWidth, (i + 1) * sumsWidth);
+    leafHashInto(leaf.id, values, leafLevel.hashes, i * HASH_BYTES);
   });
   const levels: Level[] = [leafLevel];
   const hashAt = (level: Level, h: number, i: number) =>
@@ -218,13 +221,14 @@ export function buildTree(input: TreeInput): LiabilityTree {
     for (let i = 0; i < count; i++) {
       const leftSums = sumsAt(below, 2 * i);
       const rightSums = sumsAt(below, 2 * i + 1);
-      const hash = nodeHashOfBytes(
+      nodeHashInto(
         hashAt(below, h, 2 * i),
         hashAt(below, h, 2 * i + 1),
         leftSums,
         rightSums,
+        level.hashes,
+        i * HASH_BYTES,
       );
-      level.hashes.set(hash, i * HASH_BYTES);
       // The builder refuses what the verifier would refuse: a sum that does not fit `bits`.
       if (!addAmounts(leftSums, rightSums, level.sums.subarray(i * sumsWidth), bits)) {
         throw new RangeError("a sum of liabilities does not fit in `bits`");
