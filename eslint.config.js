@@ -54,10 +54,33 @@ export default tseslint.config(
     },
   },
   {
-    files: ["packages/kernel/src/**", "packages/market/src/**", "packages/decimal/src/**"],
+    files: [
+      "packages/kernel/src/**",
+      "packages/market/src/**",
+      "packages/decimal/src/**",
+      "packages/proof/src/**",
+    ],
     ignores: ["**/*.test.ts"],
     languageOptions: { globals: {} },
     rules: purity,
+  },
+  {
+    // The proof library reuses the kernel's pure SHA-256 (and nothing else of the kernel).
+    files: ["packages/proof/src/**"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(?:node:|zod(?:/|$)|@candor/(?!decimal$|kernel/hash/sha256$))",
+              message: "Pure code: only @candor/decimal and the kernel's SHA-256.",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["packages/contract/src/**"],
