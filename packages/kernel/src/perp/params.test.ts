@@ -64,7 +64,7 @@ describe("perpetual market parameters", () => {
     // 50,000 USDT × (0.50 % − 0.40 %) = 50 USDT, not 49.
     [
       "amount not continuous",
-      [tiers[0]!, { ...tiers[1]!, maintenanceAmount: usdt(49) }],
+      [tiers[0]!, { ...tiers[1]!, maintenanceAmount: usdt("49") }],
       ["perp_tier_amount_mismatch"],
     ],
     // 0.5 % × 125 = 62.5 % of the initial margin: above half.
@@ -92,16 +92,16 @@ describe("perpetual market parameters", () => {
   it("picks tiers by notional, a floor belonging to its own tier", () => {
     const market = btcPerp();
     expect(tierIndexFor(market, 0n)).toBe(0);
-    expect(tierIndexFor(market, usdt(50_000) - 1n)).toBe(0);
-    expect(tierIndexFor(market, usdt(50_000))).toBe(1);
-    expect(tierIndexFor(market, usdt(20_000_000))).toBe(4);
-    expect(leverageMaxFor(market, usdt(60_000))).toBe(100);
+    expect(tierIndexFor(market, usdt("50000") - 1n)).toBe(0);
+    expect(tierIndexFor(market, usdt("50000"))).toBe(1);
+    expect(tierIndexFor(market, usdt("20000000"))).toBe(4);
+    expect(leverageMaxFor(market, usdt("60000"))).toBe(100);
   });
 
   it("caps the notional a leverage may reach", () => {
     const market = btcPerp();
-    expect(notionalMaxForLeverage(market, 125)).toBe(usdt(50_000) - 1n);
-    expect(notionalMaxForLeverage(market, 20)).toBe(usdt(10_000_000) - 1n);
+    expect(notionalMaxForLeverage(market, 125)).toBe(usdt("50000") - 1n);
+    expect(notionalMaxForLeverage(market, 20)).toBe(usdt("10000000") - 1n);
     expect(notionalMaxForLeverage(market, 10)).toBeNull();
   });
 });

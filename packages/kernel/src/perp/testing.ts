@@ -2,12 +2,15 @@
 // one lot = 0.001 BTC, USDT at 6 decimals, so one lot at one tick is 100 quote units
 // (0.0001 USDT) and 30,000.0 USDT is 300,000 ticks.
 
+import { parseDecimal } from "@candor/decimal";
 import type { PerpMarket, PerpMarketParams } from "./params.ts";
 import { definePerpMarket } from "./params.ts";
 
-/** USDT amounts in smallest units: `usdt(12.5)` is 12,500,000n. Whole and half numbers only. */
-export function usdt(amount: number): bigint {
-  return BigInt(Math.round(amount * 1_000_000));
+/** A USDT amount in smallest units: `usdt("12.5")` is 12,500,000n. Throws on bad text. */
+export function usdt(text: string): bigint {
+  const parsed = parseDecimal(text, 6, { allowNegative: true });
+  if (!parsed.ok) throw new RangeError(`not a USDT amount: ${text}`);
+  return parsed.value;
 }
 
 /** BTC-PERP's parameters; `overrides` replace single fields. */
@@ -26,27 +29,27 @@ export function btcPerpParams(overrides: Partial<PerpMarketParams> = {}): PerpMa
     tiers: [
       { notionalFloor: 0n, maintenanceMarginRateBps: 40, maintenanceAmount: 0n, leverageMax: 125 },
       {
-        notionalFloor: usdt(50_000),
+        notionalFloor: usdt("50000"),
         maintenanceMarginRateBps: 50,
-        maintenanceAmount: usdt(50),
+        maintenanceAmount: usdt("50"),
         leverageMax: 100,
       },
       {
-        notionalFloor: usdt(250_000),
+        notionalFloor: usdt("250000"),
         maintenanceMarginRateBps: 100,
-        maintenanceAmount: usdt(1_300),
+        maintenanceAmount: usdt("1300"),
         leverageMax: 50,
       },
       {
-        notionalFloor: usdt(1_000_000),
+        notionalFloor: usdt("1000000"),
         maintenanceMarginRateBps: 250,
-        maintenanceAmount: usdt(16_300),
+        maintenanceAmount: usdt("16300"),
         leverageMax: 20,
       },
       {
-        notionalFloor: usdt(10_000_000),
+        notionalFloor: usdt("10000000"),
         maintenanceMarginRateBps: 500,
-        maintenanceAmount: usdt(266_300),
+        maintenanceAmount: usdt("266300"),
         leverageMax: 10,
       },
     ],
