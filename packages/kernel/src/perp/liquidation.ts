@@ -9,7 +9,9 @@
 //    remaining position at the bankruptcy value (`closeValueAtBankruptcy`), as much as its
 //    equity allows (`takeoverLots`);
 // 5. what the fund cannot take is auto-deleveraged against the opposite positions ranked by
-//    profit × leverage (`adlRanking`, `takeoverLots`), at the same bankruptcy value;
+//    profit × leverage (`adlRanking`, `takeoverLots`), at the same bankruptcy value; should
+//    even that not suffice (the fund already under water and the only counterparty), the fund
+//    takes the rest anyway and the venue carries the loss;
 // 6. negative-balance protection: any cash left below zero is covered by the insurance fund
 //    (`negativeBalanceCover`), so a user never loses more than the margin they put up.
 
@@ -162,7 +164,8 @@ export function closeValueAtBankruptcy(
  * How many of `lotsMax` lots a taker (the insurance fund, or an ADL counterparty) can take at
  * the bankruptcy value while its own equity at the mark stays ≥ 0. The taker's equity changes
  * by `lots × mark × u − value` when it buys from a long, `value − lots × mark × u` when it
- * buys back from a short.
+ * buys back from a short. A takeover that costs the taker nothing at the mark (the position
+ * was liquidated before it was bankrupt) is always possible, whatever the taker's equity.
  */
 export function takeoverLots(
   takerEquity: bigint,
@@ -178,7 +181,7 @@ export function takeoverLots(
     const atMark = lots * markTicks * tickLotUnits;
     return bankrupt.sizeLots > 0n ? atMark - value : value - atMark;
   };
-  if (takerEquity + gain(lotsMax) >= 0n) return lotsMax;
+  if (gain(lotsMax) >= 0n || takerEquity + gain(lotsMax) >= 0n) return lotsMax;
   // Here the takeover costs the taker: its gain falls with every lot, so the test is monotone.
   return max(
     0n,

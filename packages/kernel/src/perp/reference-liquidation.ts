@@ -1,16 +1,17 @@
 // The reference model's liquidation pass, run after every command that moves a price, a
 // position or margin: until no user is liquidatable at the mark, take the first one (by owner
 // id) and (1) send its liquidation order into the resting liquidity, (2) let the insurance fund
-// take over whatever the book left, (3) auto-deleverage what the fund cannot take, and (4) cover
-// any deficit left (negative-balance protection). Slow and plain on purpose.
+// take over whatever the book left, (3) auto-deleverage what the fund cannot take, then have
+// the fund take any rest regardless, and (4) cover any deficit left (negative-balance
+// protection). Slow and plain on purpose.
 
 import {
   adlRanking,
   closeValueAtBankruptcy,
   liquidationFee,
   liquidationPlan,
+  takeoverLots,
 } from "./liquidation.ts";
-import { takeoverLots } from "./liquidation.ts";
 import { marginState } from "./margin.ts";
 import { applyFill, applyTradeForQuote, closeForQuote, unrealisedPnl } from "./position.ts";
 import type { RefAccount, RefEvent, RefRestingOrder, RefState } from "./reference-state.ts";
@@ -181,7 +182,6 @@ function takeOver(state: RefState, account: RefAccount, events: RefEvent[]): voi
   const market = state.market;
   const u = market.tickLotUnits;
   const markTicks = markTicksOf(state);
-  const tickIds = [...state.mark!.tickIds];
   const fund = fundOf(state);
   const fundEquity = fund.wallet + unrealisedPnl(fund.position, markTicks, u);
   const lotsAll = abs(account.position.sizeLots);
@@ -193,24 +193,7 @@ function takeOver(state: RefState, account: RefAccount, events: RefEvent[]): voi
     markTicks,
     u,
   );
-  if (taken > 0n) {
-    const value = closeValueAtBankruptcy(account.position, poolOf(account).collateral, taken);
-    const long = account.position.sizeLots > 0n;
-    const closed = closeForQuote(account.position, taken, value);
-    account.position = closed.position;
-    addCash(account, closed.realisedPnl);
-    const fundTrade = applyTradeForQuote(fund.position, long ? taken : -taken, value);
-    fund.position = fundTrade.position;
-    fund.wallet += fundTrade.realisedPnl;
-    state.clearing -= closed.realisedPnl + fundTrade.realisedPnl;
-    events.push({
-      type: "takeover",
-      ownerId: account.ownerId,
-      lots: taken,
-      quoteAmount: value,
-      tickIds,
-    });
-  }
+  if (taken > 0n) fundTakes(state, account, taken, false, events);
   if (account.position.sizeLots !== 0n) deleverage(state, account, events);
 }
 
@@ -272,7 +255,36 @@ function deleverage(state: RefState, account: RefAccount, events: RefEvent[]): v
     });
     settleFlat(state, other, events);
   }
-  if (account.position.sizeLots !== 0n) {
-    throw new Error(`insolvent: ${account.position.sizeLots} lots of ${account.ownerId} left`);
-  }
+  // Last resort: nobody can carry the rest, so the fund takes it whatever its equity; the
+  // venue's loss shows in the fund's equity, never in a user's.
+  if (account.position.sizeLots !== 0n)
+    fundTakes(state, account, abs(account.position.sizeLots), true, events);
+}
+
+/** The fund buys (or sells) `lots` of the liquidated position at the bankruptcy value. */
+function fundTakes(
+  state: RefState,
+  account: RefAccount,
+  lots: bigint,
+  forced: boolean,
+  events: RefEvent[],
+): void {
+  const fund = fundOf(state);
+  const value = closeValueAtBankruptcy(account.position, poolOf(account).collateral, lots);
+  const long = account.position.sizeLots > 0n;
+  const closed = closeForQuote(account.position, lots, value);
+  account.position = closed.position;
+  addCash(account, closed.realisedPnl);
+  const fundTrade = applyTradeForQuote(fund.position, long ? lots : -lots, value);
+  fund.position = fundTrade.position;
+  fund.wallet += fundTrade.realisedPnl;
+  state.clearing -= closed.realisedPnl + fundTrade.realisedPnl;
+  events.push({
+    type: "takeover",
+    ownerId: account.ownerId,
+    lots,
+    quoteAmount: value,
+    forced,
+    tickIds: [...state.mark!.tickIds],
+  });
 }

@@ -126,7 +126,15 @@ export type RefEvent =
       tickIds: string[];
     }
   | { type: "liquidation_fee"; ownerId: string; amount: bigint; tickIds: string[] }
-  | { type: "takeover"; ownerId: string; lots: bigint; quoteAmount: bigint; tickIds: string[] }
+  | {
+      type: "takeover";
+      ownerId: string;
+      lots: bigint;
+      quoteAmount: bigint;
+      /** True when the fund had to take lots it could not afford (ADL found no one either). */
+      forced: boolean;
+      tickIds: string[];
+    }
   | {
       type: "adl";
       ownerId: string;

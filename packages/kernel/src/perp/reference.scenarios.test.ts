@@ -222,6 +222,7 @@ const scenarios: Scenario[] = [
           ownerId: "A",
           lots: 8n,
           quoteAmount: usdt("227.8572"),
+          forced: false,
           tickIds: ["t2"],
         },
       ],
@@ -289,7 +290,14 @@ const scenarios: Scenario[] = [
           maintenance: usdt("1.12"),
           tickIds: ["t3"],
         },
-        { type: "takeover", ownerId: "A", lots: 2n, quoteAmount: usdt("57"), tickIds: ["t3"] },
+        {
+          type: "takeover",
+          ownerId: "A",
+          lots: 2n,
+          quoteAmount: usdt("57"),
+          forced: false,
+          tickIds: ["t3"],
+        },
         {
           type: "adl",
           ownerId: "A",
