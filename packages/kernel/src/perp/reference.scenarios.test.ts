@@ -448,3 +448,40 @@ describe.each(scenarios)("reference: $name", (scenario) => {
     expect(referenceViolations(state)).toEqual([]);
   });
 });
+
+describe("reference: negative-balance protection of a cash deficit", () => {
+  it("a short so deep that even a price of zero leaves a deficit: the fund covers the wallet", () => {
+    // Crafted state (not reachable by the commands above): a cross short of 1 lot with entry
+    // cost 50 units and a wallet of −60 units. At a mark of 1 tick its equity is −60 + 50 − 100
+    // = −110. Its bankruptcy value is max(0, 50 − 60) = 0, so it closes for nothing: +50
+    // realised, wallet −10, and the fund pays the 10 so the owner ends at zero.
+    const market = btcPerp({ ...noFees });
+    const state = createReferenceState(market);
+    state.accounts.set("A", {
+      ownerId: "A",
+      wallet: -60n,
+      leverage: 20,
+      marginMode: "cross",
+      position: { sizeLots: -1n, entryCost: 50n },
+      isolatedMargin: 0n,
+    });
+    state.accounts.get(FUND)!.wallet = 1_000n;
+    state.accounts.get(FUND)!.position = { sizeLots: 1n, entryCost: 50n };
+    state.netDeposits = 940n;
+    expect(referenceViolations({ ...state, mark: null })).toEqual([]);
+    const { state: after, events } = runReference(state, [mark("t1", 1n)]);
+    expect(after.accounts.get("A")).toMatchObject({
+      wallet: 0n,
+      position: { sizeLots: 0n, entryCost: 0n },
+    });
+    expect(events.filter((e) => e.type === "negative_balance_cover")).toEqual([
+      { type: "negative_balance_cover", ownerId: "A", amount: 10n, tickIds: ["t1"] },
+    ]);
+    // The fund's long closed against A's short for 0: it realised −50 and paid 10 of cover.
+    expect(after.accounts.get(FUND)).toMatchObject({
+      wallet: 1_000n - 50n - 10n,
+      position: { sizeLots: 0n, entryCost: 0n },
+    });
+    expect(referenceViolations(after)).toEqual([]);
+  });
+});
