@@ -1,17 +1,22 @@
-import { operatorDepositEndpoint } from "@candor/contract";
+import type { EndpointBody, EndpointData, operatorDepositEndpoint } from "@candor/contract";
 import { getAssets, parseAmount } from "@candor/kernel";
-import type { FastifyPluginAsync } from "fastify";
 import type { CandorEngine } from "../../engine/kernel-port.ts";
 import { AppError } from "../../http/app-error.ts";
-import { defineRoute } from "../../http/define-route.ts";
 
-/** POST /api/v1/operator/deposits: credits a real deposit through the journal (issue 8 uses it). */
-export const operatorDepositRoutes: FastifyPluginAsync<{ engine: CandorEngine }> = async (
-  app,
-  { engine },
-) => {
-  defineRoute(app, operatorDepositEndpoint, { bodyBytes: 2_048 }, async ({ body }) => {
-    const asset = engine.query((state) => getAssets(state).find((a) => a.assetId === body.assetId));
+/**
+ * What the operator does by hand, always as journaled kernel commands (never a direct write):
+ * today, crediting a user's real deposit. No SQL, so the module has no repository.
+ */
+export class OperatorService {
+  constructor(private readonly engine: CandorEngine) {}
+
+  /** Credits a real deposit once per `body.id`; a repeat answers the first result. */
+  async deposit(
+    body: EndpointBody<typeof operatorDepositEndpoint>,
+  ): Promise<EndpointData<typeof operatorDepositEndpoint>> {
+    const asset = this.engine.query((state) =>
+      getAssets(state).find((a) => a.assetId === body.assetId),
+    );
     if (!asset)
       throw new AppError("command_rejected", [
         { path: "body.assetId", message: "asset_not_found" },
@@ -19,16 +24,8 @@ export const operatorDepositRoutes: FastifyPluginAsync<{ engine: CandorEngine }>
     const amount = parseAmount(body.amount, asset.scale);
     if (!amount.ok)
       throw new AppError("command_rejected", [{ path: "body.amount", message: amount.code }]);
-    const submit = async (command: Parameters<CandorEngine["submit"]>[0]) => {
-      try {
-        return await engine.submit(command);
-      } catch {
-        // Not acknowledged (journal stopped): the client retries with the same id.
-        throw new AppError("service_unavailable");
-      }
-    };
     // Accounts open on first credit; a second open is refused harmlessly.
-    const opened = await submit({
+    const opened = await this.submit({
       type: "open_accounts",
       id: `operator_open:${body.ownerId}:real`,
       ownerId: body.ownerId,
@@ -39,7 +36,7 @@ export const operatorDepositRoutes: FastifyPluginAsync<{ engine: CandorEngine }>
         { path: "body.ownerId", message: opened.result.code },
       ]);
     }
-    const applied = await submit({
+    const applied = await this.submit({
       type: "credit_deposit",
       id: `operator_deposit:${body.id}`,
       ownerId: body.ownerId,
@@ -57,5 +54,14 @@ export const operatorDepositRoutes: FastifyPluginAsync<{ engine: CandorEngine }>
       duplicate: applied.duplicate,
       postingSeq: applied.result.value.postingSeq,
     };
-  });
-};
+  }
+
+  private async submit(command: Parameters<CandorEngine["submit"]>[0]) {
+    try {
+      return await this.engine.submit(command);
+    } catch {
+      // Not acknowledged (journal stopped): the client retries with the same id.
+      throw new AppError("service_unavailable");
+    }
+  }
+}
