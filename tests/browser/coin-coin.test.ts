@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fromUnits, toUnits } from "../../apps/web/src/features/spot/lib/order-math.ts";
+import { formatDecimal as fromUnits, parseDecimal } from "@candor/decimal";
 import { artifactsDir } from "../harness.ts";
 import {
   api,
@@ -18,6 +18,12 @@ import {
   useTradingSuite,
   type SessionData,
 } from "./trading-suite.ts";
+
+/** A price as units of its scale, read by the one codec as the order form reads typed text. */
+function toUnits(text: string, scale: number): bigint | undefined {
+  const result = parseDecimal(text, scale, { extraZeros: "accept" });
+  return result.ok ? result.value : undefined;
+}
 
 /**
  * The Coin-Coin (spot) screen against a real server (issue 8): market data from the REST API

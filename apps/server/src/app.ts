@@ -6,17 +6,17 @@ import { authenticatePlugin } from "./http/authenticate.ts";
 import { envelopePlugin } from "./http/envelope.ts";
 import { docsRoutes } from "./http/openapi.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
-import { healthRoutes } from "./modules/health/health.routes.ts";
-import { tapeRoutes } from "./modules/tape/tape.routes.ts";
 import type { CandorEngine } from "./engine/kernel-port.ts";
-import { operatorDepositRoutes } from "./modules/operator/deposits.routes.ts";
-import { authRoutes } from "./modules/auth/auth.routes.ts";
-import { noticesRoutes } from "./modules/notices/notices.routes.ts";
+import { authModule } from "./modules/auth/auth.routes.ts";
+import { createAuthService, type AccountOpener } from "./modules/auth/auth.service.ts";
+import { healthModule } from "./modules/health/health.routes.ts";
+import { noticesModule } from "./modules/notices/notices.routes.ts";
+import { operatorModule } from "./modules/operator/operator.routes.ts";
+import { tapeModule } from "./modules/tape/tape.routes.ts";
 import type { MarketModule } from "./modules/market/market.module.ts";
 import { marketModule } from "./modules/market/market.routes.ts";
 import { marketMakerModule } from "./modules/market-maker/market-maker.routes.ts";
 import { spotModule } from "./modules/spot/spot.routes.ts";
-import { authTradePasswords } from "./modules/spot/trade-passwords.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
@@ -34,7 +34,7 @@ export interface AppDeps {
   /** The single-writer kernel engine (journal + kernel); routes that move money need it. */
   engine?: CandorEngine;
   /** Opens a user's ledger accounts for a mode (and grants demo money for "demo"); idempotent. */
-  accounts?: { open(userId: bigint, mode: "real" | "demo"): Promise<void> };
+  accounts?: AccountOpener;
   /** `smtp://…` URL for e-mail; unset keeps every e-mail in the operator's outbox only. */
   smtpUrl?: string;
   /** Sender of e-mails, e.g. `Candor <no-reply@example.com>`. */
@@ -49,8 +49,14 @@ export interface AppDeps {
   market?: MarketModule;
 }
 
-/** Builds the whole HTTP app. It never listens: `main.ts` does, and tests use `inject`. */
+/**
+ * Builds the whole HTTP app. It never listens: `main.ts` does, and tests use `inject`. Each
+ * module is a plugin with its own typed options; nothing imports this file but `main.ts` and
+ * tests. A service other modules need (auth's) is built here first and passed to them.
+ */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { database } = deps;
+  const now = deps.now ?? Date.now;
   const app = Fastify({
     logger: { level: deps.logLevel ?? "silent" },
     bodyLimit: deps.bodyLimitBytes ?? 64 * 1024,
@@ -61,35 +67,43 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(envelopePlugin);
   // Contract endpoints (`defineRoute`) register here; /api/openapi.json and /api/docs list them.
   app.decorate("endpoints", []);
-  app.decorate("rateLimiter", new RateLimiter(deps.now ?? Date.now));
+  app.decorate("rateLimiter", new RateLimiter(now));
+  const auth = createAuthService({
+    database,
+    now,
+    log: app.log,
+    passwordCost: deps.passwordCost,
+    captcha: deps.captcha,
+    smtpUrl: deps.smtpUrl,
+    mailFrom: deps.mailFrom,
+    accounts: deps.accounts,
+  });
+  app.addHook("onClose", async () => auth.close());
   await app.register(authenticatePlugin, {
-    database: deps.database,
-    now: deps.now ?? Date.now,
+    sessions: auth.sessions,
     operatorToken: deps.operatorToken,
   });
   await app.register(docsRoutes);
-  await app.register(healthRoutes, { prefix: "/api/v1", deps });
-  await app.register(tapeRoutes, { database: deps.database });
-  if (deps.engine) await app.register(operatorDepositRoutes, { engine: deps.engine });
-  await app.register(authRoutes, { deps });
-  await app.register(noticesRoutes, { deps });
-  if (deps.market) await app.register(marketModule, { market: deps.market, now: deps.now });
+
+  await app.register(healthModule, { database, now });
+  await app.register(tapeModule, { database });
+  if (deps.engine) await app.register(operatorModule, { engine: deps.engine });
+  await app.register(authModule, { auth, publicUrl: deps.publicUrl });
+  await app.register(noticesModule, { database, now });
+  if (deps.market) await app.register(marketModule, { market: deps.market, now });
   if (deps.market?.kernel) {
     await app.register(marketMakerModule, { engine: deps.market.kernel });
   }
   if (deps.engine) {
+    const streams = deps.market?.hub;
     await app.register(spotModule, {
       engine: deps.engine,
-      database: deps.database,
-      now: deps.now,
-      streams: deps.market?.hub,
-      tradePasswords: authTradePasswords(deps.database),
+      database,
+      now,
+      streams,
+      tradePassword: auth.tradePassword,
     });
-    await app.register(walletModule, {
-      engine: deps.engine,
-      database: deps.database,
-      streams: deps.market?.hub,
-    });
+    await app.register(walletModule, { engine: deps.engine, database, streams });
   }
 
   if (deps.webRoot && existsSync(deps.webRoot)) {

@@ -1,8 +1,7 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import type { EndpointAuth } from "@candor/contract";
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import fp from "fastify-plugin";
-import type { Database } from "../db/database.ts";
 import { AppError } from "./app-error.ts";
 
 /** The signed-in user of a request, as the session says. */
@@ -36,10 +35,6 @@ declare module "fastify" {
 /** Name of the httpOnly session cookie set at sign-in. */
 export const sessionCookieName = "candor_session";
 
-export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
-}
-
 /** The bearer token of a request: `Authorization: Bearer …`, else the session cookie. */
 export function requestToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -53,23 +48,14 @@ export function requestToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-/**
- * Sessions looked up in the last few seconds, per database: spares every request a query on
- * the one PGlite connection. Revocation (logout, password change) and mode switches in this
- * process call `invalidateSessionCache`, so they take effect at once here; another process
- * sharing the database sees them within `sessionCacheMs`. See docs/decisions.md.
- */
-const sessionCaches = new WeakMap<Database, Map<string, { user: AuthUser; untilMs: number }>>();
-export const sessionCacheMs = 3_000;
-
-/** Forgets every cached session of `database` (call after revoking or changing a session). */
-export function invalidateSessionCache(database: Database): void {
-  sessionCaches.get(database)?.clear();
+/** Where the plugin looks bearer tokens up (the auth module's sessions). */
+export interface SessionLookup {
+  /** The signed-in user of a bearer token; null when unknown, revoked or expired. */
+  userByToken(token: string): Promise<AuthUser | null>;
 }
 
 export interface AuthenticateOptions {
-  database: Database;
-  now: () => number;
+  sessions: SessionLookup;
   /** The operator's bearer token; when unset, operator endpoints answer 401 to everyone. */
   operatorToken?: string;
 }
@@ -85,33 +71,7 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, options: Authe
   }
 
   async function sessionUserByToken(token: string): Promise<AuthUser | null> {
-    if (token.length === 0 || token.length > 200) return null;
-    const tokenHash = hashToken(token);
-    let cache = sessionCaches.get(options.database);
-    if (!cache) sessionCaches.set(options.database, (cache = new Map()));
-    const nowMs = options.now();
-    const cached = cache.get(tokenHash);
-    if (cached && cached.untilMs > nowMs) return { ...cached.user };
-    if (cached) cache.delete(tokenHash);
-    const row = await options.database.db
-      .selectFrom("sessions")
-      .innerJoin("users", "users.id", "sessions.user_id")
-      .select(["users.id", "users.kind", "users.demo_only", "sessions.mode", "sessions.expires_at"])
-      .where("sessions.token_hash", "=", tokenHash)
-      .where("sessions.revoked_at", "is", null)
-      .executeTakeFirst();
-    const expiresAtMs = row?.expires_at.getTime() ?? 0;
-    if (!row || expiresAtMs <= options.now()) return null;
-    const user: AuthUser = {
-      id: BigInt(row.id),
-      kind: row.kind,
-      mode: row.demo_only ? "demo" : row.mode,
-      demoOnly: row.demo_only,
-      sessionTokenHash: tokenHash,
-    };
-    if (cache.size >= 100_000) cache.clear();
-    cache.set(tokenHash, { user, untilMs: Math.min(nowMs + sessionCacheMs, expiresAtMs) });
-    return { ...user };
+    return options.sessions.userByToken(token);
   }
 
   function isOperator(request: FastifyRequest): boolean {

@@ -1,6 +1,7 @@
 import { Toast } from "antd-mobile";
 import i18n from "i18next";
 import { ApiError } from "./api-client.ts";
+import { errorKey } from "./i18n-keys.ts";
 
 /** The "Please wait..." indicator never stays longer than this (spec §9). */
 export const loadingLimitMs = 30_000;
@@ -22,10 +23,15 @@ export async function withLoading<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** Shows a server message (or a network message) as a toast for 2 s. */
+/**
+ * Shows a server message as a toast for 2 s: the server's text, else the text of its error
+ * code, else the network message.
+ */
 export function showError(error: unknown) {
   const message =
-    error instanceof ApiError && error.message ? error.message : i18n.t("errors.network");
+    error instanceof ApiError
+      ? error.message || i18n.t(errorKey(error.code))
+      : i18n.t("errors.network");
   Toast.show({ content: message, duration: toastMs });
 }
 

@@ -1,40 +1,15 @@
+import { formatDecimal, pow10 } from "@candor/decimal";
+import { readDecimal } from "./decimal-text.ts";
+
 /**
- * Turns decimal strings from the API into text for people. Amounts never pass through a
- * JavaScript number: the integer part is a bigint and the fraction stays a string of digits.
+ * Turns decimal strings from the API into text for people: the locale's grouping and decimal
+ * mark, truncation toward zero, trailing zeros trimmed. The value is read and written by the
+ * codec (`@candor/decimal`, through `decimal-text.ts`) and never passes through a JavaScript
+ * number: only the grouping of the integer part goes through `Intl`, on a bigint.
  */
 
 /** Most decimals shown by default (spec §5). */
 export const amountDecimalsMaxDefault = 8;
-
-const decimalPattern = /^([+-])?(\d+)(?:\.(\d*))?$/;
-
-/** A decimal string split into sign, integer digits and fraction digits. */
-export interface DecimalParts {
-  negative: boolean;
-  /** Integer digits without leading zeros ("0" for zero). */
-  integer: string;
-  /** Fraction digits, possibly empty. */
-  fraction: string;
-}
-
-/** Parses "-1234.5600" into its parts; returns undefined for anything that is not a decimal. */
-export function parseDecimal(value: string): DecimalParts | undefined {
-  const match = decimalPattern.exec(value.trim());
-  if (!match) return undefined;
-  const integer = match[2]!.replace(/^0+(?=\d)/, "");
-  return { negative: match[1] === "-", integer, fraction: match[3] ?? "" };
-}
-
-/**
- * Keeps at most `decimalsMax` fraction digits by dropping the rest: truncation toward zero,
- * the rounding rule for display, so a shown balance is never more than what is there.
- */
-export function truncateTowardZero(parts: DecimalParts, decimalsMax: number): DecimalParts {
-  const fraction = parts.fraction.slice(0, Math.max(0, decimalsMax));
-  const isZero = /^0*$/.test(parts.integer) && /^0*$/.test(fraction);
-  // "-0.000000001" truncated to 8 decimals is zero, which has no sign.
-  return { negative: parts.negative && !isZero, integer: parts.integer, fraction };
-}
 
 /** Options for `formatAmount`. */
 export interface FormatAmountOptions {
@@ -63,22 +38,30 @@ function separatorsFor(locale: string) {
 
 /**
  * Formats a decimal string such as "12345.678901234" for display: truncates toward zero to
- * `decimalsMax` decimals, trims trailing zeros to `decimalsMin`, and groups the integer part the
- * way the locale does (through `Intl` on a bigint, so no precision is lost).
+ * `decimalsMax` decimals (so a shown balance is never more than what is there), trims trailing
+ * zeros to `decimalsMin`, and groups the integer part the way the locale does.
  */
 export function formatAmount(value: string, options: FormatAmountOptions): string {
-  const parsed = parseDecimal(value);
+  const parsed = readDecimal(value);
   if (!parsed) return options.invalid ?? "--";
-  const decimalsMax = options.decimalsMax ?? amountDecimalsMaxDefault;
+  const decimalsMax = Math.max(0, options.decimalsMax ?? amountDecimalsMaxDefault);
   const decimalsMin = Math.min(options.decimalsMin ?? 0, decimalsMax);
-  const truncated = truncateTowardZero(parsed, decimalsMax);
-  let fraction = truncated.fraction.replace(/0+$/, "");
-  if (fraction.length < decimalsMin) fraction = fraction.padEnd(decimalsMin, "0");
-  const integer = new Intl.NumberFormat(options.locale, { useGrouping: true }).format(
-    BigInt(truncated.integer),
+  let { units, scale } = parsed;
+  if (scale > decimalsMax) {
+    // Bigint division truncates toward zero: "-0.000000001" at 8 decimals is 0, with no sign.
+    units /= pow10(scale - decimalsMax);
+    scale = decimalsMax;
+  }
+  const [integer = "0", fractionCanonical = ""] = formatDecimal(
+    units < 0n ? -units : units,
+    scale,
+  ).split(".");
+  const fraction = fractionCanonical.padEnd(decimalsMin, "0");
+  const grouped = new Intl.NumberFormat(options.locale, { useGrouping: true }).format(
+    BigInt(integer),
   );
-  const sign = truncated.negative ? "-" : "";
+  const sign = units < 0n ? "-" : "";
   return fraction
-    ? `${sign}${integer}${separatorsFor(options.locale).decimal}${fraction}`
-    : `${sign}${integer}`;
+    ? `${sign}${grouped}${separatorsFor(options.locale).decimal}${fraction}`
+    : `${sign}${grouped}`;
 }

@@ -3,6 +3,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
+import { AuthRepository } from "./auth.repository.ts";
 import { createCaptcha } from "./captcha.ts";
 
 const operatorToken = "operator-token-for-tests";
@@ -51,7 +52,7 @@ describeEachDatabase("auth", (database) => {
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
   async function captcha() {
-    const { captchaId, answer } = await createCaptcha(database(), nowMs);
+    const { captchaId, answer } = await createCaptcha(new AuthRepository(database()), nowMs);
     return { captchaId, captchaAnswer: answer };
   }
 

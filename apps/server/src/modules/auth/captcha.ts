@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt } from "node:crypto";
-import type { Database } from "../../db/database.ts";
+import type { AuthRepository } from "./auth.repository.ts";
 
 /** Seven-segment strokes per digit: a top, b upper right, c lower right, d bottom, e, f, g middle. */
 const segmentsByDigit = [
@@ -60,41 +60,31 @@ export const hashAnswer = (id: string, answer: string) =>
 
 export const captchaLifetimeMs = 5 * 60_000;
 
-export async function createCaptcha(database: Database, nowMs: number) {
+/** Makes a captcha and stores the hash of its answer; the answer itself goes only into the SVG. */
+export async function createCaptcha(
+  repository: Pick<AuthRepository, "insertCaptcha" | "deleteCaptchasExpiredBefore">,
+  nowMs: number,
+) {
   const captchaId = randomBytes(18).toString("base64url");
   const answer = String(randomInt(0, 100_000)).padStart(5, "0");
   const expiresAt = new Date(nowMs + captchaLifetimeMs);
-  await database.db
-    .insertInto("captchas")
-    .values({
-      id: captchaId,
-      answer_hash: hashAnswer(captchaId, answer),
-      expires_at: expiresAt,
-      used_at: null,
-    })
-    .execute();
+  await repository.insertCaptcha({
+    id: captchaId,
+    answerHash: hashAnswer(captchaId, answer),
+    expiresAt,
+  });
   // Old captchas are of no use to anyone: drop them as new ones are made.
-  await database.db
-    .deleteFrom("captchas")
-    .where("expires_at", "<", new Date(nowMs - 3_600_000))
-    .execute();
+  await repository.deleteCaptchasExpiredBefore(new Date(nowMs - 3_600_000));
   return { captchaId, answer, svg: captchaSvg(answer), expiresAt };
 }
 
 /** Uses up a captcha (right or wrong, it cannot be tried twice); true when the answer matched. */
 export async function consumeCaptcha(
-  database: Database,
+  repository: Pick<AuthRepository, "useCaptcha">,
   nowMs: number,
   captchaId: string,
   answer: string,
 ): Promise<boolean> {
-  const row = await database.db
-    .updateTable("captchas")
-    .set({ used_at: new Date(nowMs) })
-    .where("id", "=", captchaId)
-    .where("used_at", "is", null)
-    .where("expires_at", ">", new Date(nowMs))
-    .returning(["answer_hash"])
-    .executeTakeFirst();
-  return row?.answer_hash === hashAnswer(captchaId, answer);
+  const answerHash = await repository.useCaptcha(captchaId, new Date(nowMs));
+  return answerHash === hashAnswer(captchaId, answer);
 }

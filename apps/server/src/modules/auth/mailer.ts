@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import type { FastifyBaseLogger } from "fastify";
-import type { Database } from "../../db/database.ts";
 import { AppError } from "../../http/app-error.ts";
+import type { AuthRepository } from "./auth.repository.ts";
 
 /** Sends e-mail over SMTP when configured; every message also lands in the operator's outbox. */
 export interface Mailer {
@@ -9,7 +9,8 @@ export interface Mailer {
 }
 
 export interface MailerOptions {
-  database: Database;
+  /** Where every message is kept (the operator's outbox). */
+  outbox: Pick<AuthRepository, "insertOutboxEmail">;
   now: () => number;
   log: FastifyBaseLogger;
   /** `smtp://user:pass@host:587` or `smtps://…`; unset keeps mail in the outbox only. */
@@ -24,16 +25,13 @@ export function createMailer(options: MailerOptions): Mailer & { close(): void }
   const from = options.mailFrom ?? "Candor <no-reply@localhost>";
   return {
     async send({ to, subject, text }) {
-      await options.database.db
-        .insertInto("outbox_emails")
-        .values({
-          to_address: to,
-          subject,
-          body_text: text,
-          delivery: transport ? "smtp" : "outbox",
-          created_at: new Date(options.now()),
-        })
-        .execute();
+      await options.outbox.insertOutboxEmail({
+        to,
+        subject,
+        text,
+        delivery: transport ? "smtp" : "outbox",
+        createdAt: new Date(options.now()),
+      });
       if (!transport) {
         // No SMTP: the operator reads codes from the log or `npm run outbox`.
         options.log.info({ to, subject, text }, "e-mail kept in the outbox (SMTP_URL not set)");

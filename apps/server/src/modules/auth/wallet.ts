@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { getAddress, recoverMessageAddress, type Hex } from "viem";
 import { createSiweMessage, parseSiweMessage } from "viem/siwe";
 import { walletChainIds } from "@candor/contract";
-import type { Database } from "../../db/database.ts";
 import { AppError } from "../../http/app-error.ts";
+import type { AuthRepository } from "./auth.repository.ts";
 
 /** What the wallet is asked to sign. Only this exact statement is accepted. */
 export const walletStatement =
@@ -18,7 +18,7 @@ export interface SiweOrigin {
 
 /** Issues a single-use nonce bound to one address and chain, and the message to sign. */
 export async function createWalletNonce(
-  database: Database,
+  repository: Pick<AuthRepository, "insertWalletNonce" | "deleteWalletNoncesExpiredBefore">,
   nowMs: number,
   origin: SiweOrigin,
   address: string,
@@ -27,21 +27,14 @@ export async function createWalletNonce(
   const nonce = randomBytes(16).toString("hex");
   const issuedAt = new Date(nowMs);
   const expiresAt = new Date(nowMs + walletNonceLifetimeMs);
-  await database.db
-    .insertInto("wallet_nonces")
-    .values({
-      nonce,
-      address: address.toLowerCase(),
-      chain_id: chainId,
-      issued_at: issuedAt,
-      expires_at: expiresAt,
-      used_at: null,
-    })
-    .execute();
-  await database.db
-    .deleteFrom("wallet_nonces")
-    .where("expires_at", "<", new Date(nowMs - 3_600_000))
-    .execute();
+  await repository.insertWalletNonce({
+    nonce,
+    address: address.toLowerCase(),
+    chainId,
+    issuedAt,
+    expiresAt,
+  });
+  await repository.deleteWalletNoncesExpiredBefore(new Date(nowMs - 3_600_000));
   const message = createSiweMessage({
     address: getAddress(address),
     chainId,
@@ -62,7 +55,7 @@ export async function createWalletNonce(
  * address and chain, is unexpired and is used up now. Returns the checksummed address.
  */
 export async function verifyWalletSignIn(
-  database: Database,
+  repository: Pick<AuthRepository, "useWalletNonce">,
   nowMs: number,
   origin: SiweOrigin,
   input: { address: string; message: string; signature: string },
@@ -100,17 +93,13 @@ export async function verifyWalletSignIn(
 
   // Use the nonce up atomically: a replay, a nonce of another address or chain, or a message
   // not made from this nonce request (different issued-at) all fail here.
-  const used = await database.db
-    .updateTable("wallet_nonces")
-    .set({ used_at: new Date(nowMs) })
-    .where("nonce", "=", fields.nonce!)
-    .where("used_at", "is", null)
-    .where("expires_at", ">", new Date(nowMs))
-    .where("address", "=", address)
-    .where("chain_id", "=", chainId!)
-    .where("issued_at", "=", new Date(issuedAtMs!))
-    .returning("nonce")
-    .executeTakeFirst();
+  const used = await repository.useWalletNonce({
+    nonce: fields.nonce!,
+    address,
+    chainId: chainId!,
+    issuedAt: new Date(issuedAtMs!),
+    at: new Date(nowMs),
+  });
   if (!used) throw new AppError("wallet_nonce_invalid");
   return getAddress(address);
 }

@@ -1,24 +1,24 @@
-import type { Health } from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
-import type { AppDeps } from "../../app.ts";
+import type { Database } from "../../db/database.ts";
 import { ok } from "../../http/envelope.ts";
-import { version } from "../../version.ts";
+import { HealthRepository } from "./health.repository.ts";
+import { HealthService } from "./health.service.ts";
 
-export const healthRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  const now = deps.now ?? Date.now;
-  const startedAtMs = now();
-  app.get("/health", async () => {
-    const row = await deps.database.db
-      .selectFrom("server_starts")
-      .select((eb) => eb.fn.countAll<string>().as("starts"))
-      .executeTakeFirstOrThrow();
-    const health: Health = {
-      status: "ok",
-      version,
-      uptimeSeconds: Math.floor((now() - startedAtMs) / 1000),
-      database: deps.database.kind,
-      starts: Number(row.starts),
-    };
-    return ok(health);
-  });
+/** Options of the health module. */
+export interface HealthModuleOptions {
+  database: Database;
+  /** Milliseconds since the epoch (default Date.now); uptime counts from registration. */
+  now?: () => number;
+}
+
+/**
+ * GET /api/v1/health for load balancers and monitors. A plain route, not a contract endpoint:
+ * probes send what they like, and it is not part of the documented API.
+ */
+export const healthModule: FastifyPluginAsync<HealthModuleOptions> = async (app, options) => {
+  const service = new HealthService(
+    new HealthRepository(options.database),
+    options.now ?? Date.now,
+  );
+  app.get("/api/v1/health", async () => ok(await service.health()));
 };

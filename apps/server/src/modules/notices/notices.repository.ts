@@ -11,11 +11,12 @@ export interface NoticeRow {
 }
 
 /** The only file of the notices module that speaks SQL. */
-export function noticesRepository(database: Database) {
-  const { db } = database;
+export class NoticesRepository {
+  constructor(private readonly database: Database) {}
+
   /** Notices with the texts of `locale`, or English where a notice has none in it. */
-  const withTexts = (locale: Locale) =>
-    db
+  private withTexts(locale: Locale) {
+    return this.database.db
       .selectFrom("notices as n")
       .innerJoin("notice_texts as t", (join) =>
         join
@@ -45,28 +46,30 @@ export function noticesRepository(database: Database) {
         "t.body as body",
         "n.published_at as publishedAt",
       ]);
+  }
 
-  return {
-    async page(locale: Locale, limit: number, offset: number, now: Date) {
-      const items: NoticeRow[] = await withTexts(locale)
-        .where("n.published_at", "<=", now)
-        .orderBy("n.published_at", "desc")
-        .orderBy("n.id", "desc")
-        .limit(limit)
-        .offset(offset)
-        .execute();
-      const count = await db
-        .selectFrom("notices")
-        .where("published_at", "<=", now)
-        .select((eb) => eb.fn.countAll<string>().as("total"))
-        .executeTakeFirstOrThrow();
-      return { items, total: Number(count.total) };
-    },
-    async byId(locale: Locale, id: bigint, now: Date): Promise<NoticeRow | undefined> {
-      return withTexts(locale)
-        .where("n.id", "=", id)
-        .where("n.published_at", "<=", now)
-        .executeTakeFirst();
-    },
-  };
+  /** Notices published by `now`, newest first, and how many there are in all. */
+  async page(locale: Locale, limit: number, offset: number, now: Date) {
+    const items: NoticeRow[] = await this.withTexts(locale)
+      .where("n.published_at", "<=", now)
+      .orderBy("n.published_at", "desc")
+      .orderBy("n.id", "desc")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    const count = await this.database.db
+      .selectFrom("notices")
+      .where("published_at", "<=", now)
+      .select((eb) => eb.fn.countAll<string>().as("total"))
+      .executeTakeFirstOrThrow();
+    return { items, total: Number(count.total) };
+  }
+
+  /** One notice, when it is published by `now`. */
+  async byId(locale: Locale, id: bigint, now: Date): Promise<NoticeRow | undefined> {
+    return this.withTexts(locale)
+      .where("n.id", "=", id)
+      .where("n.published_at", "<=", now)
+      .executeTakeFirst();
+  }
 }

@@ -17,15 +17,15 @@ import { SpotRepository } from "./spot.repository.ts";
 import { SpotService, type SpotEngine, type SpotSession } from "./spot.service.ts";
 import { SpotStreams, type SpotStreamSink } from "./spot.streams.ts";
 import { TradePasswordGate } from "./trade-password-gate.ts";
-import type { TradePasswords } from "./trade-passwords.ts";
+import type { TradePasswordCheck } from "./trade-password-check.ts";
 
 const minute = 60_000;
 
 export interface SpotModuleOptions {
   engine: SpotEngine;
   database: Database;
-  /** The auth module's trade-password check (a seam: see trade-passwords.ts). */
-  tradePasswords: TradePasswords;
+  /** The auth module's trade-password check (the auth service's `tradePassword`). */
+  tradePassword: TradePasswordCheck;
   /** The private `orders` and `fills` streams (the WebSocket hub), when the app has one. */
   streams?: SpotStreamSink;
   /** Milliseconds since the epoch (default Date.now). */
@@ -51,7 +51,7 @@ export const spotModule: FastifyPluginAsync<SpotModuleOptions> = async (app, opt
   const queries = new SpotQueries(engine, markets, repository);
   const service = new SpotService(engine, markets, repository, queries);
   const gate = new TradePasswordGate({
-    tradePasswords: options.tradePasswords,
+    tradePassword: options.tradePassword,
     now: options.now ?? Date.now,
     windowMs: options.tradePasswordWindowMs ?? 15 * minute,
     allowAttempt: (userId) =>

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../http/app-error.ts";
 import { TradePasswordGate } from "./trade-password-gate.ts";
-import type { TradePasswords } from "./trade-passwords.ts";
+import type { TradePasswordCheck } from "./trade-password-check.ts";
 
 /** Users 1 (password "right") and 2 (none set), checked without a database. */
-const tradePasswords: TradePasswords = {
+const tradePassword: TradePasswordCheck = {
   isSet: async (userId) => userId === 1n,
   async verify(userId, tradePassword) {
     if (userId !== 1n) throw new AppError("trade_password_not_set");
@@ -16,7 +16,7 @@ function setup(windowMs = 60_000, attemptsMax = 3) {
   let nowMs = 0;
   let attempts = 0;
   const sut = new TradePasswordGate({
-    tradePasswords,
+    tradePassword,
     now: () => nowMs,
     windowMs,
     allowAttempt: () => ++attempts <= attemptsMax,

@@ -1,11 +1,11 @@
 import { AppError } from "../../http/app-error.ts";
-import type { TradePasswords } from "./trade-passwords.ts";
+import type { TradePasswordCheck } from "./trade-password-check.ts";
 
 /** Sessions remembered at most; past this, expired entries are swept on the next confirmation. */
 const confirmedSessionsMax = 100_000;
 
 export interface TradePasswordGateOptions {
-  tradePasswords: TradePasswords;
+  tradePassword: TradePasswordCheck;
   now: () => number;
   /** How long a session stays confirmed after a correct trade password, ms (0: every order). */
   windowMs: number;
@@ -36,16 +36,16 @@ export class TradePasswordGate {
     user: { id: bigint; sessionTokenHash: string },
     given: string | undefined,
   ): Promise<void> {
-    const { tradePasswords, now, windowMs } = this.options;
+    const { tradePassword, now, windowMs } = this.options;
     const at = now();
     const until = this.confirmedUntil.get(user.sessionTokenHash);
     if (until !== undefined && until > at) return;
     if (given === undefined) {
-      const set = await tradePasswords.isSet(user.id);
+      const set = await tradePassword.isSet(user.id);
       throw new AppError(set ? "trade_password_required" : "trade_password_not_set");
     }
     if (!this.options.allowAttempt(user.id)) throw new AppError("rate_limited");
-    await tradePasswords.verify(user.id, given);
+    await tradePassword.verify(user.id, given);
     if (windowMs > 0) {
       if (this.confirmedUntil.size > confirmedSessionsMax) {
         for (const [key, value] of this.confirmedUntil) {

@@ -1,4 +1,4 @@
-import { AssetsPage } from "../../features/assets/components/assets-page.tsx";
+import { AssetsPage } from "../../features/wallet/components/assets-page.tsx";
 import { RequireLogin } from "../require-login.tsx";
 
 export function Component() {

@@ -1,6 +1,6 @@
 import { HomePage } from "../../features/home/components/home-page.tsx";
-import { MarketOverview } from "../../features/markets/components/market-overview.tsx";
-import { NoticesStrip } from "../../features/notices/components/notices.tsx";
+import { MarketOverview } from "../../features/market-data/components/market-overview.tsx";
+import { NoticesStrip } from "../../features/notices/components/notices-strip.tsx";
 
 export function Component() {
   return <HomePage noticesStrip={<NoticesStrip />} overview={<MarketOverview />} />;

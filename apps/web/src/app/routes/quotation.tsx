@@ -1,1 +1,1 @@
-export { QuotationPage as Component } from "../../features/markets/components/quotation-page.tsx";
+export { QuotationPage as Component } from "../../features/market-data/components/quotation-page.tsx";

@@ -1,1 +1,1 @@
-export { SearchPage as Component } from "../../features/markets/components/search-page.tsx";
+export { SearchPage as Component } from "../../features/market-data/components/search-page.tsx";

@@ -1,5 +1,5 @@
 import { logout, rename, switchMode } from "../../features/auth/api/auth-api.ts";
-import { ServerHealth } from "../../features/health/server-health.tsx";
+import { ServerHealth } from "../../features/health/components/server-health.tsx";
 import { SettingsPage } from "../../features/settings/components/settings-page.tsx";
 import { showError, withLoading } from "../../lib/feedback.ts";
 import { useAppNavigation } from "../../lib/navigation/navigation-store.ts";

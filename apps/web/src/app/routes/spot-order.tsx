@@ -1,5 +1,5 @@
 import { useParams } from "react-router";
-import { OrderDetailPage } from "../../features/spot/components/order-detail-page.tsx";
+import { OrderDetailPage } from "../../features/spot-trading/components/order-detail-page.tsx";
 import { RequireLogin } from "../require-login.tsx";
 
 export function Component() {

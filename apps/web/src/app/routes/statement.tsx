@@ -1,4 +1,4 @@
-import { StatementPage } from "../../features/spot/components/statement-page.tsx";
+import { StatementPage } from "../../features/wallet/components/statement-page.tsx";
 import { RequireLogin } from "../require-login.tsx";
 
 export function Component() {

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { bcp47ByLocale, type Locale } from "@candor/contract/locales";
+import { readDecimal } from "../../lib/decimal-text.ts";
 import { formatAmount } from "../../lib/format-amount.ts";
 
 /** A decimal string shown for people, in the current locale's digits; never through a float. */
@@ -30,8 +31,9 @@ export function Amount({
 /** A change in percent with its sign and colour (up green, down red), e.g. "+1.25%". */
 export function ChangePercent({ value }: { value: string | undefined }) {
   if (value === undefined) return <span className="change flat">--</span>;
-  const negative = value.startsWith("-");
-  const zero = /^[-+]?0*(\.0*)?$/.test(value);
+  const read = readDecimal(value);
+  const negative = read !== undefined && read.units < 0n;
+  const zero = read !== undefined && read.units === 0n;
   const className = zero ? "change flat" : negative ? "change down" : "change up";
   return (
     <span className={className}>

@@ -1,20 +1,6 @@
-import {
-  demoLogin,
-  getAgreement,
-  getCaptcha,
-  login as loginEndpoint,
-  logout as logoutEndpoint,
-  register as registerEndpoint,
-  resetPassword as resetPasswordEndpoint,
-  sendEmailCode as sendEmailCodeEndpoint,
-  switchMode as switchModeEndpoint,
-  updateMe,
-  walletLogin as walletLoginEndpoint,
-  walletNonce,
-  type SessionData,
-  type UserInfo,
-} from "@candor/contract";
+import type { SessionData, UserInfo } from "@candor/contract";
 import { callEndpoint, type EndpointCallInput } from "../../../lib/api-client.ts";
+import { authEndpoints } from "./endpoints.ts";
 import {
   demoResume,
   rememberDemoResume,
@@ -23,6 +9,19 @@ import {
 } from "../../../lib/session.ts";
 
 /** The sign-in calls of the API (issue 5, `packages/contract/src/auth.ts`), typed by it. */
+
+/** Every query key of sign-in. */
+export const authKeys = {
+  all: ["auth"] as const,
+  /** The captcha on screen; refetched for a new one after each use (a captcha is single use). */
+  captcha: () => [...authKeys.all, "captcha"] as const,
+  agreement: (language: string) => [...authKeys.all, "agreement", language] as const,
+};
+
+/** What a call of endpoint `name` sends as its body. */
+type BodyOf<K extends keyof typeof authEndpoints> = EndpointCallInput<
+  NonNullable<(typeof authEndpoints)[K]["endpoint"]>
+>["body"];
 
 /** The cached user of spec §3 from the API's user. */
 export function toSessionUser(user: UserInfo): SessionUser {
@@ -39,53 +38,57 @@ function toSession(data: SessionData): Session {
   return { token: data.token, user: toSessionUser(data.user) };
 }
 
-export const fetchCaptcha = () => callEndpoint(getCaptcha);
+export const fetchCaptcha = () => callEndpoint(authEndpoints.getCaptcha);
 
-export const fetchAgreement = () => callEndpoint(getAgreement);
+export const fetchAgreement = () => callEndpoint(authEndpoints.getAgreement);
 
-export async function login(body: EndpointCallInput<typeof loginEndpoint>["body"]) {
-  return toSession(await callEndpoint(loginEndpoint, { body }));
+export async function login(body: BodyOf<"login">) {
+  return toSession(await callEndpoint(authEndpoints.login, { body }));
 }
 
 /** Signs in as the demo user of this browser (resumed when its key is cached), or a new one. */
 export async function loginAsDemo(): Promise<Session> {
   const resumeKey = demoResume();
-  const data = await callEndpoint(demoLogin, { body: resumeKey ? { resumeKey } : {} });
+  const data = await callEndpoint(authEndpoints.demoLogin, {
+    body: resumeKey ? { resumeKey } : {},
+  });
   rememberDemoResume(data.resumeKey);
   return toSession(data);
 }
 
-export function sendEmailCode(body: EndpointCallInput<typeof sendEmailCodeEndpoint>["body"]) {
-  return callEndpoint(sendEmailCodeEndpoint, { body });
+export function sendEmailCode(body: BodyOf<"sendEmailCode">) {
+  return callEndpoint(authEndpoints.sendEmailCode, { body });
 }
 
-export async function register(body: EndpointCallInput<typeof registerEndpoint>["body"]) {
-  return toSession(await callEndpoint(registerEndpoint, { body }));
+export async function register(body: BodyOf<"register">) {
+  return toSession(await callEndpoint(authEndpoints.register, { body }));
 }
 
-export function resetPassword(body: EndpointCallInput<typeof resetPasswordEndpoint>["body"]) {
-  return callEndpoint(resetPasswordEndpoint, { body });
+export function resetPassword(body: BodyOf<"resetPassword">) {
+  return callEndpoint(authEndpoints.resetPassword, { body });
 }
 
 export function logout() {
-  return callEndpoint(logoutEndpoint, { body: { everywhere: false } });
+  return callEndpoint(authEndpoints.logout, { body: { everywhere: false } });
 }
 
 /** Switches this session between real and demo money; answers the updated user. */
 export async function switchMode(mode: "real" | "demo"): Promise<SessionUser> {
-  return toSessionUser(await callEndpoint(switchModeEndpoint, { body: { mode } }));
+  return toSessionUser(await callEndpoint(authEndpoints.switchMode, { body: { mode } }));
 }
 
 /** Changes the nickname; answers the updated user. */
 export async function rename(nickname: string): Promise<SessionUser> {
-  return toSessionUser(await callEndpoint(updateMe, { body: { nickname } }));
+  return toSessionUser(await callEndpoint(authEndpoints.updateMe, { body: { nickname } }));
 }
 
 /** Starts wallet sign-in: the server's single-use nonce and the EIP-4361 message to sign. */
 export function fetchWalletNonce(address: string, chainId: number) {
-  return callEndpoint(walletNonce, { query: { address, chainId } });
+  return callEndpoint(authEndpoints.walletNonce, { query: { address, chainId } });
 }
 
 export async function walletLogin(input: { address: string; message: string; signature: string }) {
-  return toSession(await callEndpoint(walletLoginEndpoint, { body: { ...input, walletType: 2 } }));
+  return toSession(
+    await callEndpoint(authEndpoints.walletLogin, { body: { ...input, walletType: 2 } }),
+  );
 }

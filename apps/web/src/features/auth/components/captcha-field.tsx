@@ -1,7 +1,7 @@
 import { Input } from "antd-mobile";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { fetchCaptcha } from "../api/auth-api.ts";
+import { authKeys, fetchCaptcha } from "../api/auth-api.ts";
 
 /** A captcha image with its answer field; a tap on the image loads a new one. */
 export function CaptchaField({
@@ -15,7 +15,7 @@ export function CaptchaField({
 }) {
   const { t } = useTranslation();
   const captcha = useQuery({
-    queryKey: ["captcha"],
+    queryKey: authKeys.captcha(),
     queryFn: async () => {
       const data = await fetchCaptcha();
       onCaptchaId(data.captchaId);

@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
-import { resetPassword, sendEmailCode } from "../api/auth-api.ts";
+import { authKeys, resetPassword, sendEmailCode } from "../api/auth-api.ts";
 import { EmailCodeFields } from "./email-code-fields.tsx";
 
 interface ResetValues {
@@ -22,7 +22,7 @@ export function ForgotPasswordPage({ onDone }: { onDone: () => void }) {
   const queryClient = useQueryClient();
   const renewCaptcha = () => {
     form.setFieldValue("captchaAnswer", "");
-    void queryClient.refetchQueries({ queryKey: ["captcha"] });
+    void queryClient.refetchQueries({ queryKey: authKeys.captcha() });
   };
   const submit = async (values: ResetValues) => {
     try {

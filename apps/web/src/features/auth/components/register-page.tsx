@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { showError, toastMs, withLoading } from "../../../lib/feedback.ts";
 import { setSession } from "../../../lib/session.ts";
-import { fetchAgreement, register, sendEmailCode } from "../api/auth-api.ts";
+import { authKeys, fetchAgreement, register, sendEmailCode } from "../api/auth-api.ts";
 import { EmailCodeFields } from "./email-code-fields.tsx";
 
 interface RegisterValues {
@@ -28,7 +28,7 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
   /** A captcha is single use: after any attempt, show a new one and clear the answer. */
   const renewCaptcha = () => {
     form.setFieldValue("captchaAnswer", "");
-    void queryClient.refetchQueries({ queryKey: ["captcha"] });
+    void queryClient.refetchQueries({ queryKey: authKeys.captcha() });
   };
 
   const submit = async (values: RegisterValues) => {
@@ -118,7 +118,7 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
 function AgreementText() {
   const { t, i18n } = useTranslation();
   const agreement = useQuery({
-    queryKey: ["agreement", i18n.language],
+    queryKey: authKeys.agreement(i18n.language),
     queryFn: fetchAgreement,
     retry: false,
   });

@@ -1,3 +1,4 @@
+import type { ParseKeys } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
@@ -5,7 +6,7 @@ import { Link } from "react-router";
  * A tab whose screens come with a later issue. It says so plainly instead of showing made-up
  * balances or prices.
  */
-export function ComingLaterPage({ titleKey }: { titleKey: string }) {
+export function ComingLaterPage({ titleKey }: { titleKey: ParseKeys }) {
   const { t } = useTranslation();
   return (
     <section className="page" aria-labelledby="later-title">

@@ -1,23 +1,21 @@
-import type { getNotice, listNotices, NoticesPage, NoticeView } from "@candor/contract";
-import { callPath, type EndpointRef } from "../../../lib/api-client.ts";
+import { callEndpoint } from "../../../lib/api-client.ts";
+import { noticesEndpoints } from "./endpoints.ts";
 
-// The endpoints of packages/contract/src/notices.ts, restated so the home route does not load
-// zod (the budget); `satisfies` makes tsc fail if the contract's method, path or auth change.
-const list = {
-  method: "GET",
-  path: "/api/v1/notices",
-  auth: "none",
-} as const satisfies Pick<typeof listNotices, keyof EndpointRef>;
-const one = {
-  method: "GET",
-  path: "/api/v1/notices/:noticeId",
-  auth: "none",
-} as const satisfies Pick<typeof getNotice, keyof EndpointRef>;
+/** Every query key of notices; notices are in the interface language, so it is part of each. */
+export const noticeKeys = {
+  all: ["notices"] as const,
+  latest: (language: string) => [...noticeKeys.all, language, "latest"] as const,
+  list: (language: string) => [...noticeKeys.all, language, "list"] as const,
+  one: (language: string, noticeId: string) =>
+    [...noticeKeys.all, language, "one", noticeId] as const,
+};
 
-export function fetchNotices(limit: number, offset: number): Promise<NoticesPage> {
-  return callPath<NoticesPage>(list, { query: { limit, offset } });
+/** GET /api/v1/notices: a page of notices, newest first. */
+export function fetchNotices(limit: number, offset: number) {
+  return callEndpoint(noticesEndpoints.listNotices, { query: { limit, offset } });
 }
 
-export function fetchNotice(noticeId: string): Promise<NoticeView> {
-  return callPath<NoticeView>(one, { params: { noticeId } });
+/** GET /api/v1/notices/:noticeId */
+export function fetchNotice(noticeId: string) {
+  return callEndpoint(noticesEndpoints.getNotice, { params: { noticeId } });
 }

@@ -1,11 +1,11 @@
-import { InfiniteScroll, List, NoticeBar } from "antd-mobile";
+import { InfiniteScroll, List } from "antd-mobile";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { bcp47ByLocale, type Locale } from "@candor/contract/locales";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { formatDateTime } from "../../../lib/timestamp.ts";
-import { fetchNotice, fetchNotices } from "../api/notices-api.ts";
+import { fetchNotice, fetchNotices, noticeKeys } from "../api/notices-api.ts";
 
 const pageSize = 20;
 
@@ -14,31 +14,12 @@ function useDateLocale() {
   return bcp47ByLocale[i18n.language as Locale] ?? "en";
 }
 
-/** The newest notice as a strip on the home page; tapping it opens the list. */
-export function NoticesStrip() {
-  const { t, i18n } = useTranslation();
-  const latest = useQuery({
-    queryKey: ["notices", i18n.language, "latest"],
-    queryFn: () => fetchNotices(1, 0),
-  });
-  const notice = latest.data?.items[0];
-  if (latest.isError) {
-    return <NoticeBar color="alert" content={latest.error.message} data-testid="notices-strip" />;
-  }
-  if (!notice) return null;
-  return (
-    <Link to={`/notices/${notice.id}`} className="notice-link" data-testid="notices-strip">
-      <NoticeBar content={notice.title} color="info" aria-label={t("notices.title")} />
-    </Link>
-  );
-}
-
 /** All notices, newest first, loading more as the list scrolls. */
 export function NoticesPage() {
   const { t, i18n } = useTranslation();
   const dateLocale = useDateLocale();
   const notices = useInfiniteQuery({
-    queryKey: ["notices", i18n.language, "list"],
+    queryKey: noticeKeys.list(i18n.language),
     queryFn: ({ pageParam }) => fetchNotices(pageSize, pageParam),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => {
@@ -88,7 +69,7 @@ export function NoticeDetailPage() {
   const dateLocale = useDateLocale();
   const { noticeId = "" } = useParams();
   const notice = useQuery({
-    queryKey: ["notices", i18n.language, "one", noticeId],
+    queryKey: noticeKeys.one(i18n.language, noticeId),
     queryFn: () => fetchNotice(noticeId),
   });
   if (notice.isPending) return <LoadingState />;

@@ -1,0 +1,472 @@
+import { randomBytes, randomInt } from "node:crypto";
+import {
+  messagesByLocale,
+  type EndpointBody,
+  type EndpointData,
+  type EndpointQuery,
+  type Locale,
+  type SessionData,
+  type demoLogin,
+  type login,
+  type myInvitations,
+  type operatorOutbox,
+  type register,
+  type resetPassword,
+  type sendEmailCode,
+  type updateMe,
+  type walletLogin,
+} from "@candor/contract";
+import type { FastifyBaseLogger } from "fastify";
+import type { Database } from "../../db/database.ts";
+import { AppError } from "../../http/app-error.ts";
+import type { AuthUser } from "../../http/authenticate.ts";
+import { AuthRepository } from "./auth.repository.ts";
+import { consumeCaptcha, createCaptcha } from "./captcha.ts";
+import { createMailer, type Mailer } from "./mailer.ts";
+import { defaultPasswordCost, hashPassword, verifyPassword } from "./passwords.ts";
+import { Sessions } from "./sessions.ts";
+import { TradePasswords } from "./trade-password.ts";
+import { newInviteCode, sha256Hex, toUserInfo } from "./users.ts";
+import { createWalletNonce, verifyWalletSignIn, type SiweOrigin } from "./wallet.ts";
+
+const minute = 60_000;
+const hour = 60 * minute;
+const emailCodeLifetimeMs = 10 * minute;
+const emailCodeAttemptsMax = 5;
+/** Failed logins of one account within this window before a captcha is needed. */
+const loginFailuresMax = 5;
+export const loginFailureWindowMs = 15 * minute;
+const agreementVersion = "2026-11-1";
+
+/** Opens a user's ledger accounts for a mode (and grants demo money for "demo"); idempotent. */
+export interface AccountOpener {
+  open(userId: bigint, mode: "real" | "demo"): Promise<void>;
+}
+
+/** What the auth service works with; tests may pass fakes. */
+export interface AuthServiceDependencies {
+  repository: AuthRepository;
+  mailer: Mailer;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+  /** log2 of scrypt's N for new password hashes. */
+  passwordCost: number;
+  /** False skips captchas (CAPTCHA=off: scripted local use and tests). */
+  captchaRequired: boolean;
+  accounts?: AccountOpener;
+}
+
+/** A captcha answer as sign-in forms send it. */
+interface CaptchaFields {
+  captchaId?: string;
+  captchaAnswer?: string;
+}
+
+/** An e-mail address lower-cased; a phone number as given. Keys sign-in attempts too. */
+export function normalizeAccount(account: string): string {
+  return account.includes("@") ? account.toLowerCase() : account;
+}
+
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name] ?? "");
+
+const codeHash = (email: string, purpose: string, code: string) =>
+  sha256Hex(`${email}:${purpose}:${code}`);
+
+/**
+ * Accounts and sign-in: registration (e-mail code or phone), password, demo and wallet
+ * sign-in, sessions, the signed-in user's profile and passwords, invitations and the e-mail
+ * outbox. Other modules use only `tradePassword` (and the app's `authenticate`).
+ */
+export class AuthService {
+  /** Bearer-token sessions; `authenticatePlugin` looks tokens up here. */
+  readonly sessions: Sessions;
+  /** Trade passwords, for modules that move money (spot, wallet). */
+  readonly tradePassword: TradePasswords;
+  private readonly repository: AuthRepository;
+  private readonly mailer: Mailer;
+  private readonly now: () => number;
+  private readonly passwordCost: number;
+  private readonly captchaRequired: boolean;
+  private readonly accounts: AccountOpener | undefined;
+  // Compared against when an account does not exist, so a miss costs as much time as a hit.
+  // Made on first use: building the app (tests do it often) should not pay for a hash.
+  private decoyHash: Promise<string> | undefined;
+
+  constructor(dependencies: AuthServiceDependencies) {
+    this.repository = dependencies.repository;
+    this.mailer = dependencies.mailer;
+    this.now = dependencies.now;
+    this.passwordCost = dependencies.passwordCost;
+    this.captchaRequired = dependencies.captchaRequired;
+    this.accounts = dependencies.accounts;
+    this.sessions = new Sessions(this.repository, this.now);
+    this.tradePassword = new TradePasswords(this.repository, this.passwordCost);
+  }
+
+  // Captcha and agreement.
+
+  async captcha() {
+    const captcha = await createCaptcha(this.repository, this.now());
+    return {
+      captchaId: captcha.captchaId,
+      svg: captcha.svg,
+      expiresAt: captcha.expiresAt.toISOString(),
+    };
+  }
+
+  agreement(locale: Locale) {
+    return {
+      version: agreementVersion,
+      title: messagesByLocale[locale].agreement.title,
+      text: messagesByLocale[locale].agreement.text,
+    };
+  }
+
+  // Signing up and in.
+
+  /**
+   * E-mails a registration or reset code. Answers alike whether or not the address has an
+   * account, so the answer never tells a requester who is registered.
+   */
+  async sendEmailCode(body: EndpointBody<typeof sendEmailCode>, locale: Locale) {
+    const email = body.email.toLowerCase();
+    if (this.captchaRequired) await this.requireCaptcha(body);
+    const expiresAt = new Date(this.now() + emailCodeLifetimeMs);
+    const existing = await this.repository.userIdByEmail(email);
+    const texts = messagesByLocale[locale].mail;
+    if (body.purpose === "register" && existing !== undefined) {
+      // Tell the owner, not the requester: the answer is the same as for a new address.
+      await this.mailer.send({ to: email, subject: texts.existsSubject, text: texts.existsText });
+    } else if (body.purpose === "reset_password" && existing === undefined) {
+      // Nothing to reset; answering alike keeps unknown addresses unknown.
+    } else {
+      await this.repository.deleteEmailCodesExpiredBefore(email, new Date(this.now() - 24 * hour));
+      const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+      await this.repository.insertEmailCode({
+        email,
+        purpose: body.purpose,
+        codeHash: codeHash(email, body.purpose, code),
+        createdAt: new Date(this.now()),
+        expiresAt,
+      });
+      await this.mailer.send({
+        to: email,
+        subject: fill(texts.codeSubject, { code }),
+        text: fill(texts.codeText, { code }),
+      });
+    }
+    return { expiresAt: expiresAt.toISOString() };
+  }
+
+  async register(body: EndpointBody<typeof register>): Promise<SessionData> {
+    if (!body.agreement) throw new AppError("agreement_required");
+    if (this.captchaRequired) await this.requireCaptcha(body);
+    const isEmail = body.account.includes("@");
+    const email = isEmail ? body.account.toLowerCase() : null;
+    let inviterId: bigint | null = null;
+    if (body.inviteCode) {
+      const inviter = await this.repository.userIdByInviteCode(body.inviteCode);
+      if (inviter === undefined) throw new AppError("invite_code_invalid");
+      inviterId = inviter;
+    }
+    // Checked last, so a mistake elsewhere in the form does not use up the e-mailed code.
+    if (email) {
+      if (!body.emailCode) throw new AppError("email_code_invalid");
+      await this.consumeEmailCode(email, "register", body.emailCode);
+    }
+    const passwordHash = await hashPassword(body.password, this.passwordCost);
+    // The trade password starts as the login password (spec §5), hashed with its own salt.
+    const tradePasswordHash = await hashPassword(body.password, this.passwordCost);
+    const userId = await this.repository.insertUser({
+      kind: email ? "email" : "phone",
+      email,
+      phone: email ? null : body.account,
+      wallet_address: null,
+      demo_name: null,
+      password_hash: passwordHash,
+      trade_password_hash: tradePasswordHash,
+      email_verified: email !== null,
+      nickname: email ? email.split("@")[0]!.slice(0, 32) : body.account.slice(-4),
+      invite_code: newInviteCode(),
+      inviter_id: inviterId,
+      created_at: new Date(this.now()),
+    });
+    if (userId === null) throw new AppError("account_exists");
+    await this.openAccounts(userId, "real");
+    return this.startSession(userId, "real");
+  }
+
+  /** Signs in by e-mail or phone and password; a captcha after repeated failures. */
+  async login(body: EndpointBody<typeof login>): Promise<SessionData> {
+    const account = normalizeAccount(body.account);
+    const since = new Date(this.now() - loginFailureWindowMs);
+    if ((await this.repository.loginFailureCount(account, since)) >= loginFailuresMax) {
+      // With CAPTCHA=off (scripted use) the account simply waits out the window.
+      if (!this.captchaRequired) throw new AppError("rate_limited");
+      await this.requireCaptcha(body);
+    }
+    const user = await this.repository.loginAccount(
+      account.includes("@") ? "email" : "phone",
+      account,
+    );
+    const valid = await verifyPassword(body.password, user?.password_hash ?? (await this.decoy()));
+    if (!user || !user.password_hash || !valid) {
+      await this.repository.insertLoginFailure(account, new Date(this.now()));
+      // Failures older than the window count for nothing: drop them as new ones come.
+      await this.repository.deleteLoginFailures(account, since);
+      throw new AppError("invalid_credentials");
+    }
+    await this.repository.deleteLoginFailures(account);
+    // Idempotent: heals a registration whose account opening failed half-way.
+    await this.openAccounts(user.id, "real");
+    return this.startSession(user.id, "real");
+  }
+
+  /** Creates a demo-only user, or resumes one by its resume key. */
+  async demoLogin(
+    body: EndpointBody<typeof demoLogin>,
+  ): Promise<SessionData & { resumeKey: string }> {
+    if (body.resumeKey) {
+      const userId = await this.repository.demoUserIdByName(sha256Hex(body.resumeKey));
+      if (userId === undefined) throw new AppError("invalid_credentials");
+      await this.openAccounts(userId, "demo");
+      return { ...(await this.startSession(userId, "demo")), resumeKey: body.resumeKey };
+    }
+    const resumeKey = randomBytes(24).toString("base64url");
+    const userId = await this.repository.insertUser({
+      kind: "demo",
+      email: null,
+      phone: null,
+      wallet_address: null,
+      demo_name: sha256Hex(resumeKey),
+      password_hash: null,
+      trade_password_hash: null,
+      nickname: "Demo",
+      invite_code: newInviteCode(),
+      inviter_id: null,
+      demo_only: true,
+      created_at: new Date(this.now()),
+    });
+    if (userId === null) throw new Error("a new demo user collided with an existing one");
+    await this.openAccounts(userId, "demo");
+    return { ...(await this.startSession(userId, "demo")), resumeKey };
+  }
+
+  /** A single-use nonce and the EIP-4361 message for a wallet to sign. */
+  async walletNonce(origin: SiweOrigin, address: string, chainId: number) {
+    const nonce = await createWalletNonce(this.repository, this.now(), origin, address, chainId);
+    return {
+      nonce: nonce.nonce,
+      message: nonce.message,
+      domain: origin.domain,
+      uri: origin.uri,
+      issuedAt: nonce.issuedAt.toISOString(),
+      expiresAt: nonce.expiresAt.toISOString(),
+    };
+  }
+
+  /** Signs in with a signed EIP-4361 message; the first sign-in of an address creates its user. */
+  async walletLogin(
+    origin: SiweOrigin,
+    body: EndpointBody<typeof walletLogin>,
+  ): Promise<SessionData> {
+    const address = await verifyWalletSignIn(this.repository, this.now(), origin, body);
+    let userId = await this.repository.userIdByWallet(address);
+    if (userId === undefined) {
+      userId =
+        (await this.repository.insertUser({
+          kind: "wallet",
+          email: null,
+          phone: null,
+          wallet_address: address,
+          demo_name: null,
+          password_hash: null,
+          trade_password_hash: null,
+          nickname: `${address.slice(0, 6)}…${address.slice(-4)}`,
+          invite_code: newInviteCode(),
+          inviter_id: null,
+          created_at: new Date(this.now()),
+        })) ??
+        // Two first sign-ins of one address at once: the other one created the user.
+        (await this.repository.userIdByWallet(address));
+      if (userId === undefined) throw new Error(`wallet user ${address} vanished`);
+    }
+    await this.openAccounts(userId, "real");
+    return this.startSession(userId, "real");
+  }
+
+  /** Sets a forgotten password by e-mailed code, and signs the user out everywhere. */
+  async resetPassword(body: EndpointBody<typeof resetPassword>): Promise<void> {
+    const email = body.email.toLowerCase();
+    await this.consumeEmailCode(email, "reset_password", body.emailCode);
+    const userId = await this.repository.userIdByEmail(email);
+    if (userId === undefined) throw new AppError("email_code_invalid");
+    await this.replacePassword(userId, body.password);
+    await this.repository.deleteLoginFailures(email);
+  }
+
+  /** Ends this session, or every session of the user. */
+  async logout(user: AuthUser, everywhere: boolean | undefined): Promise<void> {
+    await this.sessions.revoke(user.id, everywhere ? undefined : user.sessionTokenHash);
+  }
+
+  // The signed-in user.
+
+  async me(user: AuthUser) {
+    return toUserInfo(await this.repository.user(user.id), user.mode);
+  }
+
+  async updateMe(user: AuthUser, body: EndpointBody<typeof updateMe>) {
+    if (body.nickname !== undefined || body.avatar !== undefined) {
+      await this.repository.updateProfile(user.id, {
+        ...(body.nickname !== undefined ? { nickname: body.nickname } : {}),
+        ...(body.avatar !== undefined ? { avatar: body.avatar } : {}),
+      });
+    }
+    return this.me(user);
+  }
+
+  /** Changes the login password given the current one; every older session ends. */
+  async changePassword(
+    user: AuthUser,
+    currentPassword: string,
+    password: string,
+  ): Promise<SessionData> {
+    const hash = await this.repository.passwordHash(user.id);
+    // Wallet and demo users have no login password to change.
+    if (!hash) throw new AppError("forbidden");
+    if (!(await verifyPassword(currentPassword, hash))) throw new AppError("password_incorrect");
+    await this.replacePassword(user.id, password);
+    return this.startSession(user.id, user.mode);
+  }
+
+  async switchMode(user: AuthUser, mode: "real" | "demo") {
+    if (user.demoOnly && mode === "real") throw new AppError("demo_not_allowed");
+    if (mode === "demo") await this.openAccounts(user.id, "demo");
+    await this.sessions.switchMode(user.sessionTokenHash, mode);
+    return toUserInfo(await this.repository.user(user.id), mode);
+  }
+
+  async invitations(
+    user: AuthUser,
+    query: EndpointQuery<typeof myInvitations>,
+  ): Promise<EndpointData<typeof myInvitations>> {
+    const me = await this.repository.user(user.id);
+    const invitedCount = await this.repository.inviteeCount(user.id);
+    const invitees = await this.repository.invitees(user.id, query.limit);
+    return {
+      userId: String(user.id),
+      inviteCode: me.invite_code,
+      invitedCount,
+      invitees: invitees.map((row) => ({
+        userId: String(row.id),
+        joinedAt: row.created_at.toISOString(),
+      })),
+    };
+  }
+
+  /** The operator's view of sent and kept e-mails, newest first. */
+  async outbox(
+    query: EndpointQuery<typeof operatorOutbox>,
+  ): Promise<EndpointData<typeof operatorOutbox>> {
+    const rows = await this.repository.outboxEmails(query.limit, query.to?.toLowerCase());
+    return {
+      emails: rows.map((row) => ({
+        id: String(row.id),
+        to: row.to_address,
+        subject: row.subject,
+        text: row.body_text,
+        delivery: row.delivery,
+        createdAt: row.created_at.toISOString(),
+      })),
+    };
+  }
+
+  // Shared steps.
+
+  /** Opens a session and describes it as the sign-in endpoints answer. */
+  private async startSession(userId: bigint, mode: "real" | "demo"): Promise<SessionData> {
+    const session = await this.sessions.open(userId, mode);
+    return {
+      token: session.token,
+      expiresAt: session.expiresAt.toISOString(),
+      user: toUserInfo(await this.repository.user(userId), mode),
+    };
+  }
+
+  /** The one way a login password changes (change and reset): new hash, every session ends. */
+  private async replacePassword(userId: bigint, password: string): Promise<void> {
+    await this.repository.setPasswordHash(userId, await hashPassword(password, this.passwordCost));
+    await this.sessions.revoke(userId);
+  }
+
+  private async openAccounts(userId: bigint, mode: "real" | "demo") {
+    await this.accounts?.open(userId, mode);
+  }
+
+  private async requireCaptcha(body: CaptchaFields) {
+    if (!body.captchaId || !body.captchaAnswer) throw new AppError("captcha_required");
+    if (!(await consumeCaptcha(this.repository, this.now(), body.captchaId, body.captchaAnswer))) {
+      throw new AppError("captcha_invalid");
+    }
+  }
+
+  /** Uses up the newest live code for an address; wrong guesses count against it. */
+  private async consumeEmailCode(
+    email: string,
+    purpose: "register" | "reset_password",
+    code: string,
+  ) {
+    const row = await this.repository.liveEmailCode(email, purpose, new Date(this.now()));
+    if (!row || row.attempts >= emailCodeAttemptsMax) throw new AppError("email_code_invalid");
+    const matches = row.codeHash === codeHash(email, purpose, code);
+    await this.repository.recordEmailCodeAttempt(
+      row.id,
+      row.attempts + 1,
+      matches ? new Date(this.now()) : undefined,
+    );
+    if (!matches) throw new AppError("email_code_invalid");
+  }
+
+  private decoy() {
+    return (this.decoyHash ??= hashPassword(randomBytes(12).toString("hex"), this.passwordCost));
+  }
+}
+
+/** How the app builds the auth service: over its database, with a mailer of its own. */
+export interface AuthServiceOptions {
+  database: Database;
+  now: () => number;
+  log: FastifyBaseLogger;
+  /** log2 of scrypt's N for passwords (default 17); tests use a low cost. */
+  passwordCost?: number;
+  /** "off" skips captchas (scripted local use and tests); default "required". */
+  captcha?: "required" | "off";
+  /** `smtp://…` URL for e-mail; unset keeps every e-mail in the operator's outbox only. */
+  smtpUrl?: string;
+  /** Sender of e-mails, e.g. `Candor <no-reply@example.com>`. */
+  mailFrom?: string;
+  accounts?: AccountOpener;
+}
+
+/** The auth service over SQL and SMTP; `close()` ends the SMTP connection pool. */
+export function createAuthService(options: AuthServiceOptions): AuthService & { close(): void } {
+  const repository = new AuthRepository(options.database);
+  const mailer = createMailer({
+    outbox: repository,
+    now: options.now,
+    log: options.log,
+    smtpUrl: options.smtpUrl,
+    mailFrom: options.mailFrom,
+  });
+  const service = new AuthService({
+    repository,
+    mailer,
+    now: options.now,
+    passwordCost: options.passwordCost ?? defaultPasswordCost,
+    captchaRequired: options.captcha !== "off",
+    accounts: options.accounts,
+  });
+  return Object.assign(service, { close: () => mailer.close() });
+}

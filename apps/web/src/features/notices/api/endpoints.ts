@@ -1,0 +1,7 @@
+import { endpointTable } from "../../../lib/api-endpoints.ts";
+
+/** The endpoints notices call (contract: notices.ts). */
+export const noticesEndpoints = endpointTable({
+  listNotices: { method: "GET", path: "/api/v1/notices", auth: "none" },
+  getNotice: { method: "GET", path: "/api/v1/notices/:noticeId", auth: "none" },
+});

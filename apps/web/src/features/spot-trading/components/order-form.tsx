@@ -1,0 +1,365 @@
+import type {
+  InstrumentView,
+  SpotBalanceView,
+  SpotMarketView,
+  SpotSide,
+  TimeInForce,
+} from "@candor/contract";
+import { formatDecimal } from "@candor/decimal";
+import { Button, Input, Selector, Tabs } from "antd-mobile";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Amount } from "../../../components/ui/amount.tsx";
+import {
+  bpsToPercentText,
+  covers,
+  deviationBps,
+  feeEstimate,
+  quantityForPercent,
+  quoteForPercent,
+  readField,
+  rescale,
+  totalQuoteUnits,
+  type PairScales,
+} from "../lib/order-math.ts";
+
+/** What the form hands on for confirmation: every amount a decimal string. */
+export interface OrderDraft {
+  side: SpotSide;
+  type: "limit" | "market";
+  timeInForce: TimeInForce;
+  price?: string;
+  quantity?: string;
+  quoteAmount?: string;
+  /** Estimated total in quote (limit orders), for the confirmation sheet. */
+  total?: string;
+  /** Estimated fee and its asset. */
+  fee?: string;
+  feeAsset: string;
+  /** The far-from-market warning text, shown again on the confirmation sheet. */
+  priceWarning?: string;
+}
+
+const percents = [25, 50, 75, 100] as const;
+
+/** Buy/sell, limit/market, time in force, price, quantity, percentages, total, fee, warnings. */
+export function OrderForm({
+  pair,
+  market,
+  balances,
+  lastPrice,
+  marketOpen,
+  pickedPrice,
+  onSubmit,
+}: {
+  pair: InstrumentView;
+  market: SpotMarketView;
+  balances: readonly SpotBalanceView[];
+  lastPrice: string | undefined;
+  marketOpen: boolean;
+  pickedPrice: { price: string; at: number } | undefined;
+  onSubmit: (draft: OrderDraft) => void;
+}) {
+  const { t } = useTranslation();
+  const [side, setSide] = useState<SpotSide>("buy");
+  const [type, setType] = useState<"limit" | "market">("limit");
+  const [timeInForce, setTimeInForce] = useState<TimeInForce>("gtc");
+  const [price, setPrice] = useState("");
+  const [quantity, setQuantity] = useState("");
+  const [quoteAmount, setQuoteAmount] = useState("");
+  const [touched, setTouched] = useState(false);
+
+  useEffect(() => {
+    if (pickedPrice) {
+      setPrice(pickedPrice.price);
+      setType("limit");
+    }
+  }, [pickedPrice]);
+
+  const scales: PairScales = {
+    priceScale: pair.priceScale,
+    tickSize: market.priceStep,
+    quantityScale: pair.quantityScale,
+    lotSize: market.lotSize,
+    quoteDecimals: market.quoteDecimals,
+    baseDecimals: market.baseDecimals,
+  };
+  const spendAsset = side === "buy" ? market.quoteAsset : market.baseAsset;
+  const receiveAsset = side === "buy" ? market.baseAsset : market.quoteAsset;
+  const spendDecimals = side === "buy" ? market.quoteDecimals : market.baseDecimals;
+  const available = balances.find((b) => b.asset === spendAsset)?.available ?? "0";
+  const marketBuy = type === "market" && side === "buy";
+  const referencePrice = lastPrice ?? market.lastPrice ?? undefined;
+
+  const priceField = type === "limit" ? readField(price, pair.priceScale, market.priceStep) : null;
+  const quantityField = marketBuy ? null : readField(quantity, pair.quantityScale, market.lotSize);
+  const quoteField = marketBuy ? readField(quoteAmount, market.quoteDecimals, "0") : null;
+
+  const totalUnits = useMemo(() => {
+    if (!priceField || !("units" in priceField) || !quantityField || !("units" in quantityField)) {
+      return undefined;
+    }
+    return totalQuoteUnits(priceField.units, quantityField.units, scales);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [price, quantity, type, side, market]);
+
+  // What the order needs of the spend asset: quote for a buy (total or amount), base for a sell.
+  let required: string | undefined;
+  if (side === "sell" && quantityField && "units" in quantityField) {
+    required = formatDecimal(
+      rescale(quantityField.units, pair.quantityScale, market.baseDecimals),
+      market.baseDecimals,
+    );
+  } else if (side === "buy" && type === "limit" && totalUnits !== undefined) {
+    required = formatDecimal(totalUnits, market.quoteDecimals);
+  } else if (marketBuy && quoteField && "units" in quoteField) {
+    required = formatDecimal(quoteField.units, market.quoteDecimals);
+  }
+  const insufficient = required !== undefined && !covers(available, required, spendDecimals);
+
+  // Fee on what this side receives, at the higher of the two rates (the order may take).
+  const feeBps = BigInt(Math.max(market.feeBpsMaker, market.feeBpsTaker));
+  let fee: string | undefined;
+  if (side === "buy" && quantityField && "units" in quantityField) {
+    const base = rescale(quantityField.units, pair.quantityScale, market.baseDecimals);
+    fee = formatDecimal(feeEstimate(base, feeBps), market.baseDecimals);
+  } else if (side === "sell" && totalUnits !== undefined) {
+    fee = formatDecimal(feeEstimate(totalUnits, feeBps), market.quoteDecimals);
+  }
+
+  let priceWarning: string | undefined;
+  if (type === "limit" && referencePrice && priceField && "units" in priceField) {
+    const deviation = deviationBps(price, referencePrice);
+    if (deviation?.direction === "above" && deviation.bps > BigInt(market.priceWarningBpsUp)) {
+      priceWarning = t("coinCoin.form.priceAbove", {
+        up_rate: bpsToPercentText(BigInt(market.priceWarningBpsUp)),
+      });
+    } else if (
+      deviation?.direction === "below" &&
+      deviation.bps > BigInt(market.priceWarningBpsDown)
+    ) {
+      priceWarning = t("coinCoin.form.priceBelow", {
+        down_rate: bpsToPercentText(BigInt(market.priceWarningBpsDown)),
+      });
+    }
+  }
+
+  const fieldMessage = (field: ReturnType<typeof readField> | null, name: string) => {
+    if (!touched || !field || "units" in field) return undefined;
+    return t(`coinCoin.form.problem.${field.problem}`, { field: name });
+  };
+  const priceProblem = fieldMessage(priceField, t("coinCoin.form.price"));
+  const quantityProblem = fieldMessage(quantityField, t("coinCoin.form.quantity"));
+  const quoteProblem = fieldMessage(
+    quoteField,
+    t("coinCoin.form.amount", { asset: market.quoteAsset }),
+  );
+  const closed = !marketOpen || !market.open;
+
+  const applyPercent = (percent: (typeof percents)[number]) => {
+    if (marketBuy) {
+      setQuoteAmount(quoteForPercent(available, percent, market.quoteDecimals) ?? "");
+      return;
+    }
+    const value = quantityForPercent({
+      side,
+      percent,
+      available,
+      price: type === "limit" ? price : referencePrice,
+      pair: scales,
+    });
+    if (value !== undefined) setQuantity(value);
+  };
+
+  const submit = () => {
+    setTouched(true);
+    const fieldsValid =
+      (!priceField || "units" in priceField) &&
+      (!quantityField || "units" in quantityField) &&
+      (!quoteField || "units" in quoteField);
+    if (!fieldsValid || insufficient || closed) return;
+    onSubmit({
+      side,
+      type,
+      timeInForce: type === "market" ? "ioc" : timeInForce,
+      ...(type === "limit" ? { price } : {}),
+      ...(marketBuy ? { quoteAmount } : { quantity }),
+      ...(totalUnits !== undefined
+        ? { total: formatDecimal(totalUnits, market.quoteDecimals) }
+        : {}),
+      ...(fee !== undefined ? { fee } : {}),
+      feeAsset: receiveAsset,
+      ...(priceWarning ? { priceWarning } : {}),
+    });
+  };
+
+  return (
+    <form
+      className="order-form"
+      aria-labelledby="order-form-title"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <h2 id="order-form-title">{t("coinCoin.form.title")}</h2>
+      <Tabs activeKey={side} onChange={(key) => setSide(key as SpotSide)}>
+        <Tabs.Tab key="buy" title={t("coinCoin.form.buy", { asset: market.baseAsset })} />
+        <Tabs.Tab key="sell" title={t("coinCoin.form.sell", { asset: market.baseAsset })} />
+      </Tabs>
+      <Selector<"limit" | "market">
+        aria-label={t("coinCoin.form.type")}
+        columns={2}
+        value={[type]}
+        onChange={(value) => value[0] && setType(value[0])}
+        options={[
+          { label: t("coinCoin.form.limit"), value: "limit" },
+          { label: t("coinCoin.form.market"), value: "market" },
+        ]}
+      />
+      {type === "limit" ? (
+        <label className="order-field">
+          <span className="label">{t("coinCoin.form.timeInForce")}</span>
+          <select
+            className="native-select"
+            value={timeInForce}
+            onChange={(event) => setTimeInForce(event.target.value as TimeInForce)}
+            data-testid="time-in-force"
+          >
+            {(["gtc", "ioc", "fok", "post_only"] as const).map((value) => (
+              <option key={value} value={value}>
+                {t(`coinCoin.form.tif.${value}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {type === "limit" ? (
+        <FormInput
+          label={t("coinCoin.form.priceIn", { asset: market.quoteAsset })}
+          value={price}
+          onChange={setPrice}
+          problem={priceProblem}
+          testId="order-price"
+        />
+      ) : (
+        <p className="hint">{t("coinCoin.form.marketHint")}</p>
+      )}
+      {marketBuy ? (
+        <FormInput
+          label={t("coinCoin.form.amount", { asset: market.quoteAsset })}
+          value={quoteAmount}
+          onChange={setQuoteAmount}
+          problem={quoteProblem}
+          testId="order-quote-amount"
+        />
+      ) : (
+        <FormInput
+          label={t("coinCoin.form.quantityIn", { asset: market.baseAsset })}
+          value={quantity}
+          onChange={setQuantity}
+          problem={quantityProblem}
+          testId="order-quantity"
+        />
+      )}
+      <div className="percent-row" role="group" aria-label={t("coinCoin.form.percentOf")}>
+        {percents.map((percent) => (
+          <Button
+            key={percent}
+            size="mini"
+            type="button"
+            onClick={() => applyPercent(percent)}
+            data-testid={`percent-${percent}`}
+          >
+            {percent}%
+          </Button>
+        ))}
+      </div>
+      <div className="order-form-row">
+        <span className="label">{t("coinCoin.form.available")}</span>
+        <span data-testid="order-available">
+          <Amount value={available} /> {spendAsset}
+        </span>
+      </div>
+      {type === "limit" ? (
+        <div className="order-form-row">
+          <span className="label">{t("coinCoin.form.total")}</span>
+          <span data-testid="order-total">
+            <Amount
+              value={
+                totalUnits === undefined
+                  ? undefined
+                  : formatDecimal(totalUnits, market.quoteDecimals)
+              }
+            />{" "}
+            {market.quoteAsset}
+          </span>
+        </div>
+      ) : null}
+      <div className="order-form-row">
+        <span className="label">{t("coinCoin.form.feeEstimate")}</span>
+        <span>
+          <Amount value={fee} /> {receiveAsset}
+        </span>
+      </div>
+      {closed ? (
+        <p className="order-warning" role="alert" data-testid="warning-closed">
+          {t("coinCoin.closed")}
+        </p>
+      ) : null}
+      {insufficient ? (
+        <p className="order-warning" role="alert" data-testid="warning-balance">
+          {t("coinCoin.form.insufficient", { asset: spendAsset })}
+        </p>
+      ) : null}
+      {priceWarning ? (
+        <p className="order-warning" role="alert" data-testid="warning-price">
+          {priceWarning}
+        </p>
+      ) : null}
+      <Button
+        block
+        type="submit"
+        color={side === "buy" ? "success" : "danger"}
+        disabled={closed}
+        data-testid="order-submit"
+      >
+        {side === "buy"
+          ? t("coinCoin.form.buy", { asset: market.baseAsset })
+          : t("coinCoin.form.sell", { asset: market.baseAsset })}
+      </Button>
+    </form>
+  );
+}
+
+function FormInput({
+  label,
+  value,
+  onChange,
+  problem,
+  testId,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  problem: string | undefined;
+  testId: string;
+}) {
+  return (
+    <div className="order-field">
+      <Input
+        aria-label={label}
+        placeholder={label}
+        inputMode="decimal"
+        value={value}
+        onChange={(text) => onChange(text.replace(",", "."))}
+        data-testid={testId}
+      />
+      {problem ? (
+        <p className="order-warning" role="alert">
+          {problem}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,189 @@
+import type { SpotOrderView } from "@candor/contract";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { Button, Dialog, Tabs, Tag } from "antd-mobile";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { Amount } from "../../../components/ui/amount.tsx";
+import { EmptyState, EndOfList, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
+import {
+  cancelAllSpotOrders,
+  cancelSpotOrder,
+  fetchOpenOrders,
+  fetchOrderHistory,
+  spotTradingKeys,
+  useRefreshOrders,
+} from "../api/spot-trading-api.ts";
+
+/** Refetch cadence of the user's lists while shown (the socket pushes changes sooner). */
+export const ordersRefetchMs = 3_000;
+
+/** One order: side, type, price, quantities, average, total, status, time, number. */
+export function OrderCard({
+  order,
+  onCancel,
+}: {
+  order: SpotOrderView;
+  onCancel?: (order: SpotOrderView) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  return (
+    <li className="order-card" data-testid="order-card" data-order-id={order.orderId}>
+      <div className="order-card-head">
+        <span className={order.side === "buy" ? "change up" : "change down"}>
+          {t(`coinCoin.order.side.${order.side}`)} · {t(`coinCoin.form.${order.type}`)}
+        </span>
+        <Tag color="primary" fill="outline" data-testid="order-status">
+          {t(`coinCoin.order.status.${order.status}`)}
+        </Tag>
+      </div>
+      <dl>
+        <dt>{t("coinCoin.book.price")}</dt>
+        <dd>{order.price === null ? t("coinCoin.form.market") : <Amount value={order.price} />}</dd>
+        <dt>{t("coinCoin.book.quantity")}</dt>
+        <dd>
+          <Amount value={order.quantity} />
+        </dd>
+        <dt>{t("coinCoin.order.filled")}</dt>
+        <dd data-testid="order-filled">
+          <Amount value={order.filledQuantity} />
+        </dd>
+        <dt>{t("coinCoin.order.average")}</dt>
+        <dd>
+          <Amount value={order.averagePrice ?? undefined} />
+        </dd>
+        <dt>{t("coinCoin.form.total")}</dt>
+        <dd>
+          <Amount value={order.filledQuote} />
+        </dd>
+        <dt>{t("coinCoin.order.time")}</dt>
+        <dd>{new Date(order.createdAtMs).toLocaleString(i18n.language)}</dd>
+        <dt>{t("coinCoin.order.number")}</dt>
+        <dd>{order.orderId}</dd>
+      </dl>
+      <div className="order-card-head">
+        <Link to={`/coin-coin/orders/${order.orderId}`} data-testid="order-detail-link">
+          {t("coinCoin.order.details")}
+        </Link>
+        {onCancel ? (
+          <Button size="mini" onClick={() => onCancel(order)} data-testid="order-cancel">
+            {t("coinCoin.order.cancel")}
+          </Button>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+/** Current orders (cancel, cancel all) and history (paged) of the pair, in the session's mode. */
+export function OrdersPanel({
+  instrumentId,
+  onFundsChanged,
+}: {
+  instrumentId: string;
+  /** Orders were cancelled: held money is available again. */
+  onFundsChanged: () => void;
+}) {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState("open");
+  const open = useQuery({
+    queryKey: spotTradingKeys.openOrders(instrumentId),
+    queryFn: () => fetchOpenOrders(instrumentId),
+    refetchInterval: ordersRefetchMs,
+  });
+  const history = useInfiniteQuery({
+    queryKey: spotTradingKeys.history(instrumentId),
+    queryFn: ({ pageParam }) =>
+      fetchOrderHistory({ instrumentId, limit: 20, ...(pageParam ? { cursor: pageParam } : {}) }),
+    initialPageParam: "",
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    enabled: tab === "history",
+    refetchInterval: tab === "history" ? ordersRefetchMs : false,
+  });
+
+  const refresh = useRefreshOrders(onFundsChanged);
+
+  const cancel = async (order: SpotOrderView) => {
+    const confirmed = await Dialog.confirm({
+      content: t("coinCoin.order.cancelConfirm"),
+      "aria-label": t("coinCoin.order.cancelConfirm"),
+      confirmText: t("common.confirm"),
+      cancelText: t("common.cancel"),
+    });
+    if (!confirmed) return;
+    try {
+      await withLoading(cancelSpotOrder(order.orderId));
+      showSuccess();
+    } catch (error) {
+      showError(error);
+    }
+    refresh();
+  };
+
+  const cancelAll = async () => {
+    const confirmed = await Dialog.confirm({
+      content: t("coinCoin.order.cancelAllConfirm"),
+      "aria-label": t("coinCoin.order.cancelAllConfirm"),
+      confirmText: t("common.confirm"),
+      cancelText: t("common.cancel"),
+    });
+    if (!confirmed) return;
+    try {
+      await withLoading(cancelAllSpotOrders(instrumentId));
+      showSuccess();
+    } catch (error) {
+      showError(error);
+    }
+    refresh();
+  };
+
+  const historyItems = history.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <section className="spot-card" aria-labelledby="orders-title">
+      <h2 id="orders-title">{t("coinCoin.order.title")}</h2>
+      <Tabs activeKey={tab} onChange={setTab}>
+        <Tabs.Tab key="open" title={t("coinCoin.order.current")}>
+          {open.isPending ? <LoadingState /> : null}
+          {open.isError ? (
+            <ErrorState message={open.error.message} onRetry={() => void open.refetch()} />
+          ) : null}
+          {open.isSuccess && open.data.items.length === 0 ? <EmptyState /> : null}
+          {open.isSuccess && open.data.items.length > 0 ? (
+            <>
+              <Button size="small" onClick={() => void cancelAll()} data-testid="cancel-all">
+                {t("coinCoin.order.cancelAll")}
+              </Button>
+              <ul className="order-list" data-testid="open-orders">
+                {open.data.items.map((order) => (
+                  <OrderCard key={order.orderId} order={order} onCancel={(o) => void cancel(o)} />
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </Tabs.Tab>
+        <Tabs.Tab key="history" title={t("coinCoin.order.history")}>
+          {history.isPending && tab === "history" ? <LoadingState /> : null}
+          {history.isError ? (
+            <ErrorState message={history.error.message} onRetry={() => void history.refetch()} />
+          ) : null}
+          {history.isSuccess && historyItems.length === 0 ? <EmptyState /> : null}
+          {historyItems.length > 0 ? (
+            <ul className="order-list" data-testid="order-history">
+              {historyItems.map((order) => (
+                <OrderCard key={order.orderId} order={order} />
+              ))}
+            </ul>
+          ) : null}
+          {history.hasNextPage ? (
+            <Button size="small" onClick={() => void history.fetchNextPage()}>
+              {t("coinCoin.order.more")}
+            </Button>
+          ) : historyItems.length > 0 ? (
+            <EndOfList />
+          ) : null}
+        </Tabs.Tab>
+      </Tabs>
+    </section>
+  );
+}

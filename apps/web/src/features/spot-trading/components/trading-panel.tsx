@@ -1,0 +1,333 @@
+import type { InstrumentView, SpotBalanceView, SpotMarketView } from "@candor/contract";
+import { useQuery } from "@tanstack/react-query";
+import i18n from "i18next";
+import { Button, Dialog, Input, Popup } from "antd-mobile";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { Amount } from "../../../components/ui/amount.tsx";
+import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
+import { newIdempotencyKey } from "../../../lib/idempotency.ts";
+import { useSession } from "../../../lib/session.ts";
+import { marketSocket } from "../../../lib/ws-client.ts";
+import {
+  fetchSpotMarkets,
+  placeSpotOrder,
+  setTradePassword,
+  spotTradingKeys,
+  useRefreshOrders,
+} from "../api/spot-trading-api.ts";
+import { OrderForm, type OrderDraft } from "./order-form.tsx";
+import { OrdersPanel } from "./orders-panel.tsx";
+
+/** What the trading part of the Coin-Coin screen needs; `src/app` supplies the funds part. */
+export interface TradingPanelProps {
+  pair: InstrumentView;
+  /** The last traded price, a decimal string, when known. */
+  lastPrice: string | undefined;
+  marketOpen: boolean | undefined;
+  /** A price tapped in the order book, with a counter so tapping the same price again counts. */
+  pickedPrice: { price: string; at: number } | undefined;
+  /** The signed-in user's fund balances, for the form's "available"; empty while loading. */
+  balances: readonly SpotBalanceView[];
+  /** Orders may have moved money: the balances should load again. */
+  onFundsChanged: () => void;
+  /** The funds of the pair's two assets, shown above the order form. */
+  funds: (assets: { baseAsset: string; quoteAsset: string }) => ReactNode;
+}
+
+/** Keeps the lists and balances fresh when the server pushes the user's own events. */
+function usePrivateStreams(enabled: boolean, onFundsChanged: () => void) {
+  const refresh = useRefreshOrders(onFundsChanged);
+  useEffect(() => {
+    if (!enabled) return;
+    const offs = (["orders", "fills", "balances"] as const).map((channel) =>
+      marketSocket().subscribe({ channel }, refresh),
+    );
+    return () => offs.forEach((off) => off());
+  }, [enabled, refresh]);
+}
+
+/** The order form, funds and the user's orders; asks to log in when signed out. */
+export function TradingPanel(props: TradingPanelProps) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const navigate = useNavigate();
+  usePrivateStreams(Boolean(session), props.onFundsChanged);
+  if (!session) {
+    return (
+      <section className="spot-card" aria-labelledby="order-form-title">
+        <h2 id="order-form-title">{t("coinCoin.form.title")}</h2>
+        <p>{t("coinCoin.form.loginToTrade")}</p>
+        <Button
+          block
+          color="primary"
+          onClick={() => void navigate("/login")}
+          data-testid="login-to-trade"
+        >
+          {t("auth.login.submit")}
+        </Button>
+      </section>
+    );
+  }
+  return <SignedInTrading {...props} />;
+}
+
+function SignedInTrading({
+  pair,
+  lastPrice,
+  marketOpen,
+  pickedPrice,
+  balances,
+  onFundsChanged,
+  funds,
+}: TradingPanelProps) {
+  const { t } = useTranslation();
+  const markets = useQuery({ queryKey: spotTradingKeys.markets(), queryFn: fetchSpotMarkets });
+  const refresh = useRefreshOrders(onFundsChanged);
+  const [draft, setDraft] = useState<OrderDraft | undefined>();
+  const lastPasswordMs = useRef<number | undefined>(undefined);
+
+  if (markets.isPending) return <LoadingState />;
+  if (markets.isError) {
+    return (
+      <section
+        className="spot-card"
+        aria-labelledby="order-form-title"
+        data-testid="trading-unavailable"
+      >
+        <h2 id="order-form-title">{t("coinCoin.form.title")}</h2>
+        <ErrorState
+          message={`${t("coinCoin.form.unavailable")} ${markets.error.message}`}
+          onRetry={() => void markets.refetch()}
+        />
+      </section>
+    );
+  }
+  const market = markets.data.items.find((m) => m.instrumentId === pair.id);
+  if (!market) {
+    return (
+      <section className="spot-card" aria-labelledby="order-form-title">
+        <h2 id="order-form-title">{t("coinCoin.form.title")}</h2>
+        <ErrorState message={t("coinCoin.form.noMarket", { symbol: pair.symbol })} />
+      </section>
+    );
+  }
+  const windowMs = markets.data.tradePasswordWindowMs;
+  const needsPassword =
+    lastPasswordMs.current === undefined ||
+    windowMs === 0 ||
+    Date.now() - lastPasswordMs.current > windowMs;
+
+  const place = async (order: OrderDraft, tradePassword: string | undefined) => {
+    try {
+      const result = await withLoading(
+        placeSpotOrder({
+          clientOrderId: newIdempotencyKey(),
+          instrumentId: market.instrumentId,
+          side: order.side,
+          type: order.type,
+          timeInForce: order.timeInForce,
+          ...(order.price ? { price: order.price } : {}),
+          ...(order.quantity ? { quantity: order.quantity } : {}),
+          ...(order.quoteAmount ? { quoteAmount: order.quoteAmount } : {}),
+          ...(tradePassword ? { tradePassword } : {}),
+        }),
+      );
+      if (tradePassword) lastPasswordMs.current = Date.now();
+      setDraft(undefined);
+      showSuccess(
+        result.fills.length > 0
+          ? t("coinCoin.confirm.placedFilled", { fills: result.fills.length })
+          : t("coinCoin.confirm.placed"),
+      );
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === "trade_password_not_set") {
+        setDraft(undefined);
+        void askToSetTradePassword();
+        return;
+      }
+      if (code === "trade_password_required") lastPasswordMs.current = undefined;
+      showError(error);
+    }
+    refresh();
+  };
+
+  return (
+    <>
+      {funds({ baseAsset: market.baseAsset, quoteAsset: market.quoteAsset })}
+      <section className="spot-card">
+        <OrderForm
+          pair={pair}
+          market={market}
+          balances={balances}
+          lastPrice={lastPrice}
+          marketOpen={marketOpen ?? market.open}
+          pickedPrice={pickedPrice}
+          onSubmit={setDraft}
+        />
+      </section>
+      <ConfirmSheet
+        draft={draft}
+        market={market}
+        symbol={pair.symbol}
+        needsPassword={needsPassword}
+        onCancel={() => setDraft(undefined)}
+        onConfirm={(password) => draft && void place(draft, password)}
+      />
+      <OrdersPanel instrumentId={pair.id} onFundsChanged={onFundsChanged} />
+    </>
+  );
+}
+
+/** "Please go to set the transaction password", with the form to set it right here. */
+async function askToSetTradePassword() {
+  let password = "";
+  let confirm = "";
+  const go = await Dialog.confirm({
+    "aria-label": i18n.t("coinCoin.password.goSet"),
+    title: i18n.t("coinCoin.password.goSet"),
+    content: (
+      <div className="stack">
+        <Input
+          type="password"
+          aria-label={i18n.t("coinCoin.password.new")}
+          placeholder={i18n.t("coinCoin.password.new")}
+          onChange={(value) => (password = value)}
+        />
+        <Input
+          type="password"
+          aria-label={i18n.t("coinCoin.password.confirm")}
+          placeholder={i18n.t("coinCoin.password.confirm")}
+          onChange={(value) => (confirm = value)}
+        />
+        <p className="hint">{i18n.t("auth.fields.passwordRule")}</p>
+      </div>
+    ),
+    confirmText: i18n.t("common.confirm"),
+    cancelText: i18n.t("common.cancel"),
+  });
+  if (!go) return;
+  try {
+    await withLoading(setTradePassword({ tradePassword: password, tradePasswordConfirm: confirm }));
+    showSuccess();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+/** The confirmation sheet before placing, with the trade password when it is needed. */
+function ConfirmSheet({
+  draft,
+  market,
+  symbol,
+  needsPassword,
+  onCancel,
+  onConfirm,
+}: {
+  draft: OrderDraft | undefined;
+  market: SpotMarketView;
+  symbol: string;
+  needsPassword: boolean;
+  onCancel: () => void;
+  onConfirm: (tradePassword: string | undefined) => void;
+}) {
+  const { t } = useTranslation();
+  const [password, setPassword] = useState("");
+  useEffect(() => setPassword(""), [draft]);
+  return (
+    <Popup
+      visible={draft !== undefined}
+      onMaskClick={onCancel}
+      onClose={onCancel}
+      position="bottom"
+    >
+      {draft ? (
+        <div
+          className="page"
+          role="dialog"
+          aria-labelledby="confirm-title"
+          data-testid="confirm-sheet"
+        >
+          <h2 id="confirm-title">{t("coinCoin.confirm.title")}</h2>
+          <dl className="detail-list">
+            <dt>{t("coinCoin.confirm.pair")}</dt>
+            <dd>{symbol}</dd>
+            <dt>{t("coinCoin.confirm.direction")}</dt>
+            <dd className={draft.side === "buy" ? "change up" : "change down"}>
+              {t(`coinCoin.order.side.${draft.side}`)} · {t(`coinCoin.form.${draft.type}`)} ·{" "}
+              {t(`coinCoin.form.tif.${draft.timeInForce}`)}
+            </dd>
+            {draft.price ? (
+              <>
+                <dt>{t("coinCoin.book.price")}</dt>
+                <dd data-testid="confirm-price">
+                  <Amount value={draft.price} /> {market.quoteAsset}
+                </dd>
+              </>
+            ) : null}
+            {draft.quantity ? (
+              <>
+                <dt>{t("coinCoin.book.quantity")}</dt>
+                <dd data-testid="confirm-quantity">
+                  <Amount value={draft.quantity} /> {market.baseAsset}
+                </dd>
+              </>
+            ) : null}
+            {draft.quoteAmount ? (
+              <>
+                <dt>{t("coinCoin.form.amount", { asset: market.quoteAsset })}</dt>
+                <dd>
+                  <Amount value={draft.quoteAmount} /> {market.quoteAsset}
+                </dd>
+              </>
+            ) : null}
+            {draft.total ? (
+              <>
+                <dt>{t("coinCoin.form.total")}</dt>
+                <dd>
+                  <Amount value={draft.total} /> {market.quoteAsset}
+                </dd>
+              </>
+            ) : null}
+            <dt>{t("coinCoin.form.feeEstimate")}</dt>
+            <dd>
+              <Amount value={draft.fee} /> {draft.feeAsset}
+            </dd>
+          </dl>
+          {draft.priceWarning ? (
+            <p className="order-warning" role="alert">
+              {draft.priceWarning}
+            </p>
+          ) : null}
+          {needsPassword ? (
+            <Input
+              type="password"
+              aria-label={t("coinCoin.password.label")}
+              placeholder={t("coinCoin.password.label")}
+              value={password}
+              onChange={setPassword}
+              data-testid="trade-password"
+            />
+          ) : null}
+          <div className="stack">
+            <Button
+              block
+              color="primary"
+              disabled={needsPassword && password === ""}
+              onClick={() => onConfirm(needsPassword ? password : undefined)}
+              data-testid="confirm-order"
+            >
+              {t("coinCoin.confirm.submit")}
+            </Button>
+            <Button block onClick={onCancel}>
+              {t("common.cancel")}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </Popup>
+  );
+}

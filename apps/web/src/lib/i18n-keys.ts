@@ -1,0 +1,15 @@
+import i18n from "i18next";
+import type { ErrorTextCode } from "./i18n-resources.ts";
+
+/**
+ * The translation key of an error code from the API (`errors.<code>`, DESIGN §4). A code that
+ * has no text, in English either, becomes `internal_error`.
+ */
+export function errorKey(
+  code: string,
+  exists: (key: string) => boolean = (key) => i18n.exists(key),
+): `errors.${ErrorTextCode}` {
+  return exists(`errors.${code}`)
+    ? (`errors.${code}` as `errors.${ErrorTextCode}`)
+    : "errors.internal_error";
+}
