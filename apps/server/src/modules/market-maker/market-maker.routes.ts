@@ -1,8 +1,7 @@
 import { marketMakerFundingEndpoint } from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
 import { defineRoute } from "../../http/define-route.ts";
-import type { KernelGateway } from "./market-maker.ts";
-import { MarketMakerService } from "./market-maker.service.ts";
+import { MarketMakerFunding, type KernelGateway } from "./market-maker.service.ts";
 
 export interface MarketMakerModuleOptions {
   /** The engine the market maker quotes through. */
@@ -14,7 +13,7 @@ export const marketMakerModule: FastifyPluginAsync<MarketMakerModuleOptions> = a
   app,
   options,
 ) => {
-  const service = new MarketMakerService(options.engine);
+  const service = new MarketMakerFunding(options.engine);
   defineRoute(app, marketMakerFundingEndpoint, { bodyBytes: 2_048 }, ({ body }) =>
     service.fund(body),
   );

@@ -1,12 +1,232 @@
-import { getAssets, parseAmount } from "@candor/kernel";
+import {
+  getAssets,
+  getBalance,
+  getMarkets,
+  getOpenOrders,
+  parseAmount,
+  systemOwners,
+  type Command,
+  type CommandResult,
+  type KernelState,
+  type MarketView,
+  type Mode,
+} from "@candor/kernel";
+import type { Instrument } from "@candor/market";
 import { AppError } from "../../http/app-error.ts";
-import { realFundingCommand, type KernelGateway } from "./market-maker.ts";
+import type { Unstamped } from "../../engine/engine.ts";
+
+/** What the market maker needs from the engine: submit commands, read state. */
+export interface KernelGateway {
+  submit(command: Unstamped<Command>): Promise<{ result: CommandResult; duplicate?: boolean }>;
+  query<T>(fn: (state: KernelState) => T): T;
+}
+
+export interface MarketMakerOptions {
+  gateway: KernelGateway;
+  /** Spot instruments to quote; each must have a kernel market with `instrumentId` = its id. */
+  instruments: readonly Instrument[];
+  modes?: readonly Mode[];
+  /** Price levels per side (default 5). */
+  levels?: number;
+  /** Distance between best bid and best ask, basis points of the reference (default 10). */
+  spreadBps?: number;
+  /** Distance between levels, basis points (default 5). */
+  levelStepBps?: number;
+  /** Notional per level in the quote's smallest units (default 2,000 USDT at 6 decimals). */
+  notionalPerLevel?: bigint;
+  /** Share of each balance the quotes of one market may hold, in percent (default 20). */
+  inventorySharePercent?: bigint;
+  /** Requote when the reference moved at least this much since the last quote (default 5 bps). */
+  requoteBps?: number;
+  /** Requote at least this often even if the price is still (default 30 s). */
+  requoteIntervalMs?: number;
+}
+
+interface Quoted {
+  referenceTicks: number;
+  atMs: number;
+  orders: number;
+}
+
+const owner = systemOwners.marketMaker;
+
+/**
+ * The labelled market maker (`system:market_maker`): keeps layered post-only bids and asks on
+ * every spot book, real and demo, around the tape price, through the same commands as users.
+ * It never crosses the book (post-only), stays within a share of its own balances, and so can
+ * only lose or make money like any other participant; its fills are on the tape like anyone's.
+ */
+export class MarketMaker {
+  private readonly gateway: KernelGateway;
+  private readonly options: Required<Omit<MarketMakerOptions, "gateway" | "instruments">>;
+  private readonly instruments: readonly Instrument[];
+  private readonly quoted = new Map<string, Quoted>();
+  private busy = false;
+
+  constructor(options: MarketMakerOptions) {
+    this.gateway = options.gateway;
+    this.instruments = options.instruments;
+    this.options = {
+      modes: options.modes ?? ["real", "demo"],
+      levels: options.levels ?? 5,
+      spreadBps: options.spreadBps ?? 10,
+      levelStepBps: options.levelStepBps ?? 5,
+      notionalPerLevel: options.notionalPerLevel ?? 2_000_000_000n,
+      inventorySharePercent: options.inventorySharePercent ?? 20n,
+      requoteBps: options.requoteBps ?? 5,
+      requoteIntervalMs: options.requoteIntervalMs ?? 30_000,
+    };
+  }
+
+  /**
+   * Requotes every book whose reference moved, whose quotes were traded against, or whose
+   * quotes are old. `prices` are tape prices in the instrument's scale (10^-priceScale units).
+   * Calls never overlap: a call while one is running does nothing.
+   */
+  async refresh(prices: ReadonlyMap<string, bigint>, atMs: number): Promise<number> {
+    if (this.busy) return 0;
+    this.busy = true;
+    let requoted = 0;
+    try {
+      const markets = this.gateway.query((state) => getMarkets(state));
+      for (const instrument of this.instruments) {
+        const price = prices.get(instrument.id);
+        const market = markets.find((m) => m.instrumentId === instrument.id);
+        if (price === undefined || !market || !market.open) continue;
+        const referenceTicks = Number(price / instrument.tickSize);
+        for (const mode of this.options.modes) {
+          if (this.needsQuote(market, mode, referenceTicks, atMs)) {
+            await this.quote(market, mode, referenceTicks, atMs);
+            requoted += 1;
+          }
+        }
+      }
+    } finally {
+      this.busy = false;
+    }
+    return requoted;
+  }
+
+  private needsQuote(
+    market: MarketView,
+    mode: Mode,
+    referenceTicks: number,
+    atMs: number,
+  ): boolean {
+    const last = this.quoted.get(`${market.marketId}|${mode}`);
+    if (!last) return true;
+    const open = this.gateway.query((s) => getOpenOrders(s, owner, mode, market.marketId));
+    // Someone traded against the quotes: restore full depth.
+    if (open.length < last.orders || open.some((o) => o.filledLots > 0)) return true;
+    if (atMs - last.atMs >= this.options.requoteIntervalMs) return true;
+    const movedBps =
+      (Math.abs(referenceTicks - last.referenceTicks) * 10_000) / last.referenceTicks;
+    return movedBps >= this.options.requoteBps;
+  }
+
+  private async quote(market: MarketView, mode: Mode, referenceTicks: number, atMs: number) {
+    const key = `${market.marketId}|${mode}`;
+    const prefix = `mm:${mode}:${market.marketId}:${atMs}`;
+    await this.gateway.submit({
+      type: "cancel_all",
+      id: `${prefix}:cancel`,
+      ownerId: owner,
+      mode,
+      marketId: market.marketId,
+    });
+    const balance = (assetId: string) =>
+      this.gateway.query((s) => getBalance(s, owner, mode, "fund", assetId)).available;
+    const share = this.options.inventorySharePercent;
+    let quoteBudget = (balance(market.quoteAssetId) * share) / 100n;
+    let baseBudget = (balance(market.baseAssetId) * share) / 100n;
+    const { levels, spreadBps, levelStepBps } = this.options;
+    let placed = 0;
+    for (let k = 0; k < levels; k++) {
+      const offsetBps = spreadBps / 2 + k * levelStepBps;
+      const bidTicks = Math.floor((referenceTicks * (10_000 - offsetBps)) / 10_000);
+      const askTicks = Math.max(
+        Math.ceil((referenceTicks * (10_000 + offsetBps)) / 10_000),
+        bidTicks + 1,
+      );
+      for (const [side, ticks] of [
+        ["buy", bidTicks],
+        ["sell", askTicks],
+      ] as const) {
+        if (ticks < 1) continue;
+        const lotValue = BigInt(ticks) * market.tickLotUnits;
+        let lots = this.options.notionalPerLevel / lotValue;
+        if (lots < BigInt(market.quantityLotsMin)) lots = BigInt(market.quantityLotsMin);
+        if (lots > BigInt(market.quantityLotsMax)) lots = BigInt(market.quantityLotsMax);
+        const cost = side === "buy" ? lots * lotValue : lots * market.lotUnits;
+        if (side === "buy" ? cost > quoteBudget : cost > baseBudget) continue;
+        const { result } = await this.gateway.submit({
+          type: "place_order",
+          id: `${prefix}:${side}:${k}`,
+          ownerId: owner,
+          mode,
+          marketId: market.marketId,
+          side,
+          orderType: "limit",
+          // Post-only: the maker adds depth and never takes a user's order.
+          timeInForce: "post_only",
+          priceTicks: ticks,
+          quantityLots: Number(lots),
+          quoteAmount: null,
+        });
+        if (!result.ok) continue;
+        placed += 1;
+        if (side === "buy") quoteBudget -= cost;
+        else baseBudget -= cost;
+      }
+    }
+    this.quoted.set(key, { referenceTicks, atMs, orders: placed });
+  }
+}
+
+/**
+ * Demo inventory for the market maker: demo faucet → its demo wallet, like any demo user.
+ * `amounts` are smallest units per asset. Fixed ids make it a one-time grant.
+ */
+export function demoFundingCommands(amounts: ReadonlyMap<string, bigint>): Unstamped<Command>[] {
+  return [...amounts].map(([assetId, amount]) => ({
+    type: "grant_demo",
+    id: `mm:fund:demo:${assetId}`,
+    ownerId: owner,
+    mode: "demo",
+    assetId,
+    amount,
+  }));
+}
+
+/**
+ * Real inventory is money the operator actually put in: a deposit credit with the operator's
+ * id and a reference, in the journal and on the market maker's statement. Nothing funds it
+ * automatically.
+ */
+export function realFundingCommand(
+  assetId: string,
+  amount: bigint,
+  reference: string,
+  operatorId: string,
+  id = `${reference}:${assetId}`,
+): Unstamped<Command> {
+  return {
+    type: "credit_deposit",
+    id: `mm:fund:real:${id}`,
+    ownerId: owner,
+    mode: "real",
+    assetId,
+    amount,
+    reference,
+    operatorId,
+  };
+}
 
 /**
  * The operator's side of the labelled market maker: real inventory is money the operator
  * actually put in, credited by a journaled deposit with the operator's reference.
  */
-export class MarketMakerService {
+export class MarketMakerFunding {
   constructor(private readonly engine: KernelGateway) {}
 
   /** Credits real inventory (idempotent by `body.id`); bad input changes nothing. */

@@ -11,8 +11,8 @@ import {
   demoFundingCommands,
   MarketMaker,
   type KernelGateway,
-} from "../market-maker/market-maker.ts";
-import { spotInstruments, spotMarketId, spotSetupCommands } from "../market-maker/spot-markets.ts";
+} from "../market-maker/market-maker.service.ts";
+import { spotInstruments, spotMarketId, spotSetupCommands } from "./spot-markets.ts";
 import { BinanceFeed } from "./binance-feed.ts";
 import { kernelDepthSource } from "./kernel-depth.ts";
 import { KernelTapeSink } from "./kernel-tape-sink.ts";

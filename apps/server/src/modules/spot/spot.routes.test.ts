@@ -17,8 +17,8 @@ import {
   demoFundingCommands,
   MarketMaker,
   realFundingCommand,
-} from "../market-maker/market-maker.ts";
-import { spotInstruments, spotSetupCommands } from "../market-maker/spot-markets.ts";
+} from "../market-maker/market-maker.service.ts";
+import { spotInstruments, spotSetupCommands } from "../market/spot-markets.ts";
 import { errorCodeByRejectCode } from "../../engine/reject-codes.ts";
 import { startTestEngine } from "./spot.testing.ts";
 

@@ -4,7 +4,7 @@ import { instruments } from "@candor/market";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Unstamped } from "../../engine/engine.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { spotSetupCommands } from "../market-maker/spot-markets.ts";
+import { spotSetupCommands } from "../market/spot-markets.ts";
 import { SpotRepository } from "./spot.repository.ts";
 import { SpotStreams } from "./spot.streams.ts";
 import { startTestEngine } from "./spot.testing.ts";

@@ -12,7 +12,7 @@ import { buildApp } from "../../app.ts";
 import type { Unstamped } from "../../engine/engine.ts";
 import type { CandorApplied, CandorEngine } from "../../engine/kernel-port.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { createMarketModule } from "../market/market.module.ts";
+import { createMarketModule } from "./market.module.ts";
 
 // The market module is tested with the kernel behind the same submit/query/subscribe shape the
 // engine has, without a journal.
