@@ -62,7 +62,7 @@ export class SpotStreams {
    */
   static async start(
     engine: SpotStreamEngine,
-    repository: SpotRepository,
+    repository: Pick<SpotRepository, "openUserOrders">,
     sink: SpotStreamSink,
   ): Promise<SpotStreams> {
     const streams = new SpotStreams(engine, sink);
