@@ -15,7 +15,7 @@ import { openDatabase } from "../src/db/database.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { buildApp } from "../src/app.ts";
 import { instruments } from "@candor/market";
-import { spotSetupCommands } from "../src/modules/market-maker/spot-markets.ts";
+import { spotSetupCommands } from "../src/modules/market/spot-markets.ts";
 import { startTestEngine } from "../src/modules/spot/spot.testing.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);

@@ -13,8 +13,11 @@ import { healthModule } from "./modules/health/health.routes.ts";
 import { noticesModule } from "./modules/notices/notices.routes.ts";
 import { operatorModule } from "./modules/operator/operator.routes.ts";
 import { tapeModule } from "./modules/tape/tape.routes.ts";
-import { registerMarket, type MarketModule } from "./modules/market/market.module.ts";
-import { registerSpot } from "./modules/spot/spot.routes.ts";
+import type { MarketModule } from "./modules/market/market.module.ts";
+import { marketModule } from "./modules/market/market.routes.ts";
+import { marketMakerModule } from "./modules/market-maker/market-maker.routes.ts";
+import { spotModule } from "./modules/spot/spot.routes.ts";
+import { walletModule } from "./modules/wallet/wallet.routes.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -87,8 +90,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.engine) await app.register(operatorModule, { engine: deps.engine });
   await app.register(authModule, { auth, publicUrl: deps.publicUrl });
   await app.register(noticesModule, { database, now });
-  if (deps.market) await registerMarket(app, deps.market, deps.now ?? Date.now);
-  if (deps.engine) await registerSpot(app, { ...deps, engine: deps.engine });
+  if (deps.market) await app.register(marketModule, { market: deps.market, now });
+  if (deps.market?.kernel) {
+    await app.register(marketMakerModule, { engine: deps.market.kernel });
+  }
+  if (deps.engine) {
+    const streams = deps.market?.hub;
+    await app.register(spotModule, {
+      engine: deps.engine,
+      database,
+      now,
+      streams,
+      tradePassword: auth.tradePassword,
+    });
+    await app.register(walletModule, { engine: deps.engine, database, streams });
+  }
 
   if (deps.webRoot && existsSync(deps.webRoot)) {
     await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", wildcard: false });

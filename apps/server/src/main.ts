@@ -5,7 +5,7 @@ import { buildApp } from "./app.ts";
 import { ConfigError, readConfig, type Config } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
-import { engineAccounts } from "./engine/accounts.ts";
+import { accountOpener } from "./engine/submit.ts";
 import { openEngine } from "./engine/open-engine.ts";
 import { createMarketModule } from "./modules/market/market.module.ts";
 import pino from "pino";
@@ -79,7 +79,7 @@ async function main() {
     webRoot,
     logLevel: config.LOG_LEVEL,
     engine: running.engine,
-    accounts: engineAccounts(running.engine),
+    accounts: accountOpener(running.engine),
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
     operatorToken: config.OPERATOR_TOKEN,

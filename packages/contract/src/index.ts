@@ -10,3 +10,4 @@ export * from "./tape.ts";
 export * from "./auth.ts";
 export * from "./notices.ts";
 export * from "./spot.ts";
+export * from "./wallet.ts";

@@ -52,4 +52,59 @@ describe("WebSocket protocol", () => {
     expect(CandlesQuery.safeParse({ limit: "5000" }).success).toBe(false);
     expect(InstrumentView.shape.tickSize.safeParse(0.01).success).toBe(false);
   });
+  it("sends private streams as contract views with decimal strings, not kernel events", () => {
+    const order = {
+      type: "order",
+      stream: "orders",
+      data: {
+        orderId: "12",
+        clientOrderId: "client-000001",
+        instrumentId: "BTCUSDT",
+        marketId: "BTC-USDT",
+        mode: "real",
+        side: "buy",
+        type: "limit",
+        timeInForce: "gtc",
+        price: "30000",
+        quantity: "0.5",
+        quoteAmount: null,
+        filledQuantity: "0.2",
+        remainingQuantity: "0.3",
+        filledQuote: "6000",
+        averagePrice: "30000",
+        status: "open",
+        createdAtMs: 1,
+      },
+    };
+    const balances = {
+      type: "balances",
+      stream: "balances",
+      data: {
+        mode: "demo",
+        balances: [
+          {
+            ownerId: "100001",
+            mode: "demo",
+            wallet: "fund",
+            asset: "USDT",
+            decimals: 6,
+            available: "99700.5",
+            held: "0",
+            total: "99700.5",
+          },
+        ],
+      },
+    };
+    expect(WsServerMessage.parse(order)).toEqual(order);
+    expect(WsServerMessage.parse(balances)).toEqual(balances);
+    // A raw kernel event is not a message: ticks, lots and smallest units are not views.
+    const raw = { type: "order", stream: "orders", data: { orderId: 12, priceTicks: 3_000_000 } };
+    expect(WsServerMessage.safeParse(raw).success).toBe(false);
+    const rawBalance = { ...balances.data.balances[0], available: 99_700_500_000 };
+    expect(
+      WsServerMessage.safeParse({ ...balances, data: { mode: "demo", balances: [rawBalance] } })
+        .success,
+    ).toBe(false);
+    expect(WsServerMessage.safeParse({ ...order, stream: "fills" }).success).toBe(false);
+  });
 });

@@ -9,6 +9,8 @@ import {
   TickerView,
   TradeView,
 } from "./market.ts";
+import { SpotFillView, SpotOrderView } from "./spot.ts";
+import { BalancesChangedView } from "./wallet.ts";
 
 /**
  * The WebSocket protocol on `/api/v1/ws`. Every frame is one JSON text message.
@@ -161,12 +163,32 @@ export const WsDepthDiff = z.object({
   asks: z.array(DepthLevel),
   atMs: z.number().int(),
 });
-/** Private streams carry the same views as the REST endpoints of their modules. */
-export const WsPrivate = z.object({
-  type: z.enum(["order", "fill", "balances"]),
-  stream: z.enum(["orders", "fills", "balances"]),
-  data: z.record(z.string(), z.unknown()),
+/**
+ * Private streams carry contract views, never raw kernel events: `orders` sends the order as
+ * GET /api/v1/spot/orders/:orderId does after every command that changed it, `fills` each fill
+ * from the user's side, `balances` the user's accounts that a command changed.
+ */
+export const WsOrder = z.object({
+  type: z.literal("order"),
+  stream: z.literal("orders"),
+  data: SpotOrderView,
 });
+export type WsOrder = z.infer<typeof WsOrder>;
+export const WsFill = z.object({
+  type: z.literal("fill"),
+  stream: z.literal("fills"),
+  data: SpotFillView,
+});
+export type WsFill = z.infer<typeof WsFill>;
+export const WsBalances = z.object({
+  type: z.literal("balances"),
+  stream: z.literal("balances"),
+  data: BalancesChangedView,
+});
+export type WsBalances = z.infer<typeof WsBalances>;
+/** Any message of a private stream. */
+export const WsPrivate = z.union([WsOrder, WsFill, WsBalances]);
+export type WsPrivate = z.infer<typeof WsPrivate>;
 
 export const WsServerMessage = z.discriminatedUnion("type", [
   WsWelcome,
@@ -179,6 +201,8 @@ export const WsServerMessage = z.discriminatedUnion("type", [
   WsCandle,
   WsDepthSnapshot,
   WsDepthDiff,
-  WsPrivate,
+  WsOrder,
+  WsFill,
+  WsBalances,
 ]);
 export type WsServerMessage = z.infer<typeof WsServerMessage>;

@@ -9,7 +9,7 @@ type FakeApplied = Applied<FakeCommand, FakeResult, FakeEvent>;
 
 function setup(
   fileSystem = new FaultFileSystem(),
-  options: { snapshotEvery?: number; nowMs?: () => number } = {},
+  options: { snapshotEvery?: number; nowMs?: () => number; kernel?: typeof fakeKernel } = {},
 ) {
   const fatal: unknown[] = [];
   const open = async () => {
@@ -19,7 +19,7 @@ function setup(
       fileSystem,
     });
     const engine = new Engine({
-      kernel: fakeKernel,
+      kernel: options.kernel ?? fakeKernel,
       journal,
       snapshots: fileSnapshotStore({ directory: "/data/snapshots", fileSystem }),
       now: options.nowMs ?? (() => 1_000),
@@ -94,6 +94,49 @@ describe("engine", () => {
     const reused = await second.engine.submit({ ...deposit, amount: "6" });
     expect(reused.result).toEqual({ ok: false, code: "command_id_reused" });
     expect(second.engine.query((state) => state.balances.get("alice"))).toBe(5n);
+    await second.engine.stop();
+  });
+
+  it("keeps the first events of kept commands for the idempotency window, and answers retries from them", async () => {
+    let nowMs = 1_000;
+    // Deposits are kept (as the server keeps users' orders); transfers are not.
+    const kernel: typeof fakeKernel = {
+      ...fakeKernel,
+      answerEvents: (command, result, events) =>
+        command.type === "deposit" && result.ok ? events : undefined,
+      idempotencyWindowMs: () => 10_000,
+    };
+    const { open } = setup(undefined, { nowMs: () => nowMs, kernel });
+    const first = await open();
+    const deposit = { type: "deposit", id: "d1", account: "alice", amount: "5" } as const;
+    const applied = await first.engine.submit(deposit);
+    await first.engine.submit({
+      type: "transfer",
+      id: "t1",
+      source: "alice",
+      target: "bob",
+      amount: "1",
+    });
+    const posting = { type: "posting", debit: "world", credit: "alice", amount: 5n };
+    expect(first.engine.recall("d1")).toMatchObject({ sequence: 1n, events: [posting] });
+    expect(first.engine.recall("t1")).toBeUndefined();
+    const retried = await first.engine.submit(deposit);
+    expect(retried).toMatchObject({ duplicate: true, events: [], sequence: 3n });
+    expect(retried.first).toEqual({
+      sequence: 1n,
+      command: applied.command,
+      result: { ok: true },
+      events: [posting],
+    });
+    await first.engine.stop();
+    // A restart replays the journal: the engine knows the first events again.
+    const second = await open();
+    expect(second.engine.recall("d1")?.sequence).toBe(1n);
+    // Past the window (by command time) they are forgotten.
+    nowMs = 11_001;
+    await second.engine.submit({ type: "deposit", id: "d2", account: "bob", amount: "1" });
+    expect(second.engine.recall("d1")).toBeUndefined();
+    expect(second.engine.recall("d2")?.sequence).toBe(4n);
     await second.engine.stop();
   });
 

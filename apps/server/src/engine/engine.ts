@@ -29,6 +29,14 @@ export interface KernelPort<State, Command extends { id: string; atMs: number },
    * `atMs` as content. Candor's kernel compares every field except `atMs`, so it needs none.
    */
   rememberedAtMs?(state: State, id: string): number | undefined;
+  /**
+   * The events of an applied command that the engine keeps to answer its duplicates (see
+   * `Engine.recall`), or undefined to keep nothing. Keep only what answers need: the engine holds
+   * them for the kernel's idempotency window.
+   */
+  answerEvents?(command: Command, result: Result, events: Event[]): Event[] | undefined;
+  /** How long the kernel remembers command ids, in ms of command time (`atMs`). */
+  idempotencyWindowMs?(state: State): number;
 }
 
 /** A command as callers submit it: the engine stamps `atMs`. */
@@ -39,10 +47,27 @@ export interface Applied<Command, Result, Event> {
   sequence: bigint;
   command: Command;
   result: Result;
+  /** Empty for a duplicate: nothing happened (see `first`). */
   events: Event[];
   duplicate: boolean;
   /** True while the engine replays the journal at start-up. */
   replay: boolean;
+  /**
+   * For a duplicate: the first application of its id with the events the kernel port keeps
+   * (`KernelPort.answerEvents`), while the engine still holds them. The duplicate is answered
+   * from these journaled events, as it was the first time.
+   */
+  first?: FirstApplication<Command, Result, Event>;
+}
+
+/** The first application of a command id, kept to answer its duplicates. */
+export interface FirstApplication<Command, Result, Event> {
+  /** Journal sequence of the record that applied it. */
+  sequence: bigint;
+  command: Command;
+  result: Result;
+  /** The events kept by `KernelPort.answerEvents` (a subset of the command's events). */
+  events: Event[];
 }
 
 export interface EngineOptions<State, Command extends { id: string; atMs: number }, Result, Event> {
@@ -80,6 +105,11 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   private pending: Waiter<Command, Result, Event>[] = [];
   /** Stamps of commands journaled but not yet applied, by id. */
   private inFlightAtMs = new Map<string, number>();
+  /**
+   * First applications kept for answering duplicates, by command id, oldest first (commands are
+   * applied in time order), dropped once older than the kernel's idempotency window.
+   */
+  private firsts = new Map<string, FirstApplication<Command, Result, Event>>();
   private listeners = new Set<(applied: Applied<Command, Result, Event>) => void>();
   private clock: NodeJS.Timeout | undefined;
   private snapshotting: Promise<void> | undefined;
@@ -191,6 +221,15 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * The first application of a command id with its kept events, if the engine still holds it:
+   * commands the kernel port keeps (`answerEvents`), applied (live or replayed) within the
+   * kernel's idempotency window. Undefined otherwise: the read models have it by then.
+   */
+  recall(id: string): FirstApplication<Command, Result, Event> | undefined {
+    return this.firsts.get(id);
+  }
+
   /** Runs a read against the current state. `fn` must not mutate it. */
   query<T>(fn: (state: State) => T): T {
     return fn(this.state);
@@ -257,6 +296,12 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       duplicate: step.duplicate,
       replay,
     };
+    if (step.duplicate) {
+      const first = this.firsts.get(command.id);
+      if (first) applied.first = first;
+    } else {
+      this.keepFirst(sequence, command, step);
+    }
     for (const listener of this.listeners) {
       try {
         listener(applied);
@@ -268,6 +313,26 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       this.takeSnapshot(sequence);
     }
     return applied;
+  }
+
+  /** Keeps what answers a command's duplicates; forgets what the kernel has forgotten. */
+  private keepFirst(sequence: bigint, command: Command, step: KernelStep<Result, Event>) {
+    const { kernel } = this.options;
+    if (!kernel.answerEvents) return;
+    const kept = kernel.answerEvents(command, step.result, step.events);
+    if (kept) {
+      // Applied anew under a kept id: the kernel forgot the old command, so does the engine
+      // (deleted first so the map stays in time order).
+      this.firsts.delete(command.id);
+      this.firsts.set(command.id, { sequence, command, result: step.result, events: kept });
+    }
+    if (this.firsts.size === 0) return;
+    const windowMs = kernel.idempotencyWindowMs?.(this.state) ?? 0;
+    const horizonMs = command.atMs - windowMs;
+    for (const [id, first] of this.firsts) {
+      if (first.command.atMs >= horizonMs) break;
+      this.firsts.delete(id);
+    }
   }
 
   private takeSnapshot(sequence: bigint) {

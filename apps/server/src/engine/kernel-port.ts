@@ -13,8 +13,7 @@ import {
   type KernelState,
 } from "@candor/kernel";
 import { createOrderBook } from "@candor/kernel/book/order-book";
-import type { Engine } from "./engine.ts";
-import { type Applied, type KernelPort, type Unstamped } from "./engine.ts";
+import type { Applied, Engine, FirstApplication, KernelPort, Unstamped } from "./engine.ts";
 
 /** The real kernel behind the engine's port: every kernel call the server makes goes here. */
 export const kernelPort: KernelPort<KernelState, Command, CommandResult, Event> = {
@@ -28,6 +27,14 @@ export const kernelPort: KernelPort<KernelState, Command, CommandResult, Event> 
   stateHash,
   checkInvariants,
   clockTick: (id, atMs) => ({ type: "clock_tick", id, atMs }),
+  // A user's placed order: what its answer is built from (the accepted order and its fills),
+  // so a retry with the same client order id gets the first answer back. System owners (the
+  // market maker) never retry through the API and are not kept.
+  answerEvents: (command, result, events) =>
+    command.type === "place_order" && result.ok && !command.ownerId.startsWith("system:")
+      ? events.filter((e) => e.type === "order_accepted" || e.type === "fill")
+      : undefined,
+  idempotencyWindowMs: (state) => state.options.idempotencyWindowMs,
 };
 
 /** The server's engine: the kernel's state, commands, results and events. */
@@ -36,3 +43,5 @@ export type CandorEngine = Engine<KernelState, Command, CommandResult, Event>;
 export type CandorCommand = Unstamped<Command>;
 /** One applied command on the events bus. */
 export type CandorApplied = Applied<Command, CommandResult, Event>;
+/** A command's first application, as `CandorEngine.recall` keeps it. */
+export type CandorFirst = FirstApplication<Command, CommandResult, Event>;

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Database } from "../db/database.ts";
 import { silentLogger, type JournalLogger } from "../journal/journal.ts";
+import { fillColumns, fillRecordOf, fillValues, type FillEventShape } from "./fill-record.ts";
 
 /*
  * The kernel's event shapes this projector reads (a structural subset of `@candor/kernel`'s
@@ -37,26 +38,6 @@ interface PostingShape {
   tickId: string | null;
   operatorId: string | null;
   reference: string | null;
-}
-interface FillShape {
-  fillId: number;
-  marketId: string;
-  mode: string;
-  makerOrderId: number;
-  takerOrderId: number;
-  makerOwnerId: string;
-  takerOwnerId: string;
-  takerSide: string;
-  priceTicks: number;
-  quantityLots: number;
-  baseAmount: bigint;
-  quoteAmount: bigint;
-  feeMaker: bigint;
-  feeMakerAssetId: string;
-  feeTaker: bigint;
-  feeTakerAssetId: string;
-  tickId: string | null;
-  atMs: number;
 }
 interface TickShape {
   tickId: string;
@@ -228,15 +209,13 @@ export class ReadModelProjector {
             break;
           }
           case "fill": {
-            const f = event as unknown as FillShape;
+            const f = event as unknown as FillEventShape;
             for (const orderId of [f.makerOrderId, f.takerOrderId]) {
               const entry = patch(orderId, sequence);
               entry.filledDelta += f.quantityLots;
               entry.remainingDelta -= f.quantityLots;
             }
-            fills.push(
-              sql`(${f.fillId}, ${seq}, ${f.marketId}, ${f.mode}, ${f.makerOrderId}, ${f.takerOrderId}, ${f.makerOwnerId}, ${f.takerOwnerId}, ${f.takerSide}, ${f.priceTicks}, ${f.quantityLots}, ${String(f.baseAmount)}, ${String(f.quoteAmount)}, ${String(f.feeMaker)}, ${f.feeMakerAssetId}, ${String(f.feeTaker)}, ${f.feeTakerAssetId}, ${f.tickId}, ${f.atMs})`,
-            );
+            fills.push(fillValues(fillRecordOf(f, sequence)));
             break;
           }
           case "posting": {
@@ -294,7 +273,7 @@ export class ReadModelProjector {
           WHERE o.order_id = v.order_id`.execute(trx);
       }
       for (const chunk of chunks(fills)) {
-        await sql`INSERT INTO rm_fills (fill_id, sequence, market_id, mode, maker_order_id, taker_order_id, maker_owner_id, taker_owner_id, taker_side, price_ticks, quantity_lots, base_amount, quote_amount, fee_maker, fee_maker_asset_id, fee_taker, fee_taker_asset_id, tick_id, at_ms)
+        await sql`INSERT INTO rm_fills (${fillColumns})
           VALUES ${sql.join(chunk)} ON CONFLICT (fill_id) DO NOTHING`.execute(trx);
       }
       for (const chunk of chunks(lines)) {

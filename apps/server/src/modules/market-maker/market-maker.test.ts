@@ -19,8 +19,8 @@ import {
   MarketMaker,
   realFundingCommand,
   type KernelGateway,
-} from "./market-maker.ts";
-import { spotInstruments, spotMarketId, spotSetupCommands } from "./spot-markets.ts";
+} from "./market-maker.service.ts";
+import { spotInstruments, spotMarketId, spotSetupCommands } from "../market/spot-markets.ts";
 
 // The engine is not wired into the server yet, so these tests drive the kernel directly through
 // the same gateway shape (submit + query) the engine offers.

@@ -1,39 +1,22 @@
-import {
-  marketMakerFundingEndpoint,
-  wsClientMessageBytesMax,
-  wsPath,
-  type Channel,
-} from "@candor/contract";
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import { WebSocketServer } from "ws";
-import type { Database } from "../../db/database.ts";
+import type { Channel } from "@candor/contract";
+import { getBalances, systemOwners } from "@candor/kernel";
 import {
   instruments as catalogue,
   type FeedSource,
   type Instrument,
   unitsOf,
 } from "@candor/market";
-import {
-  getAssets,
-  getBalances,
-  parseAmount,
-  systemOwners,
-  type Event as KernelEvent,
-} from "@candor/kernel";
-import { AppError } from "../../http/app-error.ts";
-import { defineRoute } from "../../http/define-route.ts";
+import type { Database } from "../../db/database.ts";
 import {
   demoFundingCommands,
   MarketMaker,
-  realFundingCommand,
   type KernelGateway,
-} from "../market-maker/market-maker.ts";
-import { spotInstruments, spotMarketId, spotSetupCommands } from "../market-maker/spot-markets.ts";
+} from "../market-maker/market-maker.service.ts";
+import { spotInstruments, spotMarketId, spotSetupCommands } from "./spot-markets.ts";
 import { BinanceFeed } from "./binance-feed.ts";
 import { kernelDepthSource } from "./kernel-depth.ts";
 import { KernelTapeSink } from "./kernel-tape-sink.ts";
 import { sqlCandleRepository } from "./market.repository.ts";
-import { marketRoutes } from "./market.routes.ts";
 import { MarketService, type MarketServiceOptions } from "./market.service.ts";
 import { WsHub, type WsIdentity } from "./ws-hub.ts";
 
@@ -51,7 +34,7 @@ export interface MarketModule {
   startClock(now: () => number): () => Promise<void>;
 }
 
-export interface MarketModuleOptions extends Omit<MarketServiceOptions, "repository"> {
+export interface CreateMarketModuleOptions extends Omit<MarketServiceOptions, "repository"> {
   database: Database;
   now: () => number;
   authenticate?: (token: string) => Promise<WsIdentity | null>;
@@ -72,7 +55,9 @@ export interface MarketModuleOptions extends Omit<MarketServiceOptions, "reposit
 }
 
 /** Builds the service (backfilled up to now) and the hub wired to it. */
-export async function createMarketModule(options: MarketModuleOptions): Promise<MarketModule> {
+export async function createMarketModule(
+  options: CreateMarketModuleOptions,
+): Promise<MarketModule> {
   const sourceByInstrument = new Map<string, FeedSource>();
   const binanceInstruments = catalogue.filter(
     (i) => i.binanceSymbol && options.binance?.instrumentIds.includes(i.id),
@@ -116,14 +101,6 @@ export async function createMarketModule(options: MarketModuleOptions): Promise<
     initialMessages: (channel) => initialMessages(service, channel, options.now()),
   });
   service.attachPublisher(hub);
-  // Private streams: the user's own orders, fills and balances, from the engine's events.
-  const ownerOfOrder = new Map<number, { ownerId: string; mode: "real" | "demo" }>();
-  options.kernel?.subscribe?.((applied) => {
-    if (applied.replay) return;
-    for (const m of privateMessages(applied.events, ownerOfOrder)) {
-      hub.publishPrivate(m.ownerId, m.mode, m.stream, m.message);
-    }
-  });
   const tickIntervalMs = options.tickIntervalMs ?? 1_000;
   return {
     service,
@@ -201,62 +178,6 @@ function initialMessages(service: MarketService, channel: Channel, nowMs: number
   }
 }
 
-/** Registers the REST routes and the WebSocket endpoint on the app. */
-export async function registerMarket(
-  app: FastifyInstance,
-  market: MarketModule,
-  now: () => number,
-): Promise<void> {
-  await app.register(marketRoutes, { market: market.service, now });
-  const kernel = market.kernel;
-  if (kernel) {
-    defineRoute(app, marketMakerFundingEndpoint, { bodyBytes: 2_048 }, async ({ body }) => {
-      const asset = kernel.query((s) => getAssets(s).find((a) => a.assetId === body.assetId));
-      const amount = asset ? parseAmount(body.amount, asset.scale) : undefined;
-      if (!asset || !amount?.ok || amount.value <= 0n) {
-        throw new AppError("validation_failed", [
-          {
-            path: asset ? "body.amount" : "body.assetId",
-            message: asset ? "amount_invalid" : "asset_not_found",
-          },
-        ]);
-      }
-      const { result, duplicate } = (await kernel.submit(
-        realFundingCommand(body.assetId, amount.value, `${body.reference}`, "operator", body.id),
-      )) as { result: { ok: boolean }; duplicate?: boolean };
-      if (!result.ok)
-        throw new AppError("validation_failed", [{ path: "body", message: "rejected" }]);
-      return { credited: true, duplicate: duplicate ?? false };
-    });
-  }
-  const wss = new WebSocketServer({ noServer: true, maxPayload: wsClientMessageBytesMax });
-  app.server.on("upgrade", (request, socket, head) => {
-    const path = (request.url ?? "").split("?")[0];
-    if (path !== wsPath) {
-      socket.destroy();
-      return;
-    }
-    void identityOf(app, request.headers).then((identity) => {
-      wss.handleUpgrade(request, socket, head, (ws) => {
-        market.hub.attach(ws, {
-          url: request.url,
-          acceptLanguage: request.headers["accept-language"],
-          identity,
-        });
-      });
-    });
-  });
-  if (!market.hasAuthenticate) {
-    market.hub.setAuthenticate((token) =>
-      identityOf(app, { authorization: `Bearer ${token}` }).then((identity) => identity ?? null),
-    );
-  }
-  app.addHook("onClose", async () => {
-    market.hub.closeAll();
-    wss.close();
-  });
-}
-
 /** Demo inventory of the market maker: 10 million USDT and about as much of each base asset. */
 function defaultDemoFunding(spot: readonly Instrument[]): Map<string, bigint> {
   const funding = new Map<string, bigint>([["USDT", 10_000_000n * 10n ** 6n]]);
@@ -267,98 +188,4 @@ function defaultDemoFunding(spot: readonly Instrument[]): Map<string, bigint> {
     funding.set(instrument.base.symbol, units);
   }
   return funding;
-}
-
-/** The signed-in user of an upgrade request or token, by the app's session lookup. */
-async function identityOf(
-  app: FastifyInstance,
-  headers: Record<string, string | string[] | undefined>,
-): Promise<WsIdentity | undefined> {
-  if (!app.hasDecorator("sessionUser")) return undefined;
-  const user = await app.sessionUser({ headers } as unknown as FastifyRequest).catch(() => null);
-  return user ? { userId: user.id.toString(), mode: user.mode } : undefined;
-}
-
-function jsonSafe(value: unknown): unknown {
-  if (typeof value === "bigint") return value.toString();
-  if (Array.isArray(value)) return value.map(jsonSafe);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonSafe(v)]));
-  }
-  return value;
-}
-
-/** Kernel events that concern one user, as private stream messages (orders, fills, balances). */
-export function privateMessages(
-  events: readonly KernelEvent[],
-  ownerOfOrder: Map<number, { ownerId: string; mode: "real" | "demo" }>,
-): {
-  ownerId: string;
-  mode: "real" | "demo";
-  stream: "orders" | "fills" | "balances";
-  message: unknown;
-}[] {
-  const out: ReturnType<typeof privateMessages> = [];
-  for (const event of events) {
-    switch (event.type) {
-      case "order_accepted":
-        ownerOfOrder.set(event.order.orderId, {
-          ownerId: event.order.ownerId,
-          mode: event.order.mode,
-        });
-        out.push({
-          ownerId: event.order.ownerId,
-          mode: event.order.mode,
-          stream: "orders",
-          message: { type: "order", stream: "orders", data: jsonSafe(event) },
-        });
-        break;
-      case "order_rested":
-      case "order_replaced":
-      case "order_cancelled":
-      case "order_done": {
-        const owner = ownerOfOrder.get(event.orderId);
-        if (!owner) break;
-        out.push({
-          ...owner,
-          stream: "orders",
-          message: { type: "order", stream: "orders", data: jsonSafe(event) },
-        });
-        if (event.type === "order_done") ownerOfOrder.delete(event.orderId);
-        break;
-      }
-      case "fill":
-        for (const ownerId of new Set([event.makerOwnerId, event.takerOwnerId])) {
-          out.push({
-            ownerId,
-            mode: event.mode,
-            stream: "fills",
-            message: { type: "fill", stream: "fills", data: jsonSafe(event) },
-          });
-        }
-        break;
-      case "balances_changed": {
-        const byOwner = new Map<string, typeof event.balances>();
-        for (const balance of event.balances) {
-          const key = `${balance.ownerId}|${balance.mode}`;
-          byOwner.set(key, [...(byOwner.get(key) ?? []), balance]);
-        }
-        for (const [key, balances] of byOwner) {
-          const [ownerId = "", mode] = key.split("|");
-          out.push({
-            ownerId,
-            mode: mode as "real" | "demo",
-            stream: "balances",
-            message: {
-              type: "balances",
-              stream: "balances",
-              data: { balances: jsonSafe(balances) },
-            },
-          });
-        }
-        break;
-      }
-    }
-  }
-  return out;
 }

@@ -13,19 +13,31 @@ import type { Instrument } from "@candor/market";
 import type { FastifyPluginAsync } from "fastify";
 import { AppError } from "../../http/app-error.ts";
 import { defineRoute } from "../../http/define-route.ts";
-import type { MarketService } from "./market.service.ts";
+import type { MarketModule } from "./market.module.ts";
+import { attachWebSocket } from "./ws-endpoint.ts";
 
 /** Reads are cheap but public: a generous per-IP limit keeps one client from hogging the API. */
 const perIp = { max: 600, windowMs: 60_000 };
 
+export interface MarketModuleOptions {
+  /** The market runtime built by `createMarketModule` (service, WebSocket hub, market maker). */
+  market: MarketModule;
+  /** Milliseconds since the epoch (default Date.now). */
+  now?: () => number;
+}
+
 /**
- * Public market-data endpoints (`/api/v1/market/...`, see packages/contract/src/market.ts).
- * Reads only: nothing here changes state, and every price carries its `source`.
+ * Public market-data endpoints (`/api/v1/market/...`, see packages/contract/src/market.ts) and
+ * the WebSocket endpoint (`/api/v1/ws`, see packages/contract/src/ws.ts). Reads only: nothing
+ * here changes state, and every price carries its `source`.
  */
-export const marketRoutes: FastifyPluginAsync<{
-  market: MarketService;
-  now: () => number;
-}> = async (app, { market, now }) => {
+export const marketModule: FastifyPluginAsync<MarketModuleOptions> = async (app, options) => {
+  const market = options.market.service;
+  const now = options.now ?? Date.now;
+  attachWebSocket(app, options.market.hub, {
+    hubAuthenticates: options.market.hasAuthenticate,
+  });
+
   const instrumentOf = (id: string): Instrument => {
     const instrument = market.instrument(id);
     if (!instrument) throw new AppError("instrument_not_found");

@@ -10,6 +10,7 @@ import {
   type Channel,
   type ErrorCode,
   type Locale,
+  type WsPrivate,
 } from "@candor/contract";
 import type { WebSocket } from "ws";
 import type { MarketPublisher } from "./market.service.ts";
@@ -132,19 +133,23 @@ export class WsHub implements MarketPublisher {
     for (const connection of set) this.sendBytes(connection, bytes);
   }
 
-  /** Sends a private message (orders, fills, balances) to a user's subscribed connections. */
+  /**
+   * Sends a private message (orders, fills, balances) to a user's connections subscribed to
+   * `stream` in `mode`. `build` runs at once, and only when there is such a connection: nothing
+   * is built or serialised for nobody.
+   */
   publishPrivate(
     userId: string,
     mode: "real" | "demo",
     stream: "orders" | "fills" | "balances",
-    message: unknown,
+    build: () => WsPrivate,
   ): void {
     const set = this.subscribers.get(stream);
     if (!set) return;
     let bytes: Buffer | undefined;
     for (const connection of set) {
       if (connection.identity?.userId !== userId || connection.identity.mode !== mode) continue;
-      bytes ??= Buffer.from(JSON.stringify(message));
+      bytes ??= Buffer.from(JSON.stringify(build()));
       this.sendBytes(connection, bytes);
     }
   }

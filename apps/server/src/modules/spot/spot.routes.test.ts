@@ -17,9 +17,9 @@ import {
   demoFundingCommands,
   MarketMaker,
   realFundingCommand,
-} from "../market-maker/market-maker.ts";
-import { spotInstruments, spotSetupCommands } from "../market-maker/spot-markets.ts";
-import { errorCodeByRejectCode } from "./reject-codes.ts";
+} from "../market-maker/market-maker.service.ts";
+import { spotInstruments, spotSetupCommands } from "../market/spot-markets.ts";
+import { errorCodeByRejectCode } from "../../engine/reject-codes.ts";
 import { startTestEngine } from "./spot.testing.ts";
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
@@ -320,6 +320,36 @@ describeEachDatabase("spot API", (database) => {
       order: { orderId: first.json().data.order.orderId },
     });
     await recordTick("30000");
+  });
+
+  it("a retry is answered from the first order's journaled events, without a journal record", async () => {
+    const body = order({
+      side: "buy",
+      type: "limit",
+      price: "21000",
+      quantity: "0.01",
+      tradePassword: "trade1234",
+    });
+    const first = await call("POST", "/api/v1/spot/orders", {
+      token: users.b!.token,
+      payload: body,
+    });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().data).toMatchObject({ duplicate: false, order: { status: "open" } });
+    const orderId = first.json().data.order.orderId;
+    const cancelled = await call("DELETE", `/api/v1/spot/orders/${orderId}`, {
+      token: users.b!.token,
+    });
+    expect(cancelled.statusCode).toBe(200);
+    // The order is cancelled now; the retry still gets the first answer, as it was then.
+    const sequence = running.engine.sequence;
+    const retry = await call("POST", "/api/v1/spot/orders", {
+      token: users.b!.token,
+      payload: body,
+    });
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json().data).toEqual({ ...first.json().data, duplicate: true });
+    expect(running.engine.sequence).toBe(sequence);
   });
 
   it("cancel releases the hold; cancel-all cancels the rest; history pages them", async () => {

@@ -1,31 +1,33 @@
 import {
   cancelAllSpotOrders,
   cancelSpotOrder,
-  grantDemoFunds,
   openSpotOrders,
   placeSpotOrder,
-  resetDemoFunds,
-  spotBalances,
   spotMarkets,
   spotOrderDetail,
   spotOrderHistory,
-  spotStatement,
 } from "@candor/contract";
-import type { FastifyInstance } from "fastify";
-import { sql } from "kysely";
+import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
-import { AppError } from "../../http/app-error.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
-import { verifyTradePassword } from "../auth/trade-password.ts";
+import { SpotMarkets } from "./spot.markets.ts";
+import { SpotQueries } from "./spot.queries.ts";
 import { SpotRepository } from "./spot.repository.ts";
 import { SpotService, type SpotEngine, type SpotSession } from "./spot.service.ts";
+import { SpotStreams, type SpotStreamSink } from "./spot.streams.ts";
+import { TradePasswordGate } from "./trade-password-gate.ts";
+import type { TradePasswordCheck } from "./trade-password-check.ts";
 
 const minute = 60_000;
 
 export interface SpotModuleOptions {
   engine: SpotEngine;
   database: Database;
+  /** The auth module's trade-password check (the auth service's `tradePassword`). */
+  tradePassword: TradePasswordCheck;
+  /** The private `orders` and `fills` streams (the WebSocket hub), when the app has one. */
+  streams?: SpotStreamSink;
   /** Milliseconds since the epoch (default Date.now). */
   now?: () => number;
   /**
@@ -33,61 +35,40 @@ export interface SpotModuleOptions {
    * minutes; 0 asks for it on every order).
    */
   tradePasswordWindowMs?: number;
+  /** Warning thresholds of the order form, basis points (default 500 each). */
   priceWarningBpsUp?: number;
   priceWarningBpsDown?: number;
 }
 
-/** `/api/v1/spot/*`: orders, fund balances, statement and demo funds of the signed-in user. */
-export async function registerSpot(app: FastifyInstance, options: SpotModuleOptions) {
-  const { database } = options;
-  const now = options.now ?? Date.now;
-  const service = new SpotService({
-    engine: options.engine,
-    repository: new SpotRepository(database),
-    now,
-    priceWarningBpsUp: options.priceWarningBpsUp,
-    priceWarningBpsDown: options.priceWarningBpsDown,
+/** `/api/v1/spot/*` orders and markets of the signed-in user, and the private order streams. */
+export const spotModule: FastifyPluginAsync<SpotModuleOptions> = async (app, options) => {
+  const { engine } = options;
+  const repository = new SpotRepository(options.database);
+  const markets = new SpotMarkets(engine, {
+    priceWarningBpsUp: options.priceWarningBpsUp ?? 500,
+    priceWarningBpsDown: options.priceWarningBpsDown ?? 500,
   });
-  const windowMs = options.tradePasswordWindowMs ?? 15 * minute;
-  // Sessions that confirmed the trade password recently: session token hash → until (ms).
-  const confirmedUntil = new Map<string, number>();
-  const session = (user: AuthUser): SpotSession => ({ ownerId: String(user.id), mode: user.mode });
-
-  /**
-   * The spec's rule: no trading without a trade password. A session that gave the right one
-   * within the window is not asked again (scrypt on every order would cost ~100 ms each).
-   */
-  async function checkTradePassword(user: AuthUser, given: string | undefined) {
-    const at = now();
-    const until = confirmedUntil.get(user.sessionTokenHash);
-    if (until !== undefined && until > at) return;
-    if (given === undefined) {
-      const row = await sql<{ set: boolean }>`
-        SELECT trade_password_hash IS NOT NULL AS set FROM users WHERE id = ${user.id}`.execute(
-        database.db,
-      );
-      throw new AppError(row.rows[0]?.set ? "trade_password_required" : "trade_password_not_set");
-    }
-    if (
-      !app.rateLimiter.hit(`spot-trade-password|user|${user.id}`, {
+  const queries = new SpotQueries(engine, markets, repository);
+  const service = new SpotService(engine, markets, repository, queries);
+  const gate = new TradePasswordGate({
+    tradePassword: options.tradePassword,
+    now: options.now ?? Date.now,
+    windowMs: options.tradePasswordWindowMs ?? 15 * minute,
+    allowAttempt: (userId) =>
+      app.rateLimiter.hit(`spot-trade-password|user|${userId}`, {
         max: 10,
         windowMs: 15 * minute,
-      })
-    ) {
-      throw new AppError("rate_limited");
-    }
-    await verifyTradePassword(database, user.id, given);
-    if (windowMs > 0) {
-      if (confirmedUntil.size > 100_000) {
-        for (const [key, value] of confirmedUntil) if (value <= at) confirmedUntil.delete(key);
-      }
-      confirmedUntil.set(user.sessionTokenHash, at + windowMs);
-    }
+      }),
+  });
+  if (options.streams) {
+    const streams = await SpotStreams.start(engine, repository, options.streams);
+    app.addHook("onClose", async () => streams.stop());
   }
+  const session = (user: AuthUser): SpotSession => ({ ownerId: String(user.id), mode: user.mode });
 
   defineRoute(app, spotMarkets, { perIp: { max: 600, windowMs: minute } }, () => ({
-    items: service.markets(),
-    tradePasswordWindowMs: windowMs,
+    items: markets.views(),
+    tradePasswordWindowMs: gate.windowMs,
   }));
 
   defineRoute(
@@ -96,7 +77,7 @@ export async function registerSpot(app: FastifyInstance, options: SpotModuleOpti
     { bodyBytes: 1_024, perUser: { max: 1_200, windowMs: minute } },
     async ({ body, user }) => {
       const { tradePassword, ...order } = body;
-      await checkTradePassword(user, tradePassword);
+      await gate.check(user, tradePassword);
       return service.place(session(user), order);
     },
   );
@@ -124,7 +105,7 @@ export async function registerSpot(app: FastifyInstance, options: SpotModuleOpti
     openSpotOrders,
     { perUser: { max: 600, windowMs: minute } },
     async ({ query, user }) => ({
-      items: await service.openOrders(session(user), query.instrumentId),
+      items: await queries.openOrders(session(user), query.instrumentId),
     }),
   );
 
@@ -132,40 +113,13 @@ export async function registerSpot(app: FastifyInstance, options: SpotModuleOpti
     app,
     spotOrderHistory,
     { perUser: { max: 600, windowMs: minute } },
-    async ({ query, user }) => service.history(session(user), query),
+    async ({ query, user }) => queries.history(session(user), query),
   );
 
   defineRoute(
     app,
     spotOrderDetail,
     { perUser: { max: 600, windowMs: minute } },
-    async ({ params, user }) => service.detail(session(user), Number(params.orderId)),
+    async ({ params, user }) => queries.detail(session(user), Number(params.orderId)),
   );
-
-  defineRoute(app, spotBalances, { perUser: { max: 600, windowMs: minute } }, async ({ user }) => {
-    const s = session(user);
-    // Demo accounts open with their demo money the first time they are looked at.
-    if (s.mode === "demo") await service.ensureAccounts(s);
-    return service.balances(s);
-  });
-
-  defineRoute(
-    app,
-    spotStatement,
-    { perUser: { max: 600, windowMs: minute } },
-    async ({ query, user }) => service.statement(session(user), query),
-  );
-
-  defineRoute(
-    app,
-    grantDemoFunds,
-    { bodyBytes: 512, perUser: { max: 20, windowMs: minute } },
-    async ({ body, user }) => ({ items: await service.grantDemo(session(user), body) }),
-  );
-
-  defineRoute(app, resetDemoFunds, { perUser: { max: 10, windowMs: minute } }, async ({ user }) =>
-    service.resetDemo(session(user)),
-  );
-
-  return service;
-}
+};

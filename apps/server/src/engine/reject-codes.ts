@@ -2,10 +2,11 @@ import type { ErrorCode } from "@candor/contract";
 import type { RejectCode } from "@candor/kernel";
 
 /**
- * Every kernel rejection as the API answers it. The codes a user can cause through the spot
- * endpoints have their own error code (and message in every locale); the rest can only come from
- * a server bug or an operator command and answer `command_rejected`. `satisfies` makes a new
- * kernel code a compile error here until it is mapped.
+ * Every kernel rejection as the API answers it, for every module that submits commands. The
+ * codes a user can cause through the API have their own error code (and message in every
+ * locale); the rest can only come from a server bug or an operator command and answer
+ * `command_rejected`. `satisfies` makes a new kernel code a compile error here until it is
+ * mapped.
  */
 export const errorCodeByRejectCode = {
   insufficient_balance: "insufficient_balance",

@@ -4,33 +4,38 @@ import {
   createKernelState,
   getLastTick,
   type Command,
-  type Event as KernelEvent,
 } from "@candor/kernel";
+import { WsServerMessage } from "@candor/contract";
 import { expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { buildApp } from "../../app.ts";
 import type { Unstamped } from "../../engine/engine.ts";
+import type { CandorApplied, CandorEngine } from "../../engine/kernel-port.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { createMarketModule } from "../market/market.module.ts";
+import { createMarketModule } from "./market.module.ts";
 
-// Until the engine runs in main.ts, the market module is tested with the kernel behind the same
-// submit/query shape the engine has.
+// The market module is tested with the kernel behind the same submit/query/subscribe shape the
+// engine has, without a journal.
 describeEachDatabase("market module with a kernel", (database) => {
   it("defines spot markets, records ticks, funds and runs the market maker, serves kernel depth", async () => {
     const state = createKernelState({});
     let nowMs = Date.parse("2026-11-23T15:00:00Z");
-    const listeners: ((applied: { events: KernelEvent[]; replay: boolean }) => void)[] = [];
+    const listeners: ((applied: CandorApplied) => void)[] = [];
+    let sequence = 0n;
     const kernel = {
       async submit(command: Unstamped<Command>) {
-        const step = apply(state, { ...command, atMs: nowMs } as Command);
-        for (const listener of listeners) listener({ events: step.events, replay: false });
-        return step;
+        const stamped = { ...command, atMs: nowMs } as Command;
+        const step = apply(state, stamped);
+        const applied = { ...step, sequence: ++sequence, command: stamped, replay: false };
+        for (const listener of listeners) listener(applied);
+        return applied;
       },
       query: <T>(fn: (s: typeof state) => T) => fn(state),
-      subscribe(listener: (applied: { events: KernelEvent[]; replay: boolean }) => void) {
+      subscribe(listener: (applied: CandorApplied) => void) {
         listeners.push(listener);
         return () => {};
       },
+      recall: () => undefined,
     };
     const market = await createMarketModule({
       database: database(),
@@ -62,7 +67,16 @@ describeEachDatabase("market module with a kernel", (database) => {
 
     // A signed-in user gets their own orders, fills and balances, and nobody else's.
     const operatorToken = "operator-token-0123456789";
-    const app = await buildApp({ database: database(), now: () => nowMs, market, operatorToken });
+    // The fake has the engine's submit, query, subscribe and recall: enough for the private
+    // streams of the spot and wallet modules.
+    const engine = kernel as unknown as CandorEngine;
+    const app = await buildApp({
+      database: database(),
+      now: () => nowMs,
+      market,
+      operatorToken,
+      engine,
+    });
     const address = await app.listen({ port: 0, host: "127.0.0.1" });
     try {
       // Real inventory only by an operator's credit; bad input changes nothing.
@@ -130,6 +144,10 @@ describeEachDatabase("market module with a kernel", (database) => {
       expect(balances.length).toBeGreaterThan(0);
       for (const m of balances) {
         for (const b of m.data!.balances as { ownerId: string }[]) expect(b.ownerId).toBe("100001");
+      }
+      // Every private message is a contract view (decimal strings), not a kernel event.
+      for (const m of messages.filter((m) => ["order", "fill", "balances"].includes(m.type))) {
+        expect(WsServerMessage.safeParse(m).success, JSON.stringify(m)).toBe(true);
       }
       socket.close();
     } finally {

@@ -1,0 +1,58 @@
+import { AppError } from "../../http/app-error.ts";
+import type { TradePasswordCheck } from "./trade-password-check.ts";
+
+/** Sessions remembered at most; past this, expired entries are swept on the next confirmation. */
+const confirmedSessionsMax = 100_000;
+
+export interface TradePasswordGateOptions {
+  tradePassword: TradePasswordCheck;
+  now: () => number;
+  /** How long a session stays confirmed after a correct trade password, ms (0: every order). */
+  windowMs: number;
+  /** Counts one trade-password attempt of a user; false when the user is over the limit. */
+  allowAttempt: (userId: bigint) => boolean;
+}
+
+/**
+ * The spec's rule: no trading without a trade password. A session that gave the right one
+ * within the window is not asked again (scrypt on every order would cost ~100 ms each).
+ */
+export class TradePasswordGate {
+  /** Sessions that confirmed the trade password recently: session token hash → until (ms). */
+  private readonly confirmedUntil = new Map<string, number>();
+
+  constructor(private readonly options: TradePasswordGateOptions) {}
+
+  get windowMs(): number {
+    return this.options.windowMs;
+  }
+
+  /**
+   * Passes a session confirmed within the window, or one that gives the right password now.
+   * Throws `trade_password_required`, `trade_password_not_set`, `trade_password_invalid` or
+   * `rate_limited`.
+   */
+  async check(
+    user: { id: bigint; sessionTokenHash: string },
+    given: string | undefined,
+  ): Promise<void> {
+    const { tradePassword, now, windowMs } = this.options;
+    const at = now();
+    const until = this.confirmedUntil.get(user.sessionTokenHash);
+    if (until !== undefined && until > at) return;
+    if (given === undefined) {
+      const set = await tradePassword.isSet(user.id);
+      throw new AppError(set ? "trade_password_required" : "trade_password_not_set");
+    }
+    if (!this.options.allowAttempt(user.id)) throw new AppError("rate_limited");
+    await tradePassword.verify(user.id, given);
+    if (windowMs > 0) {
+      if (this.confirmedUntil.size > confirmedSessionsMax) {
+        for (const [key, value] of this.confirmedUntil) {
+          if (value <= at) this.confirmedUntil.delete(key);
+        }
+      }
+      this.confirmedUntil.set(user.sessionTokenHash, at + windowMs);
+    }
+  }
+}
