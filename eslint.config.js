@@ -107,16 +107,16 @@ const zones = [
     to: "^apps/web/src/(features|app)/",
     message: "src/{{from}} is shared by every feature and imports none of them, nor src/app.",
   },
-  // SERVER MODULES (issue 13), added by the lead after the server refactor lands: server modules
-  // talk to each other only through services. A zone that says so:
-  //   {
-  //     from: "^apps/server/src/modules/([^/]+)/",
-  //     to: "^apps/server/src/modules/([^/]+)/(?![^/]+\\.service\\.ts$)",
-  //     sameGroup: true,
-  //     message: "modules/{{from}} imports modules/{{to}} past its service: modules talk " +
-  //       "to each other only through services.",
-  //   },
-  // with its cases in tests/lint-boundaries.test.ts.
+  {
+    // Server modules talk to each other only through services. Tests may reach further (a test
+    // sets up what it needs); production files may not.
+    from: "^apps/server/src/modules/([^/]+)/(?![^/]*\\.test\\.ts$)",
+    to: "^apps/server/src/modules/([^/]+)/(?![^/]+\\.service\\.ts$)",
+    sameGroup: true,
+    message:
+      "modules/{{from}} imports modules/{{to}} past its service: modules talk to each other " +
+      "only through services.",
+  },
 ];
 
 /** Pure code: no clock, no randomness, no I/O. Time, ids and prices arrive in commands. */

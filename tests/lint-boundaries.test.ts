@@ -196,3 +196,27 @@ describe("the kernel stays pure", () => {
     await expectLint(file, 'import { pow10 } from "@candor/decimal";\nexport { pow10 };', null);
   });
 });
+
+describe("server modules talk to each other only through services", () => {
+  const file = "apps/server/src/modules/spot/boundary-fixture.ts";
+
+  it("refuses another module's repository, routes or helpers", async () => {
+    await expectLint(file, 'import "../auth/auth.repository.ts";', zones);
+    await expectLint(file, 'import "../wallet/wallet.routes.ts";', zones);
+    await expectLint(file, 'export * from "../auth/passwords.ts";', zones);
+  });
+
+  it("allows another module's service and the module's own files", async () => {
+    await expectLint(file, 'import "../wallet/wallet.service.ts";', null);
+    await expectLint(file, 'import "./spot.repository.ts";', null);
+    await expectLint(file, 'import "../../engine/submit.ts";', null);
+  });
+
+  it("lets a test set up what it needs from another module", async () => {
+    await expectLint(
+      "apps/server/src/modules/spot/boundary-fixture.test.ts",
+      'import "../auth/auth.repository.ts";',
+      null,
+    );
+  });
+});
