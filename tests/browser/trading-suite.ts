@@ -85,6 +85,9 @@ interface AxeResult {
 }
 
 export async function expectAccessible(screen: string, selector = "html") {
+  // A toast (antd-mobile) fades out over a few hundred ms and is not part of the screen: axe
+  // would measure its contrast half transparent, more often the busier the machine is.
+  await poll(() => page.locator(".adm-toast-mask").count()).toBe(0);
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async (target) => {
     const axe = (window as unknown as { axe: { run(c: string): Promise<AxeResult> } }).axe;
