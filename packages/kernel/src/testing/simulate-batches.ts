@@ -2,6 +2,7 @@
 import { expect, it } from "vitest";
 import { createOrderBook } from "../book/order-book.ts";
 import { simulate } from "./simulate.ts";
+import { simulationHashes } from "./simulation-hashes-2026-11-24.ts";
 
 /** Commands per seed in `npm test`. */
 export const SIMULATION_COMMANDS = 5_000;
@@ -21,6 +22,8 @@ export function simulationBatches(first: number, last: number): void {
           bookFactory: createOrderBook,
         });
         expect(report.commands).toBeGreaterThan(SIMULATION_COMMANDS);
+        // The state the kernel of 2026-11-24 reached on the same seed.
+        expect(report.hash).toBe(simulationHashes[seed]);
       }
     }, 120_000);
   }
