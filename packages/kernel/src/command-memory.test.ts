@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { fingerprint } from "./command-memory.ts";
+import { Fingerprinter } from "./command-memory.ts";
 import { CommandMaker } from "./testing/commands.ts";
 import type { Command } from "./types.ts";
 
 function print(command: Command): [number, number] {
   const out = new Int32Array(2);
-  fingerprint(command, out);
+  new Fingerprinter().fingerprint(command, out);
   return [out[0]!, out[1]!];
 }
 

@@ -4,71 +4,89 @@
 // collection into the old generation, which cost more than everything else the kernel does.
 
 import { assert } from "./assert.ts";
-import { commandSchemas } from "./command-codec.ts";
 import { IdIndex } from "./id-index.ts";
+import type { ResultField } from "./module.ts";
 import { rejectCodes } from "./reject-codes.ts";
-import type { Command, CommandResult, CommandType, OrderStatus } from "./types.ts";
+import { commandCodecs, commandTypesByCode } from "./registry.ts";
+import type { OrderStatus } from "./spot/types.ts";
+import type { Command, CommandResult, CommandType } from "./types.ts";
 
-const commandTypes = Object.keys(commandSchemas) as CommandType[];
-const typeIndex = new Map<string, number>(commandTypes.map((type, index) => [type, index]));
-const codeIndex = new Map<string, number>(rejectCodes.map((code, index) => [code, index]));
-const statuses: OrderStatus[] = ["open", "filled", "cancelled", "expired", "rejected"];
-const statusIndex = new Map<string, number>(statuses.map((status, index) => [status, index]));
-
-const scratch = new Float64Array(1);
-const scratchWords = new Int32Array(scratch.buffer);
+const codeIndex: ReadonlyMap<string, number> = new Map(
+  rejectCodes.map((code, index) => [code, index]),
+);
+const statuses: readonly OrderStatus[] = ["open", "filled", "cancelled", "expired", "rejected"];
+const statusIndex: ReadonlyMap<string, number> = new Map(
+  statuses.map((status, index) => [status, index]),
+);
+/** Slot of each numeric result field in `numbers` (orderStatus has its own array). */
+const numberSlots = { orderId: 0, filledLots: 1, restingLots: 2, cancelledCount: 3, postingSeq: 4 };
 
 /**
  * Two independent 32-bit hashes over a command's content (every schema field but `atMs`), so a
  * repeat can be told from a reused id without keeping the command. Two different commands under
- * one id look alike with probability about 2^-64.
+ * one id look alike with probability about 2^-64. Snapshots store fingerprints: the mixing must
+ * never change.
  */
-export function fingerprint(command: Command, out: Int32Array): void {
-  const type = typeIndex.get(command.type)!;
-  hashA = 0x811c9dc5 ^ type;
-  hashB = 0x2545f491 ^ Math.imul(type + 1, 0x9e3779b1);
-  const schema = commandSchemas[command.type];
-  const record = command as unknown as Record<string, unknown>;
-  for (let i = 0; i < schema.length; i++) {
-    const value = record[schema[i]![0]];
-    if (value === null) {
-      mix(0x6e756c6c);
-    } else if (typeof value === "string") {
-      mix(value.length ^ 0x73000000);
-      for (let k = 0; k < value.length; k++) mix(value.charCodeAt(k));
-    } else if (typeof value === "number") {
-      if ((value | 0) === value) {
-        mix(value);
-        mix(0x69000000);
+export class Fingerprinter {
+  private hashA = 0;
+  private hashB = 0;
+  private readonly scratch = new Float64Array(1);
+  private readonly scratchWords = new Int32Array(this.scratch.buffer);
+
+  /** Writes the two hashes of `command` to `out[0]` and `out[1]`. */
+  fingerprint(command: Command, out: Int32Array): void {
+    const entry = commandCodecs[command.type];
+    const type = entry.typeCode;
+    this.hashA = 0x811c9dc5 ^ type;
+    this.hashB = 0x2545f491 ^ Math.imul(type + 1, 0x9e3779b1);
+    const schema = entry.fields;
+    const record = command as unknown as Record<string, unknown>;
+    for (let i = 0; i < schema.length; i++) {
+      const value = record[schema[i]![0]];
+      if (value === null) {
+        this.mix(0x6e756c6c);
+      } else if (typeof value === "string") {
+        this.mixString(value);
+      } else if (typeof value === "number") {
+        this.mixNumber(value);
+      } else if (typeof value === "bigint") {
+        let rest = value;
+        this.mix(value < 0n ? 0x2d : 0x2b);
+        if (rest < 0n) rest = -rest;
+        do {
+          this.mix(Number(BigInt.asUintN(32, rest)) | 0);
+          rest >>= 32n;
+        } while (rest > 0n);
       } else {
-        scratch[0] = value;
-        mix(scratchWords[0]!);
-        mix(scratchWords[1]! ^ 0x6e000000);
+        this.mix(value === true ? 0x74 : 0x66);
       }
-    } else if (typeof value === "bigint") {
-      let rest = value;
-      mix(value < 0n ? 0x2d : 0x2b);
-      if (rest < 0n) rest = -rest;
-      do {
-        mix(Number(BigInt.asUintN(32, rest)) | 0);
-        rest >>= 32n;
-      } while (rest > 0n);
+    }
+    out[0] = this.hashA;
+    out[1] = this.hashB ^ (this.hashB >>> 13);
+  }
+
+  private mixString(value: string): void {
+    this.mix(value.length ^ 0x73000000);
+    for (let k = 0; k < value.length; k++) this.mix(value.charCodeAt(k));
+  }
+
+  private mixNumber(value: number): void {
+    if ((value | 0) === value) {
+      this.mix(value);
+      this.mix(0x69000000);
     } else {
-      mix(value === true ? 0x74 : 0x66);
+      this.scratch[0] = value;
+      this.mix(this.scratchWords[0]!);
+      this.mix(this.scratchWords[1]! ^ 0x6e000000);
     }
   }
-  out[0] = hashA;
-  out[1] = hashB ^ (hashB >>> 13);
-}
 
-// The running hashes of `fingerprint` (module state, so mixing allocates no closure).
-let hashA = 0;
-let hashB = 0;
-
-function mix(word: number): void {
-  hashA = Math.imul(hashA ^ word, 0x01000193);
-  hashB = Math.imul(hashB ^ word, 0x5bd1e995);
-  hashB ^= hashB >>> 15;
+  private mix(word: number): void {
+    this.hashA = Math.imul(this.hashA ^ word, 0x01000193);
+    let hashB = Math.imul(this.hashB ^ word, 0x5bd1e995);
+    hashB ^= hashB >>> 15;
+    this.hashB = hashB;
+  }
 }
 
 /** One remembered command, as snapshots carry it. */
@@ -97,6 +115,7 @@ export class CommandMemory {
   private head = 0;
   private readonly index: IdIndex;
   private readonly print = new Int32Array(2);
+  private readonly fingerprinter = new Fingerprinter();
 
   constructor() {
     this.index = new IdIndex(
@@ -118,8 +137,8 @@ export class CommandMemory {
   /** True when `command` has the content of the one remembered at `position`. */
   sameContent(position: number, command: Command): boolean {
     const at = position - this.base;
-    if (commandTypes[this.types[at]!] !== command.type) return false;
-    fingerprint(command, this.print);
+    if (commandTypesByCode[this.types[at]!] !== command.type) return false;
+    this.fingerprinter.fingerprint(command, this.print);
     return this.prints[2 * at] === this.print[0] && this.prints[2 * at + 1] === this.print[1];
   }
 
@@ -128,25 +147,19 @@ export class CommandMemory {
     const at = position - this.base;
     const code = this.codes[at]!;
     if (code >= 0) return { ok: false, code: rejectCodes[code]! };
-    const n = this.numbers;
-    const orNull = (value: number): number | null => (Number.isNaN(value) ? null : value);
-    const status = this.statuses[at]!;
-    return {
-      ok: true,
-      value: {
-        orderId: orNull(n[5 * at]!),
-        orderStatus: status < 0 ? null : statuses[status]!,
-        filledLots: orNull(n[5 * at + 1]!),
-        restingLots: orNull(n[5 * at + 2]!),
-        cancelledCount: orNull(n[5 * at + 3]!),
-        postingSeq: orNull(n[5 * at + 4]!),
-      },
-    };
+    // The value has the fields of its command type's result, in their order.
+    const type = commandTypesByCode[this.types[at]!]!;
+    const value: Partial<Record<ResultField, number | OrderStatus>> = {};
+    for (const field of commandCodecs[type].result) {
+      if (field === "orderStatus") value.orderStatus = statuses[this.statuses[at]!]!;
+      else value[field] = this.numbers[5 * at + numberSlots[field]]!;
+    }
+    return { ok: true, value } as CommandResult;
   }
 
   /** Remembers a command (whose id is not remembered) and its result. */
   remember(command: Command, result: CommandResult): void {
-    fingerprint(command, this.print);
+    this.fingerprinter.fingerprint(command, this.print);
     this.add(command.id, command.atMs, command.type, this.print[0]!, this.print[1]!, result);
   }
 
@@ -169,19 +182,20 @@ export class CommandMemory {
     this.index.set(id, position);
     this.ids.push(id);
     this.atMs[at] = atMs;
-    this.types[at] = typeIndex.get(type)!;
+    this.types[at] = commandCodecs[type].typeCode;
     this.prints[2 * at] = print0;
     this.prints[2 * at + 1] = print1;
     const n = this.numbers;
     if (result.ok) {
-      const v = result.value;
+      const v = result.value as Partial<Record<ResultField, number | OrderStatus | null>>;
       this.codes[at] = -1;
-      this.statuses[at] = v.orderStatus === null ? -1 : statusIndex.get(v.orderStatus)!;
-      n[5 * at] = v.orderId ?? Number.NaN;
-      n[5 * at + 1] = v.filledLots ?? Number.NaN;
-      n[5 * at + 2] = v.restingLots ?? Number.NaN;
-      n[5 * at + 3] = v.cancelledCount ?? Number.NaN;
-      n[5 * at + 4] = v.postingSeq ?? Number.NaN;
+      const status = v.orderStatus;
+      this.statuses[at] = typeof status === "string" ? statusIndex.get(status)! : -1;
+      n[5 * at] = (v.orderId as number | undefined) ?? Number.NaN;
+      n[5 * at + 1] = (v.filledLots as number | undefined) ?? Number.NaN;
+      n[5 * at + 2] = (v.restingLots as number | undefined) ?? Number.NaN;
+      n[5 * at + 3] = (v.cancelledCount as number | undefined) ?? Number.NaN;
+      n[5 * at + 4] = (v.postingSeq as number | undefined) ?? Number.NaN;
     } else {
       this.codes[at] = codeIndex.get(result.code)!;
     }
@@ -210,7 +224,7 @@ export class CommandMemory {
       yield {
         id: this.ids[at]!,
         atMs: this.atMs[at]!,
-        type: commandTypes[this.types[at]!]!,
+        type: commandTypesByCode[this.types[at]!]!,
         print: [this.prints[2 * at]!, this.prints[2 * at + 1]!],
         result: this.result(position),
       };

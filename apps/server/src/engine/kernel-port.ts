@@ -11,6 +11,7 @@ import {
   type CommandResult,
   type Event,
   type KernelState,
+  type ResultOf,
 } from "@candor/kernel";
 import { createOrderBook } from "@candor/kernel/book/order-book";
 import type { Engine } from "./engine.ts";
@@ -36,3 +37,10 @@ export type CandorEngine = Engine<KernelState, Command, CommandResult, Event>;
 export type CandorCommand = Unstamped<Command>;
 /** One applied command on the events bus. */
 export type CandorApplied = Applied<Command, CommandResult, Event>;
+/**
+ * The engine's answer to a command `C` the caller submitted, with the result of that command's
+ * type (`ResultOf<C>`: an `OrderOutcome` for place_order, a `postingSeq` for a deposit, …).
+ */
+export type Submitted<C extends CandorCommand> = Omit<CandorApplied, "result"> & {
+  result: ResultOf<C>;
+};

@@ -1,7 +1,7 @@
 import { operatorDepositEndpoint } from "@candor/contract";
 import { getAssets, parseAmount } from "@candor/kernel";
 import type { FastifyPluginAsync } from "fastify";
-import type { CandorEngine } from "../../engine/kernel-port.ts";
+import type { CandorCommand, CandorEngine, Submitted } from "../../engine/kernel-port.ts";
 import { AppError } from "../../http/app-error.ts";
 import { defineRoute } from "../../http/define-route.ts";
 
@@ -19,9 +19,9 @@ export const operatorDepositRoutes: FastifyPluginAsync<{ engine: CandorEngine }>
     const amount = parseAmount(body.amount, asset.scale);
     if (!amount.ok)
       throw new AppError("command_rejected", [{ path: "body.amount", message: amount.code }]);
-    const submit = async (command: Parameters<CandorEngine["submit"]>[0]) => {
+    const submit = async <C extends CandorCommand>(command: C): Promise<Submitted<C>> => {
       try {
-        return await engine.submit(command);
+        return (await engine.submit(command)) as Submitted<C>;
       } catch {
         // Not acknowledged (journal stopped): the client retries with the same id.
         throw new AppError("service_unavailable");

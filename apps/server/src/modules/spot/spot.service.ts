@@ -32,6 +32,7 @@ import {
   type Mode,
   type OrderView,
   type RejectCode,
+  type ResultOf,
 } from "@candor/kernel";
 import type { Unstamped } from "../../engine/engine.ts";
 import { AppError } from "../../http/app-error.ts";
@@ -488,9 +489,12 @@ export class SpotService {
     return market;
   }
 
-  private async submit(command: Unstamped<Command>) {
+  /** Submits a command; the answer's result has the type of that command's result. */
+  private async submit<C extends Unstamped<Command>>(command: C) {
     try {
-      return await this.engine.submit(command);
+      return (await this.engine.submit(command)) as Awaited<ReturnType<SpotEngine["submit"]>> & {
+        result: ResultOf<C>;
+      };
     } catch {
       // Not acknowledged (journal stopped or failed): the client may retry with the same id.
       throw new AppError("service_unavailable");
