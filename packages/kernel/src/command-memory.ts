@@ -6,18 +6,18 @@
 import { assert } from "./assert.ts";
 import { IdIndex } from "./id-index.ts";
 import type { ResultField } from "./module.ts";
-import { rejectCodes } from "./reject-codes.ts";
+import { rejectCodes, type RejectCode } from "./reject-codes.ts";
 import { commandCodecs, commandTypesByCode } from "./registry.ts";
 import type { OrderStatus } from "./spot/types.ts";
 import type { Command, CommandResult, CommandType } from "./types.ts";
 
-const codeIndex: ReadonlyMap<string, number> = new Map(
-  rejectCodes.map((code, index) => [code, index]),
-);
+const codeIndex = Object.freeze(
+  Object.fromEntries(rejectCodes.map((code, index) => [code, index])),
+) as Readonly<Record<RejectCode, number>>;
 const statuses: readonly OrderStatus[] = ["open", "filled", "cancelled", "expired", "rejected"];
-const statusIndex: ReadonlyMap<string, number> = new Map(
-  statuses.map((status, index) => [status, index]),
-);
+const statusIndex = Object.freeze(
+  Object.fromEntries(statuses.map((status, index) => [status, index])),
+) as Readonly<Record<OrderStatus, number>>;
 /** Slot of each numeric result field in `numbers` (orderStatus has its own array). */
 const numberSlots = { orderId: 0, filledLots: 1, restingLots: 2, cancelledCount: 3, postingSeq: 4 };
 
@@ -35,34 +35,80 @@ export class Fingerprinter {
 
   /** Writes the two hashes of `command` to `out[0]` and `out[1]`. */
   fingerprint(command: Command, out: Int32Array): void {
-    const entry = commandCodecs[command.type];
-    const type = entry.typeCode;
-    this.hashA = 0x811c9dc5 ^ type;
-    this.hashB = 0x2545f491 ^ Math.imul(type + 1, 0x9e3779b1);
-    const schema = entry.fields;
-    const record = command as unknown as Record<string, unknown>;
-    for (let i = 0; i < schema.length; i++) {
-      const value = record[schema[i]![0]];
-      if (value === null) {
-        this.mix(0x6e756c6c);
-      } else if (typeof value === "string") {
-        this.mixString(value);
-      } else if (typeof value === "number") {
-        this.mixNumber(value);
-      } else if (typeof value === "bigint") {
-        let rest = value;
-        this.mix(value < 0n ? 0x2d : 0x2b);
-        if (rest < 0n) rest = -rest;
-        do {
-          this.mix(Number(BigInt.asUintN(32, rest)) | 0);
-          rest >>= 32n;
-        } while (rest > 0n);
-      } else {
-        this.mix(value === true ? 0x74 : 0x66);
-      }
+    // The hot commands read their fields directly; the schema walk gives the same hashes.
+    switch (command.type) {
+      case "replace_order":
+        this.start(14);
+        this.mixString(command.ownerId);
+        this.mixString(command.mode);
+        this.mixNumber(command.orderId);
+        this.mixNumber(command.priceTicks);
+        this.mixNumber(command.quantityLots);
+        break;
+      case "cancel_order":
+        this.start(13);
+        this.mixString(command.ownerId);
+        this.mixString(command.mode);
+        this.mixNumber(command.orderId);
+        break;
+      case "place_order":
+        this.start(12);
+        this.mixString(command.ownerId);
+        this.mixString(command.mode);
+        this.mixString(command.marketId);
+        this.mixString(command.side);
+        this.mixString(command.orderType);
+        this.mixString(command.timeInForce);
+        this.mixValue(command.priceTicks);
+        this.mixValue(command.quantityLots);
+        this.mixValue(command.quoteAmount);
+        break;
+      default:
+        this.fingerprintBySchema(command);
     }
     out[0] = this.hashA;
     out[1] = this.hashB ^ (this.hashB >>> 13);
+  }
+
+  /** The general fingerprint: every schema field in order (before the final mix of `out`). */
+  fingerprintBySchema(command: Command): void {
+    const entry = commandCodecs[command.type];
+    this.start(entry.typeCode);
+    const schema = entry.fields;
+    const record = command as unknown as Record<string, unknown>;
+    for (let i = 0; i < schema.length; i++) this.mixValue(record[schema[i]![0]]);
+  }
+
+  /** Writes the schema-walk fingerprint (for tests of the hand-written ones). */
+  fingerprintGeneral(command: Command, out: Int32Array): void {
+    this.fingerprintBySchema(command);
+    out[0] = this.hashA;
+    out[1] = this.hashB ^ (this.hashB >>> 13);
+  }
+
+  private start(typeCode: number): void {
+    this.hashA = 0x811c9dc5 ^ typeCode;
+    this.hashB = 0x2545f491 ^ Math.imul(typeCode + 1, 0x9e3779b1);
+  }
+
+  private mixValue(value: unknown): void {
+    if (value === null) {
+      this.mix(0x6e756c6c);
+    } else if (typeof value === "string") {
+      this.mixString(value);
+    } else if (typeof value === "number") {
+      this.mixNumber(value);
+    } else if (typeof value === "bigint") {
+      let rest = value;
+      this.mix(value < 0n ? 0x2d : 0x2b);
+      if (rest < 0n) rest = -rest;
+      do {
+        this.mix(Number(BigInt.asUintN(32, rest)) | 0);
+        rest >>= 32n;
+      } while (rest > 0n);
+    } else {
+      this.mix(value === true ? 0x74 : 0x66);
+    }
   }
 
   private mixString(value: string): void {
@@ -104,6 +150,8 @@ export class CommandMemory {
   private atMs = new Float64Array(1024);
   private types = new Uint8Array(1024);
   private prints = new Int32Array(2048);
+  /** The index hash of each id, so expiry needs no rehashing. */
+  private hashes = new Int32Array(1024);
   /** -1 = ok, else the reject code's index. */
   private codes = new Int16Array(1024);
   /** -1 = null, else the status index. */
@@ -180,6 +228,7 @@ export class CommandMemory {
     if (at === this.atMs.length) this.grow();
     const position = this.base + at;
     this.index.set(id, position);
+    this.hashes[at] = this.index.hashOf(id);
     this.ids.push(id);
     this.atMs[at] = atMs;
     this.types[at] = commandCodecs[type].typeCode;
@@ -190,14 +239,14 @@ export class CommandMemory {
       const v = result.value as Partial<Record<ResultField, number | OrderStatus | null>>;
       this.codes[at] = -1;
       const status = v.orderStatus;
-      this.statuses[at] = typeof status === "string" ? statusIndex.get(status)! : -1;
+      this.statuses[at] = typeof status === "string" ? statusIndex[status] : -1;
       n[5 * at] = (v.orderId as number | undefined) ?? Number.NaN;
       n[5 * at + 1] = (v.filledLots as number | undefined) ?? Number.NaN;
       n[5 * at + 2] = (v.restingLots as number | undefined) ?? Number.NaN;
       n[5 * at + 3] = (v.cancelledCount as number | undefined) ?? Number.NaN;
       n[5 * at + 4] = (v.postingSeq as number | undefined) ?? Number.NaN;
     } else {
-      this.codes[at] = codeIndex.get(result.code)!;
+      this.codes[at] = codeIndex[result.code];
     }
   }
 
@@ -208,7 +257,7 @@ export class CommandMemory {
     while (head < end) {
       const at = head - this.base;
       if (this.atMs[at]! >= cutoffMs) break;
-      this.index.delete(this.ids[at]!, head);
+      this.index.delete(this.ids[at]!, head, this.hashes[at]);
       this.ids[at] = undefined;
       head++;
     }
@@ -237,6 +286,7 @@ export class CommandMemory {
     this.atMs.copyWithin(0, dropped, dropped + live);
     this.types.copyWithin(0, dropped, dropped + live);
     this.prints.copyWithin(0, 2 * dropped, 2 * (dropped + live));
+    this.hashes.copyWithin(0, dropped, dropped + live);
     this.codes.copyWithin(0, dropped, dropped + live);
     this.statuses.copyWithin(0, dropped, dropped + live);
     this.numbers.copyWithin(0, 5 * dropped, 5 * (dropped + live));
@@ -258,6 +308,7 @@ export class CommandMemory {
     this.atMs = grow(this.atMs, (n) => new Float64Array(n), 1);
     this.types = grow(this.types, (n) => new Uint8Array(n), 1);
     this.prints = grow(this.prints, (n) => new Int32Array(n), 2);
+    this.hashes = grow(this.hashes, (n) => new Int32Array(n), 1);
     this.codes = grow(this.codes, (n) => new Int16Array(n), 1);
     this.statuses = grow(this.statuses, (n) => new Int8Array(n), 1);
     this.numbers = grow(this.numbers, (n) => new Float64Array(n), 5);

@@ -47,6 +47,15 @@ function createSpotState(state: KernelState): SpotState {
     openByOwner: [],
     taker: null,
     listener: createListener(state),
+    bookInput: {
+      orderId: 0,
+      ownerId: 0,
+      side: "buy",
+      priceTicks: 0,
+      quantityLots: 0,
+      timeInForce: "gtc",
+    },
+    bookChange: { priceTicks: 0, quantityLots: 0, timeInForce: "gtc" },
   };
 }
 

@@ -119,17 +119,14 @@ export const placeOrder: Handler<"place_order"> = (state, command) => {
   spot.orders.set(orderId, order);
   state.events.push({ type: "order_accepted", order: orderView(order) });
   spot.taker = order;
-  const outcome = book.submit(
-    {
-      orderId,
-      ownerId: owner.index,
-      side: command.side,
-      priceTicks,
-      quantityLots: lots,
-      timeInForce: tif,
-    },
-    spot.listener,
-  );
+  const input = spot.bookInput;
+  input.orderId = orderId;
+  input.ownerId = owner.index;
+  input.side = command.side;
+  input.priceTicks = priceTicks;
+  input.quantityLots = lots;
+  input.timeInForce = tif;
+  const outcome = book.submit(input, spot.listener);
   spot.taker = null;
   let orderStatus: OrderStatus;
   switch (outcome.outcome) {

@@ -20,7 +20,8 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   const code = limitCode(market, priceTicks, lots);
   if (code !== null) return fail(code);
   const holdNew = holdFor(market, order.side === "buy", priceTicks, lots);
-  const holdExtra = holdNew - order.heldAmount;
+  // No hold arithmetic when the hold stays what it is.
+  const holdExtra = holdNew === order.heldAmount ? 0n : holdNew - order.heldAmount;
   if (holdExtra > 0n && order.holdAccount.available < holdExtra) {
     return fail("insufficient_balance");
   }
@@ -43,11 +44,11 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   });
   const spot = state.spot;
   spot.taker = order;
-  const outcome = order.book.replace(
-    order.orderId,
-    { priceTicks, quantityLots: lots, timeInForce: order.timeInForce },
-    spot.listener,
-  );
+  const change = spot.bookChange;
+  change.priceTicks = priceTicks;
+  change.quantityLots = lots;
+  change.timeInForce = order.timeInForce;
+  const outcome = order.book.replace(order.orderId, change, spot.listener);
   spot.taker = null;
   assert(outcome !== undefined, "an open order was not in its book");
   let orderStatus: OrderOutcome["orderStatus"];

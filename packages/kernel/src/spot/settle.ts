@@ -193,9 +193,9 @@ export function settleRest(
   assert(restingLots === order.quantityLots - order.filledLots, "resting lots disagree");
   const needed =
     neededKnown ?? holdFor(order.market, order.side === "buy", order.priceTicks, restingLots);
-  const excess = order.heldAmount - needed;
-  assert(excess >= 0n, "a resting order holds too little");
-  if (excess > 0n) {
+  if (order.heldAmount !== needed) {
+    const excess = order.heldAmount - needed;
+    assert(excess > 0n, "a resting order holds too little");
     release(state, order.holdAccount, excess);
     order.heldAmount = needed;
   }

@@ -1,6 +1,6 @@
 // Spot's slice of kernel state: open orders and the id sequences of orders and fills.
 
-import type { BookListener, OrderBook } from "../book/types.ts";
+import type { BookListener, BookOrderInput, OrderBook, OrderChange } from "../book/types.ts";
 import type { Account, OwnerState } from "../ledger/state.ts";
 import type { MarketState } from "../reference/state.ts";
 import type { OrderStatus, OrderType, Side, TimeInForce } from "./types.ts";
@@ -39,6 +39,9 @@ export interface SpotState {
   taker: OrderState | null;
   /** One listener per kernel, so matching allocates no callbacks. */
   listener: BookListener;
+  /** Scratch arguments of book calls, filled in per call (books never keep them). */
+  bookInput: BookOrderInput;
+  bookChange: OrderChange;
 }
 
 /** The open order ids of an owner (an empty set from the first call on). */
