@@ -4,12 +4,12 @@
 // collection into the old generation, which cost more than everything else the kernel does.
 
 import { assert } from "./assert.ts";
-import { IdIndex } from "./id-index.ts";
+import { IdIndex, type IdSource } from "./id-index.ts";
 import type { ResultField } from "./module.ts";
 import { rejectCodes, type RejectCode } from "./reject-codes.ts";
 import { commandCodecs, commandTypesByCode } from "./registry.ts";
-import type { OrderStatus } from "./spot/types.ts";
-import type { Command, CommandResult, CommandType } from "./types.ts";
+import type { CancelOrderValue, OrderOutcome, OrderStatus } from "./spot/types.ts";
+import type { CancelledValue, Command, CommandResult, CommandType, PostingValue } from "./types.ts";
 
 const codeIndex = Object.freeze(
   Object.fromEntries(rejectCodes.map((code, index) => [code, index])),
@@ -20,6 +20,33 @@ const statusIndex = Object.freeze(
 ) as Readonly<Record<OrderStatus, number>>;
 /** Slot of each numeric result field in `numbers` (orderStatus has its own array). */
 const numberSlots = { orderId: 0, filledLots: 1, restingLots: 2, cancelledCount: 3, postingSeq: 4 };
+
+/** The result values the memory reads field by field without a generic walk. */
+const enum ResultShape {
+  None,
+  OrderOutcome,
+  CancelOrder,
+  CancelledCount,
+  PostingSeq,
+  Other,
+}
+
+/** Each command type's result shape, by type code (made once at load). */
+const resultShapes: Readonly<Uint8Array> = (() => {
+  const shapes = new Uint8Array(commandTypesByCode.length).fill(ResultShape.Other);
+  const known: [string, ResultShape][] = [
+    ["", ResultShape.None],
+    ["orderId,orderStatus,filledLots,restingLots", ResultShape.OrderOutcome],
+    ["orderId,cancelledCount", ResultShape.CancelOrder],
+    ["cancelledCount", ResultShape.CancelledCount],
+    ["postingSeq", ResultShape.PostingSeq],
+  ];
+  commandTypesByCode.forEach((type, code) => {
+    const fields = commandCodecs[type].result.join(",");
+    for (const [list, shape] of known) if (list === fields) shapes[code] = shape;
+  });
+  return shapes;
+})();
 
 /**
  * Two independent 32-bit hashes over a command's content (every schema field but `atMs`), so a
@@ -145,8 +172,15 @@ export interface RememberedCommand {
 }
 
 /** Remembered commands in arrival (and so time) order; positions grow for the kernel's life. */
-export class CommandMemory {
-  private ids: (string | undefined)[] = [];
+export class CommandMemory implements IdSource {
+  /**
+   * Ids by position − `base`; forgotten ones are undefined until compaction drops them. Sized
+   * like the typed arrays and written by index (`count` are in use): growing an array by
+   * `push` cost more than everything else the memory does per command.
+   */
+  ids: (string | undefined)[] = new Array<string | undefined>(1024).fill(undefined);
+  /** Entries in use, from index 0. */
+  private count = 0;
   private atMs = new Float64Array(1024);
   private types = new Uint8Array(1024);
   private prints = new Int32Array(2048);
@@ -159,17 +193,14 @@ export class CommandMemory {
   /** orderId, filledLots, restingLots, cancelledCount, postingSeq; NaN = null. */
   private numbers = new Float64Array(5 * 1024);
   /** Position of index 0 of the arrays; positions before `head` are forgotten. */
-  private base = 0;
-  private head = 0;
+  base = 0;
+  head = 0;
   private readonly index: IdIndex;
   private readonly print = new Int32Array(2);
   private readonly fingerprinter = new Fingerprinter();
 
   constructor() {
-    this.index = new IdIndex(
-      (position) => this.ids[position - this.base]!,
-      () => this.head,
-    );
+    this.index = new IdIndex(this);
   }
 
   /** How many commands are remembered. */
@@ -224,35 +255,76 @@ export class CommandMemory {
     print1: number,
     result: CommandResult,
   ): void {
-    const at = this.ids.length;
+    const at = this.count;
     if (at === this.atMs.length) this.grow();
     const position = this.base + at;
     this.index.set(id, position);
     this.hashes[at] = this.index.hashOf(id);
-    this.ids.push(id);
+    this.ids[at] = id;
+    this.count = at + 1;
     this.atMs[at] = atMs;
-    this.types[at] = commandCodecs[type].typeCode;
+    const typeCode = commandCodecs[type].typeCode;
+    this.types[at] = typeCode;
     this.prints[2 * at] = print0;
     this.prints[2 * at + 1] = print1;
     const n = this.numbers;
-    if (result.ok) {
-      const v = result.value as Partial<Record<ResultField, number | OrderStatus | null>>;
-      this.codes[at] = -1;
-      const status = v.orderStatus;
-      this.statuses[at] = typeof status === "string" ? statusIndex[status] : -1;
-      n[5 * at] = (v.orderId as number | undefined) ?? Number.NaN;
-      n[5 * at + 1] = (v.filledLots as number | undefined) ?? Number.NaN;
-      n[5 * at + 2] = (v.restingLots as number | undefined) ?? Number.NaN;
-      n[5 * at + 3] = (v.cancelledCount as number | undefined) ?? Number.NaN;
-      n[5 * at + 4] = (v.postingSeq as number | undefined) ?? Number.NaN;
-    } else {
+    const slot = 5 * at;
+    n[slot] = Number.NaN;
+    n[slot + 1] = Number.NaN;
+    n[slot + 2] = Number.NaN;
+    n[slot + 3] = Number.NaN;
+    n[slot + 4] = Number.NaN;
+    this.statuses[at] = -1;
+    if (!result.ok) {
       this.codes[at] = codeIndex[result.code];
+      return;
+    }
+    this.codes[at] = -1;
+    // Read the value by its type's shape: one object shape per read, no generic walk.
+    switch (resultShapes[typeCode]) {
+      case ResultShape.None:
+        break;
+      case ResultShape.OrderOutcome: {
+        const v = result.value as OrderOutcome;
+        n[5 * at] = v.orderId;
+        this.statuses[at] = statusIndex[v.orderStatus];
+        n[5 * at + 1] = v.filledLots;
+        n[5 * at + 2] = v.restingLots;
+        break;
+      }
+      case ResultShape.CancelOrder: {
+        const v = result.value as CancelOrderValue;
+        n[5 * at] = v.orderId;
+        n[5 * at + 3] = v.cancelledCount;
+        break;
+      }
+      case ResultShape.CancelledCount:
+        n[5 * at + 3] = (result.value as CancelledValue).cancelledCount;
+        break;
+      case ResultShape.PostingSeq:
+        n[5 * at + 4] = (result.value as PostingValue).postingSeq;
+        break;
+      default: {
+        const v = result.value as Partial<Record<ResultField, number | OrderStatus | null>>;
+        const status = v.orderStatus;
+        this.statuses[at] = typeof status === "string" ? statusIndex[status] : -1;
+        for (const field of [
+          "orderId",
+          "filledLots",
+          "restingLots",
+          "cancelledCount",
+          "postingSeq",
+        ] as const) {
+          const value = v[field];
+          if (typeof value === "number") n[5 * at + numberSlots[field]] = value;
+        }
+      }
     }
   }
 
   /** Forgets up to `countMax` of the oldest commands older than `cutoffMs`. */
   prune(cutoffMs: number, countMax: number): void {
-    const end = Math.min(this.base + this.ids.length, this.head + countMax);
+    const end = Math.min(this.base + this.count, this.head + countMax);
     let head = this.head;
     while (head < end) {
       const at = head - this.base;
@@ -263,12 +335,12 @@ export class CommandMemory {
     }
     this.head = head;
     const dropped = head - this.base;
-    if (dropped > 1024 && dropped * 2 > this.ids.length) this.compact(dropped);
+    if (dropped > 1024 && dropped * 2 > this.count) this.compact(dropped);
   }
 
   /** Every remembered command, oldest first. */
   *entries(): IterableIterator<RememberedCommand> {
-    for (let position = this.head; position < this.base + this.ids.length; position++) {
+    for (let position = this.head; position < this.base + this.count; position++) {
       const at = position - this.base;
       yield {
         id: this.ids[at]!,
@@ -281,8 +353,10 @@ export class CommandMemory {
   }
 
   private compact(dropped: number): void {
-    const live = this.ids.length - dropped;
-    this.ids = this.ids.slice(dropped);
+    const live = this.count - dropped;
+    this.ids.copyWithin(0, dropped, dropped + live);
+    this.ids.fill(undefined, live, this.count);
+    this.count = live;
     this.atMs.copyWithin(0, dropped, dropped + live);
     this.types.copyWithin(0, dropped, dropped + live);
     this.prints.copyWithin(0, 2 * dropped, 2 * (dropped + live));
@@ -305,6 +379,9 @@ export class CommandMemory {
       next.set(old);
       return next;
     };
+    const ids = new Array<string | undefined>(capacity).fill(undefined);
+    for (let i = 0; i < this.count; i++) ids[i] = this.ids[i];
+    this.ids = ids;
     this.atMs = grow(this.atMs, (n) => new Float64Array(n), 1);
     this.types = grow(this.types, (n) => new Uint8Array(n), 1);
     this.prints = grow(this.prints, (n) => new Int32Array(n), 2);

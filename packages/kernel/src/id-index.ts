@@ -5,8 +5,15 @@
 
 import { assert } from "./assert.ts";
 
-/** Resolves a position back to its id (the caller keeps the ids). */
-export type IdAt = (position: number) => string;
+/**
+ * Where the ids live (the caller keeps them): the id at position `p` is `ids[p - base]`, and no
+ * position before `head` is indexed. Read as fields, not called, on every probe.
+ */
+export interface IdSource {
+  readonly ids: readonly (string | undefined)[];
+  readonly base: number;
+  readonly head: number;
+}
 
 const EMPTY = 0;
 /** Positions are stored modulo this (plus one, so 0 can mean empty). */
@@ -35,9 +42,7 @@ export class IdIndex {
   private live = 0;
 
   constructor(
-    private readonly idAt: IdAt,
-    /** The oldest position that may still be indexed. */
-    private readonly oldest: () => number,
+    private readonly source: IdSource,
     capacity = 1024,
   ) {
     assert((capacity & (capacity - 1)) === 0, "capacity must be a power of two");
@@ -50,7 +55,7 @@ export class IdIndex {
   }
 
   private absolute(stored: number): number {
-    const oldest = this.oldest();
+    const oldest = this.source.head;
     return oldest + ((stored - 1 - (oldest % MODULUS) + MODULUS) % MODULUS);
   }
 
@@ -77,7 +82,8 @@ export class IdIndex {
       if (slot === EMPTY) return -1;
       if (table[index * 2 + 1] === hash) {
         const position = this.absolute(slot);
-        if (this.idAt(position) === id) return position;
+        const source = this.source;
+        if (source.ids[position - source.base] === id) return position;
       }
       index = (index + 1) & this.mask;
     }

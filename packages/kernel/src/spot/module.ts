@@ -157,6 +157,8 @@ export const spotModule = {
           orderId: r[0] as number,
           clientOrderId: r[1] as string,
           owner,
+          ownerId: owner.ownerId,
+          mode,
           market,
           book: mode === "real" ? market.bookReal : market.bookDemo,
           side,

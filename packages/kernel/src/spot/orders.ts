@@ -38,7 +38,7 @@ export function commandedOrder(
   orderId: number,
 ): OrderState | RejectCode {
   const order = state.spot.orders.get(orderId);
-  if (order !== undefined && order.owner.ownerId === ownerId && order.owner.mode === mode) {
+  if (order !== undefined && order.ownerId === ownerId && order.mode === mode) {
     return order;
   }
   const owner = traderOwner(state, ownerId, mode);

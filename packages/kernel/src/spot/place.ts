@@ -91,6 +91,8 @@ export const placeOrder: Handler<"place_order"> = (state, command) => {
     orderId,
     clientOrderId: command.id,
     owner,
+    ownerId: owner.ownerId,
+    mode: owner.mode,
     market,
     book,
     side: command.side,

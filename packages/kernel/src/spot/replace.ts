@@ -20,10 +20,12 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   const code = limitCode(market, priceTicks, lots);
   if (code !== null) return fail(code);
   const holdNew = holdFor(market, order.side === "buy", priceTicks, lots);
-  // No hold arithmetic when the hold stays what it is.
-  const holdExtra = holdNew === order.heldAmount ? 0n : holdNew - order.heldAmount;
-  if (holdExtra > 0n && order.holdAccount.available < holdExtra) {
-    return fail("insufficient_balance");
+  // Hold more now when the new terms need more; when they need less, the excess is released
+  // once the order rests (settleRest), and when they need the same, nothing is computed.
+  let holdExtra = 0n;
+  if (holdNew > order.heldAmount) {
+    holdExtra = holdNew - order.heldAmount;
+    if (order.holdAccount.available < holdExtra) return fail("insufficient_balance");
   }
 
   const priceBefore = order.priceTicks;

@@ -3,12 +3,16 @@
 import type { BookListener, BookOrderInput, OrderBook, OrderChange } from "../book/types.ts";
 import type { Account, OwnerState } from "../ledger/state.ts";
 import type { MarketState } from "../reference/state.ts";
+import type { Mode } from "../types.ts";
 import type { OrderStatus, OrderType, Side, TimeInForce } from "./types.ts";
 
 export interface OrderState {
   orderId: number;
   clientOrderId: string;
   owner: OwnerState;
+  /** `owner.ownerId` and `owner.mode`, kept here so a cancel or replace checks them in place. */
+  ownerId: string;
+  mode: Mode;
   market: MarketState;
   book: OrderBook;
   side: Side;
