@@ -15,9 +15,21 @@ const codeIndex = Object.freeze(
   Object.fromEntries(rejectCodes.map((code, index) => [code, index])),
 ) as Readonly<Record<RejectCode, number>>;
 const statuses: readonly OrderStatus[] = ["open", "filled", "cancelled", "expired", "rejected"];
-const statusIndex = Object.freeze(
-  Object.fromEntries(statuses.map((status, index) => [status, index])),
-) as Readonly<Record<OrderStatus, number>>;
+/** The index of a status in `statuses` (a switch: cheaper than a keyed lookup per command). */
+function statusCode(status: OrderStatus): number {
+  switch (status) {
+    case "open":
+      return 0;
+    case "filled":
+      return 1;
+    case "cancelled":
+      return 2;
+    case "expired":
+      return 3;
+    case "rejected":
+      return 4;
+  }
+}
 /** Slot of each numeric result field in `numbers` (orderStatus has its own array). */
 const numberSlots = { orderId: 0, filledLots: 1, restingLots: 2, cancelledCount: 3, postingSeq: 4 };
 
@@ -60,11 +72,13 @@ export class Fingerprinter {
   private readonly scratch = new Float64Array(1);
   private readonly scratchWords = new Int32Array(this.scratch.buffer);
 
-  /** Writes the two hashes of `command` to `out[0]` and `out[1]`. */
-  fingerprint(command: Command, out: Int32Array): void {
+  /** Writes the two hashes of `command` to `out[0]` and `out[1]`; returns its type code. */
+  fingerprint(command: Command, out: Int32Array): number {
     // The hot commands read their fields directly; the schema walk gives the same hashes.
+    let typeCode: number;
     switch (command.type) {
       case "replace_order":
+        typeCode = 14;
         this.start(14);
         this.mixString(command.ownerId);
         this.mixString(command.mode);
@@ -73,12 +87,14 @@ export class Fingerprinter {
         this.mixNumber(command.quantityLots);
         break;
       case "cancel_order":
+        typeCode = 13;
         this.start(13);
         this.mixString(command.ownerId);
         this.mixString(command.mode);
         this.mixNumber(command.orderId);
         break;
       case "place_order":
+        typeCode = 12;
         this.start(12);
         this.mixString(command.ownerId);
         this.mixString(command.mode);
@@ -91,19 +107,21 @@ export class Fingerprinter {
         this.mixValue(command.quoteAmount);
         break;
       default:
-        this.fingerprintBySchema(command);
+        typeCode = this.fingerprintBySchema(command);
     }
     out[0] = this.hashA;
     out[1] = this.hashB ^ (this.hashB >>> 13);
+    return typeCode;
   }
 
   /** The general fingerprint: every schema field in order (before the final mix of `out`). */
-  fingerprintBySchema(command: Command): void {
+  private fingerprintBySchema(command: Command): number {
     const entry = commandCodecs[command.type];
     this.start(entry.typeCode);
     const schema = entry.fields;
     const record = command as unknown as Record<string, unknown>;
     for (let i = 0; i < schema.length; i++) this.mixValue(record[schema[i]![0]]);
+    return entry.typeCode;
   }
 
   /** Writes the schema-walk fingerprint (for tests of the hand-written ones). */
@@ -238,19 +256,20 @@ export class CommandMemory implements IdSource {
 
   /** Remembers a command (whose id is not remembered) and its result. */
   remember(command: Command, result: CommandResult): void {
-    this.fingerprinter.fingerprint(command, this.print);
-    this.add(command.id, command.atMs, command.type, this.print[0]!, this.print[1]!, result);
+    const typeCode = this.fingerprinter.fingerprint(command, this.print);
+    this.add(command.id, command.atMs, typeCode, this.print[0]!, this.print[1]!, result);
   }
 
   /** Remembers an entry restored from a snapshot. */
   restoreEntry(entry: RememberedCommand): void {
-    this.add(entry.id, entry.atMs, entry.type, entry.print[0], entry.print[1], entry.result);
+    const typeCode = commandCodecs[entry.type].typeCode;
+    this.add(entry.id, entry.atMs, typeCode, entry.print[0], entry.print[1], entry.result);
   }
 
   private add(
     id: string,
     atMs: number,
-    type: CommandType,
+    typeCode: number,
     print0: number,
     print1: number,
     result: CommandResult,
@@ -263,7 +282,6 @@ export class CommandMemory implements IdSource {
     this.ids[at] = id;
     this.count = at + 1;
     this.atMs[at] = atMs;
-    const typeCode = commandCodecs[type].typeCode;
     this.types[at] = typeCode;
     this.prints[2 * at] = print0;
     this.prints[2 * at + 1] = print1;
@@ -287,7 +305,7 @@ export class CommandMemory implements IdSource {
       case ResultShape.OrderOutcome: {
         const v = result.value as OrderOutcome;
         n[5 * at] = v.orderId;
-        this.statuses[at] = statusIndex[v.orderStatus];
+        this.statuses[at] = statusCode(v.orderStatus);
         n[5 * at + 1] = v.filledLots;
         n[5 * at + 2] = v.restingLots;
         break;
@@ -307,7 +325,7 @@ export class CommandMemory implements IdSource {
       default: {
         const v = result.value as Partial<Record<ResultField, number | OrderStatus | null>>;
         const status = v.orderStatus;
-        this.statuses[at] = typeof status === "string" ? statusIndex[status] : -1;
+        this.statuses[at] = typeof status === "string" ? statusCode(status) : -1;
         for (const field of [
           "orderId",
           "filledLots",
