@@ -5,6 +5,7 @@
 
 import { assert } from "./assert.ts";
 import { commandShapeCode } from "./command-codec.ts";
+import { emittedEvents } from "./events.ts";
 import { reportBalances } from "./ledger/module.ts";
 import type { Handler } from "./module.ts";
 import { fail, type RejectCode } from "./reject-codes.ts";
@@ -62,17 +63,18 @@ export function apply<C extends Command>(state: KernelState, command: C): ApplyO
   state.nowMs = command.atMs;
   state.commandSerial++;
   state.command = command;
-  state.events = [];
+  state.eventCount = 0;
   const touched = state.ledger.touched;
   if (touched.length > 0) touched.length = 0;
   const handler = handlers[command.type] as unknown as Handler<CommandType>;
   const result = handler(state, command) as ApplyOutput<C>["result"];
-  let events = state.events;
+  let events: Event[];
   if (!result.ok) {
-    assert(events.length === 0 || onlyRestorable(events), "a rejection emitted events");
+    assert(onlyRestorable(state), "a rejection emitted events");
     events = NO_EVENTS;
   } else {
     reportBalances(state);
+    events = emittedEvents(state);
   }
   state.command = null;
 
@@ -88,8 +90,10 @@ export function apply<C extends Command>(state: KernelState, command: C): ApplyO
 
 // Rejections must leave no events; `order_accepted` (or `order_replaced`) pushed before a book
 // rejection is the only event a rejected command may have produced, and it is dropped.
-function onlyRestorable(events: readonly { type: string }[]): boolean {
-  return events.every(
-    (event) => event.type === "order_accepted" || event.type === "order_replaced",
-  );
+function onlyRestorable(state: KernelState): boolean {
+  for (let i = 0; i < state.eventCount; i++) {
+    const type = state.events[i]!.type;
+    if (type !== "order_accepted" && type !== "order_replaced") return false;
+  }
+  return true;
 }

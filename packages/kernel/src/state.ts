@@ -36,8 +36,9 @@ export interface KernelState extends KernelSlices {
   // Per-command scratch, reset by `apply`.
   /** Serial number of the command being applied. */
   commandSerial: number;
-  /** Events of the command being applied, in order. */
+  /** Scratch: the first `eventCount` are the events of the command being applied (see events.ts). */
   events: Event[];
+  eventCount: number;
   /** The command being applied, null between commands. */
   command: Command | null;
 }
@@ -71,6 +72,7 @@ export function createKernelState(
     memory: new CommandMemory(),
     commandSerial: 0,
     events: [],
+    eventCount: 0,
     command: null,
   } as unknown as KernelState;
   const slices = state as unknown as Record<string, unknown>;

@@ -9,6 +9,7 @@ import type { KernelState } from "../state.ts";
 import { systemOwners } from "../types.ts";
 import type { WithdrawalState } from "./state.ts";
 import type { WithdrawalView } from "./types.ts";
+import { emit } from "../events.ts";
 
 /** System owners that may receive deposits and hold funds like users. */
 function fundableSystemOwner(ownerId: string): boolean {
@@ -32,7 +33,7 @@ export function withdrawalView(withdrawal: WithdrawalState): WithdrawalView {
 }
 
 function reportWithdrawal(state: KernelState, withdrawal: WithdrawalState): void {
-  state.events.push({ type: "withdrawal_changed", withdrawal: withdrawalView(withdrawal) });
+  emit(state, { type: "withdrawal_changed", withdrawal: withdrawalView(withdrawal) });
 }
 
 export const creditDeposit: Handler<"credit_deposit"> = (state, command) => {

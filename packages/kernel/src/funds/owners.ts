@@ -18,6 +18,7 @@ import { fail } from "../reject-codes.ts";
 import { DONE, ok } from "../results.ts";
 import type { KernelState } from "../state.ts";
 import { systemOwners } from "../types.ts";
+import { emit } from "../events.ts";
 
 export const openAccounts: Handler<"open_accounts"> = (state, command) => {
   if (!validOwnerId(command.ownerId)) return fail("owner_id_invalid");
@@ -25,7 +26,7 @@ export const openAccounts: Handler<"open_accounts"> = (state, command) => {
     return fail("accounts_already_open");
   }
   const owner = openOwner(state, command.ownerId, command.mode);
-  state.events.push({ type: "accounts_opened", ownerId: owner.ownerId, mode: owner.mode });
+  emit(state, { type: "accounts_opened", ownerId: owner.ownerId, mode: owner.mode });
   if (owner.mode === "demo") grantDemoDefaults(state, owner);
   return DONE;
 };
@@ -89,6 +90,6 @@ export const resetDemo: Handler<"reset_demo"> = (state, command) => {
     }
   }
   grantDemoDefaults(state, owner);
-  state.events.push({ type: "demo_reset", ownerId: owner.ownerId });
+  emit(state, { type: "demo_reset", ownerId: owner.ownerId });
   return ok({ cancelledCount });
 };

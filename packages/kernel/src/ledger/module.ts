@@ -8,6 +8,7 @@ import type { Mode, Wallet } from "../types.ts";
 import { accountOf, balanceView, compareStrings, openOwner } from "./accounts.ts";
 import { createLedgerState } from "./state.ts";
 import type { AccountBalance, Posting, PostingReason } from "./types.ts";
+import { emit } from "../events.ts";
 
 /** Reports the balances of every account the command touched, after it (last event). */
 export function reportBalances(state: KernelState): void {
@@ -15,7 +16,7 @@ export function reportBalances(state: KernelState): void {
   if (touched.length === 0) return;
   const balances: AccountBalance[] = new Array<AccountBalance>(touched.length);
   for (let i = 0; i < touched.length; i++) balances[i] = balanceView(touched[i]!);
-  state.events.push({ type: "balances_changed", balances });
+  emit(state, { type: "balances_changed", balances });
 }
 
 /**

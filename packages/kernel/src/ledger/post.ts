@@ -8,6 +8,7 @@ import type { KernelState } from "../state.ts";
 import type { Account } from "./state.ts";
 import type { AssetState } from "../reference/state.ts";
 import type { Posting, PostingReason } from "./types.ts";
+import { emit } from "../events.ts";
 
 /** What a posting cites besides its command. Absent fields are null in the posting. */
 export interface PostingRefs {
@@ -75,7 +76,7 @@ export function post(state: KernelState, input: PostingInput): number {
   keepPosting(credit, posting, kept);
   touch(state, debit);
   touch(state, credit);
-  state.events.push({ type: "posting", posting });
+  emit(state, { type: "posting", posting });
   return seq;
 }
 

@@ -8,6 +8,7 @@ import { DONE } from "../results.ts";
 import { buildMarket, ID_PATTERN, installMarket, marketView, updateBand } from "./markets.ts";
 import type { AssetState } from "./state.ts";
 import type { Tick } from "./types.ts";
+import { emit } from "../events.ts";
 
 export const defineAsset: Handler<"define_asset"> = (state, command) => {
   if (!ID_PATTERN.test(command.assetId)) return fail("asset_invalid");
@@ -26,7 +27,7 @@ export const defineAsset: Handler<"define_asset"> = (state, command) => {
     amountMax: command.amountMax,
   };
   assets.set(asset.assetId, asset);
-  state.events.push({ type: "asset_defined", asset: { ...asset } });
+  emit(state, { type: "asset_defined", asset: { ...asset } });
   return DONE;
 };
 
@@ -35,7 +36,7 @@ export const defineMarket: Handler<"define_market"> = (state, command) => {
   const market = buildMarket(state, command);
   if (typeof market === "string") return fail(market);
   installMarket(state, market);
-  state.events.push({ type: "market_defined", market: marketView(market) });
+  emit(state, { type: "market_defined", market: marketView(market) });
   return DONE;
 };
 
@@ -43,7 +44,7 @@ export const setMarketSession: Handler<"set_market_session"> = (state, command) 
   const market = state.reference.markets.get(command.marketId);
   if (market === undefined) return fail("market_not_found");
   market.open = command.open;
-  state.events.push({
+  emit(state, {
     type: "market_session_changed",
     marketId: market.marketId,
     open: market.open,
@@ -76,7 +77,7 @@ export const recordTick: Handler<"record_tick"> = (state, command) => {
   if (anchored !== undefined) {
     for (const market of anchored) updateBand(market, tick.price, tick.tickId);
   }
-  state.events.push({ type: "tick_recorded", tick: { ...tick } });
+  emit(state, { type: "tick_recorded", tick: { ...tick } });
   // Products that follow the tape (marks, expiries) see the tick after the reference data.
   for (const module of state.modules) module.onTick?.(state, tick);
   return DONE;

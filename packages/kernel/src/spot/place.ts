@@ -16,6 +16,7 @@ import { settleGone, settleRest } from "./settle.ts";
 import { openOrderIds, type OrderState } from "./state.ts";
 import type { OrderStatus } from "./types.ts";
 import { orderView } from "./views.ts";
+import { emit } from "../events.ts";
 
 /**
  * Places an order.
@@ -111,15 +112,15 @@ export const placeOrder: Handler<"place_order"> = (state, command) => {
   };
   if (lots === 0) {
     // A market buy whose quote amount cannot pay for one lot within the band: nothing trades.
-    state.events.push({ type: "order_accepted", order: orderView(order) });
+    emit(state, { type: "order_accepted", order: orderView(order) });
     order.heldAmount = 0n;
     order.status = "expired";
-    state.events.push({ type: "order_done", orderId, status: "expired", filledLots: 0 });
+    emit(state, { type: "order_done", orderId, status: "expired", filledLots: 0 });
     return ok({ orderId, orderStatus: "expired", filledLots: 0, restingLots: 0 });
   }
   hold(state, holdAccount, holdAmount);
   spot.orders.set(orderId, order);
-  state.events.push({ type: "order_accepted", order: orderView(order) });
+  emit(state, { type: "order_accepted", order: orderView(order) });
   spot.taker = order;
   const input = spot.bookInput;
   input.orderId = orderId;

@@ -9,6 +9,7 @@ import { bookRejectCode, holdFor, limitCode } from "./holds.ts";
 import { commandedOrder } from "./orders.ts";
 import { settleGone, settleRest } from "./settle.ts";
 import type { OrderOutcome } from "./types.ts";
+import { emit } from "../events.ts";
 
 export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   const order = commandedOrder(state, command.ownerId, command.mode, command.orderId);
@@ -37,7 +38,7 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   }
   order.priceTicks = priceTicks;
   order.quantityLots = filledBefore + lots;
-  state.events.push({
+  emit(state, {
     type: "order_replaced",
     orderId: order.orderId,
     priceTicks,

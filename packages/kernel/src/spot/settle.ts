@@ -12,6 +12,7 @@ import { systemOwners } from "../types.ts";
 import { holdFor } from "./holds.ts";
 import { openOrderIds, type OrderState } from "./state.ts";
 import type { CancelReason } from "./types.ts";
+import { emit } from "../events.ts";
 
 const BPS = 10_000n;
 
@@ -100,7 +101,7 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
     maker.quantityLots - maker.filledLots === fill.makerRemainingLots,
     "maker lots disagree with the book",
   );
-  state.events.push({
+  emit(state, {
     type: "fill",
     fillId,
     marketId: market.marketId,
@@ -135,7 +136,7 @@ export function removeOpenOrder(
   order.status = status;
   state.spot.orders.delete(order.orderId);
   openOrderIds(state.spot, order.owner).delete(order.orderId);
-  state.events.push({
+  emit(state, {
     type: "order_done",
     orderId: order.orderId,
     status,
@@ -148,7 +149,7 @@ function finishCancelled(state: KernelState, order: OrderState, reason: CancelRe
   const released = order.heldAmount;
   if (released > 0n) release(state, order.holdAccount, released);
   order.heldAmount = 0n;
-  state.events.push({
+  emit(state, {
     type: "order_cancelled",
     orderId: order.orderId,
     reason,
@@ -201,7 +202,7 @@ export function settleRest(
   }
   // A replaced order that rests again never left its owner's open set.
   if (joining) openOrderIds(state.spot, order.owner).add(order.orderId);
-  state.events.push({
+  emit(state, {
     type: "order_rested",
     orderId: order.orderId,
     priceTicks: order.priceTicks,
