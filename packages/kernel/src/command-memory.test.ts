@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Fingerprinter } from "./command-memory.ts";
+import { Fingerprinter } from "./fingerprint.ts";
 import { CommandMaker } from "./testing/commands.ts";
 import type { Command } from "./types.ts";
 
