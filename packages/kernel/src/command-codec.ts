@@ -1,119 +1,25 @@
 // One table describes every command's fields in a fixed order. It drives shape validation,
 // the cheap equality check behind idempotency (no re-serialising), and the canonical bytes the
-// journal stores.
+// journal stores. The table is assembled from the modules' codec entries (`registry.ts`).
 
 import { assert } from "./assert.ts";
 import { utf8Encode } from "./hash/sha256.ts";
+import type { CommandCodecEntry, FieldKind } from "./module.ts";
 import type { RejectCode } from "./reject-codes.ts";
+import { commandCodecs } from "./registry.ts";
 import type { Command, CommandType } from "./types.ts";
 
-/** The kind of one command field; a trailing `?` means it may be null. */
-type FieldKind =
-  | "string"
-  | "string?"
-  | "int"
-  | "int?"
-  | "bigint"
-  | "bigint?"
-  | "bool"
-  | "mode"
-  | "wallet"
-  | "side"
-  | "tif"
-  | "order_type";
+type Schema = CommandCodecEntry["fields"];
 
-type Schema = readonly (readonly [string, FieldKind])[];
-
-const ownerMode = [
-  ["ownerId", "string"],
-  ["mode", "mode"],
-] as const;
-
-/** Field order per command type, after `type`, `id` and `atMs`. Append-only per type. */
-export const commandSchemas: Record<CommandType, Schema> = {
-  define_asset: [
-    ["assetId", "string"],
-    ["scale", "int"],
-    ["amountMax", "bigint?"],
-  ],
-  define_market: [
-    ["marketId", "string"],
-    ["baseAssetId", "string"],
-    ["quoteAssetId", "string"],
-    ["instrumentId", "string?"],
-    ["priceStep", "string"],
-    ["lotSize", "string"],
-    ["quantityLotsMin", "int"],
-    ["quantityLotsMax", "int"],
-    ["feeBpsMaker", "int"],
-    ["feeBpsTaker", "int"],
-    ["priceBandBps", "int"],
-    ["levelsPerSideMax", "int?"],
-    ["ordersPerBookMax", "int?"],
-  ],
-  set_market_session: [
-    ["marketId", "string"],
-    ["open", "bool"],
-  ],
-  open_accounts: [...ownerMode],
-  reset_demo: [...ownerMode],
-  grant_demo: [...ownerMode, ["assetId", "string"], ["amount", "bigint"]],
-  credit_deposit: [
-    ...ownerMode,
-    ["assetId", "string"],
-    ["amount", "bigint"],
-    ["reference", "string"],
-    ["operatorId", "string?"],
-  ],
-  withdrawal_hold: [
-    ...ownerMode,
-    ["assetId", "string"],
-    ["amount", "bigint"],
-    ["withdrawalId", "string"],
-  ],
-  withdrawal_complete: [
-    ["withdrawalId", "string"],
-    ["reference", "string"],
-    ["operatorId", "string?"],
-  ],
-  withdrawal_cancel: [
-    ["withdrawalId", "string"],
-    ["operatorId", "string?"],
-  ],
-  transfer_wallet: [
-    ...ownerMode,
-    ["assetId", "string"],
-    ["amount", "bigint"],
-    ["sourceWallet", "wallet"],
-    ["targetWallet", "wallet"],
-  ],
-  transfer_user: [
-    ...ownerMode,
-    ["assetId", "string"],
-    ["amount", "bigint"],
-    ["targetOwnerId", "string"],
-  ],
-  place_order: [
-    ...ownerMode,
-    ["marketId", "string"],
-    ["side", "side"],
-    ["orderType", "order_type"],
-    ["timeInForce", "tif"],
-    ["priceTicks", "int?"],
-    ["quantityLots", "int?"],
-    ["quoteAmount", "bigint?"],
-  ],
-  cancel_order: [...ownerMode, ["orderId", "int"]],
-  replace_order: [...ownerMode, ["orderId", "int"], ["priceTicks", "int"], ["quantityLots", "int"]],
-  cancel_all: [...ownerMode, ["marketId", "string?"]],
-  record_tick: [
-    ["tickId", "string"],
-    ["instrumentId", "string"],
-    ["price", "string"],
-    ["tickAtMs", "int"],
-  ],
-  clock_tick: [],
-};
+/**
+ * Field order per command type, after `type`, `id` and `atMs`: each product declares its own
+ * (`commands` in its `module.ts`). Append-only per type.
+ */
+export const commandSchemas: Readonly<Record<CommandType, Schema>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(commandCodecs).map(([type, entry]) => [type, entry.fields]),
+  ) as Record<CommandType, Schema>,
+);
 
 /** Longest string field accepted in a command. */
 export const COMMAND_STRING_LENGTH_MAX = 256;

@@ -4,72 +4,62 @@
 // collection into the old generation, which cost more than everything else the kernel does.
 
 import { assert } from "./assert.ts";
-import { commandSchemas } from "./command-codec.ts";
-import { IdIndex } from "./id-index.ts";
-import { rejectCodes } from "./reject-codes.ts";
-import type { Command, CommandResult, CommandType, OrderStatus } from "./types.ts";
+import { Fingerprinter } from "./fingerprint.ts";
+import { IdIndex, type IdSource } from "./id-index.ts";
+import type { ResultField } from "./module.ts";
+import { rejectCodes, type RejectCode } from "./reject-codes.ts";
+import { commandCodecs, commandTypesByCode } from "./registry.ts";
+import type { CancelOrderValue, OrderOutcome, OrderStatus } from "./spot/types.ts";
+import type { CancelledValue, Command, CommandResult, CommandType, PostingValue } from "./types.ts";
 
-const commandTypes = Object.keys(commandSchemas) as CommandType[];
-const typeIndex = new Map<string, number>(commandTypes.map((type, index) => [type, index]));
-const codeIndex = new Map<string, number>(rejectCodes.map((code, index) => [code, index]));
-const statuses: OrderStatus[] = ["open", "filled", "cancelled", "expired", "rejected"];
-const statusIndex = new Map<string, number>(statuses.map((status, index) => [status, index]));
-
-const scratch = new Float64Array(1);
-const scratchWords = new Int32Array(scratch.buffer);
-
-/**
- * Two independent 32-bit hashes over a command's content (every schema field but `atMs`), so a
- * repeat can be told from a reused id without keeping the command. Two different commands under
- * one id look alike with probability about 2^-64.
- */
-export function fingerprint(command: Command, out: Int32Array): void {
-  const type = typeIndex.get(command.type)!;
-  hashA = 0x811c9dc5 ^ type;
-  hashB = 0x2545f491 ^ Math.imul(type + 1, 0x9e3779b1);
-  const schema = commandSchemas[command.type];
-  const record = command as unknown as Record<string, unknown>;
-  for (let i = 0; i < schema.length; i++) {
-    const value = record[schema[i]![0]];
-    if (value === null) {
-      mix(0x6e756c6c);
-    } else if (typeof value === "string") {
-      mix(value.length ^ 0x73000000);
-      for (let k = 0; k < value.length; k++) mix(value.charCodeAt(k));
-    } else if (typeof value === "number") {
-      if ((value | 0) === value) {
-        mix(value);
-        mix(0x69000000);
-      } else {
-        scratch[0] = value;
-        mix(scratchWords[0]!);
-        mix(scratchWords[1]! ^ 0x6e000000);
-      }
-    } else if (typeof value === "bigint") {
-      let rest = value;
-      mix(value < 0n ? 0x2d : 0x2b);
-      if (rest < 0n) rest = -rest;
-      do {
-        mix(Number(BigInt.asUintN(32, rest)) | 0);
-        rest >>= 32n;
-      } while (rest > 0n);
-    } else {
-      mix(value === true ? 0x74 : 0x66);
-    }
+const codeIndex = Object.freeze(
+  Object.fromEntries(rejectCodes.map((code, index) => [code, index])),
+) as Readonly<Record<RejectCode, number>>;
+const statuses: readonly OrderStatus[] = ["open", "filled", "cancelled", "expired", "rejected"];
+/** The index of a status in `statuses` (a switch: cheaper than a keyed lookup per command). */
+function statusCode(status: OrderStatus): number {
+  switch (status) {
+    case "open":
+      return 0;
+    case "filled":
+      return 1;
+    case "cancelled":
+      return 2;
+    case "expired":
+      return 3;
+    case "rejected":
+      return 4;
   }
-  out[0] = hashA;
-  out[1] = hashB ^ (hashB >>> 13);
+}
+/** Slot of each numeric result field in `numbers` (orderStatus has its own array). */
+const numberSlots = { orderId: 0, filledLots: 1, restingLots: 2, cancelledCount: 3, postingSeq: 4 };
+
+/** The result values the memory reads field by field without a generic walk. */
+const enum ResultShape {
+  None,
+  OrderOutcome,
+  CancelOrder,
+  CancelledCount,
+  PostingSeq,
+  Other,
 }
 
-// The running hashes of `fingerprint` (module state, so mixing allocates no closure).
-let hashA = 0;
-let hashB = 0;
-
-function mix(word: number): void {
-  hashA = Math.imul(hashA ^ word, 0x01000193);
-  hashB = Math.imul(hashB ^ word, 0x5bd1e995);
-  hashB ^= hashB >>> 15;
-}
+/** Each command type's result shape, by type code (made once at load). */
+const resultShapes: Readonly<Uint8Array> = (() => {
+  const shapes = new Uint8Array(commandTypesByCode.length).fill(ResultShape.Other);
+  const known: [string, ResultShape][] = [
+    ["", ResultShape.None],
+    ["orderId,orderStatus,filledLots,restingLots", ResultShape.OrderOutcome],
+    ["orderId,cancelledCount", ResultShape.CancelOrder],
+    ["cancelledCount", ResultShape.CancelledCount],
+    ["postingSeq", ResultShape.PostingSeq],
+  ];
+  commandTypesByCode.forEach((type, code) => {
+    const fields = commandCodecs[type].result.join(",");
+    for (const [list, shape] of known) if (list === fields) shapes[code] = shape;
+  });
+  return shapes;
+})();
 
 /** One remembered command, as snapshots carry it. */
 export interface RememberedCommand {
@@ -81,11 +71,20 @@ export interface RememberedCommand {
 }
 
 /** Remembered commands in arrival (and so time) order; positions grow for the kernel's life. */
-export class CommandMemory {
-  private ids: (string | undefined)[] = [];
+export class CommandMemory implements IdSource {
+  /**
+   * Ids by position − `base`; forgotten ones are undefined until compaction drops them. Sized
+   * like the typed arrays and written by index (`count` are in use): growing an array by
+   * `push` cost more than everything else the memory does per command.
+   */
+  ids: (string | undefined)[] = new Array<string | undefined>(1024).fill(undefined);
+  /** Entries in use, from index 0. */
+  private count = 0;
   private atMs = new Float64Array(1024);
   private types = new Uint8Array(1024);
   private prints = new Int32Array(2048);
+  /** The index hash of each id, so expiry needs no rehashing. */
+  private hashes = new Int32Array(1024);
   /** -1 = ok, else the reject code's index. */
   private codes = new Int16Array(1024);
   /** -1 = null, else the status index. */
@@ -93,16 +92,14 @@ export class CommandMemory {
   /** orderId, filledLots, restingLots, cancelledCount, postingSeq; NaN = null. */
   private numbers = new Float64Array(5 * 1024);
   /** Position of index 0 of the arrays; positions before `head` are forgotten. */
-  private base = 0;
-  private head = 0;
+  base = 0;
+  head = 0;
   private readonly index: IdIndex;
   private readonly print = new Int32Array(2);
+  private readonly fingerprinter = new Fingerprinter();
 
   constructor() {
-    this.index = new IdIndex(
-      (position) => this.ids[position - this.base]!,
-      () => this.head,
-    );
+    this.index = new IdIndex(this);
   }
 
   /** How many commands are remembered. */
@@ -118,8 +115,8 @@ export class CommandMemory {
   /** True when `command` has the content of the one remembered at `position`. */
   sameContent(position: number, command: Command): boolean {
     const at = position - this.base;
-    if (commandTypes[this.types[at]!] !== command.type) return false;
-    fingerprint(command, this.print);
+    if (commandTypesByCode[this.types[at]!] !== command.type) return false;
+    this.fingerprinter.fingerprint(command, this.print);
     return this.prints[2 * at] === this.print[0] && this.prints[2 * at + 1] === this.print[1];
   }
 
@@ -128,89 +125,126 @@ export class CommandMemory {
     const at = position - this.base;
     const code = this.codes[at]!;
     if (code >= 0) return { ok: false, code: rejectCodes[code]! };
-    const n = this.numbers;
-    const orNull = (value: number): number | null => (Number.isNaN(value) ? null : value);
-    const status = this.statuses[at]!;
-    return {
-      ok: true,
-      value: {
-        orderId: orNull(n[5 * at]!),
-        orderStatus: status < 0 ? null : statuses[status]!,
-        filledLots: orNull(n[5 * at + 1]!),
-        restingLots: orNull(n[5 * at + 2]!),
-        cancelledCount: orNull(n[5 * at + 3]!),
-        postingSeq: orNull(n[5 * at + 4]!),
-      },
-    };
+    // The value has the fields of its command type's result, in their order.
+    const type = commandTypesByCode[this.types[at]!]!;
+    const value: Partial<Record<ResultField, number | OrderStatus>> = {};
+    for (const field of commandCodecs[type].result) {
+      if (field === "orderStatus") value.orderStatus = statuses[this.statuses[at]!]!;
+      else value[field] = this.numbers[5 * at + numberSlots[field]]!;
+    }
+    return { ok: true, value } as CommandResult;
   }
 
   /** Remembers a command (whose id is not remembered) and its result. */
   remember(command: Command, result: CommandResult): void {
-    fingerprint(command, this.print);
-    this.add(command.id, command.atMs, command.type, this.print[0]!, this.print[1]!, result);
+    const typeCode = this.fingerprinter.fingerprint(command, this.print);
+    this.add(command.id, command.atMs, typeCode, this.print[0]!, this.print[1]!, result);
   }
 
   /** Remembers an entry restored from a snapshot. */
   restoreEntry(entry: RememberedCommand): void {
-    this.add(entry.id, entry.atMs, entry.type, entry.print[0], entry.print[1], entry.result);
+    const typeCode = commandCodecs[entry.type].typeCode;
+    this.add(entry.id, entry.atMs, typeCode, entry.print[0], entry.print[1], entry.result);
   }
 
   private add(
     id: string,
     atMs: number,
-    type: CommandType,
+    typeCode: number,
     print0: number,
     print1: number,
     result: CommandResult,
   ): void {
-    const at = this.ids.length;
+    const at = this.count;
     if (at === this.atMs.length) this.grow();
     const position = this.base + at;
     this.index.set(id, position);
-    this.ids.push(id);
+    this.hashes[at] = this.index.hashOf(id);
+    this.ids[at] = id;
+    this.count = at + 1;
     this.atMs[at] = atMs;
-    this.types[at] = typeIndex.get(type)!;
+    this.types[at] = typeCode;
     this.prints[2 * at] = print0;
     this.prints[2 * at + 1] = print1;
     const n = this.numbers;
-    if (result.ok) {
-      const v = result.value;
-      this.codes[at] = -1;
-      this.statuses[at] = v.orderStatus === null ? -1 : statusIndex.get(v.orderStatus)!;
-      n[5 * at] = v.orderId ?? Number.NaN;
-      n[5 * at + 1] = v.filledLots ?? Number.NaN;
-      n[5 * at + 2] = v.restingLots ?? Number.NaN;
-      n[5 * at + 3] = v.cancelledCount ?? Number.NaN;
-      n[5 * at + 4] = v.postingSeq ?? Number.NaN;
-    } else {
-      this.codes[at] = codeIndex.get(result.code)!;
+    const slot = 5 * at;
+    n[slot] = Number.NaN;
+    n[slot + 1] = Number.NaN;
+    n[slot + 2] = Number.NaN;
+    n[slot + 3] = Number.NaN;
+    n[slot + 4] = Number.NaN;
+    this.statuses[at] = -1;
+    if (!result.ok) {
+      this.codes[at] = codeIndex[result.code];
+      return;
+    }
+    this.codes[at] = -1;
+    // Read the value by its type's shape: one object shape per read, no generic walk.
+    switch (resultShapes[typeCode]) {
+      case ResultShape.None:
+        break;
+      case ResultShape.OrderOutcome: {
+        const v = result.value as OrderOutcome;
+        n[5 * at] = v.orderId;
+        this.statuses[at] = statusCode(v.orderStatus);
+        n[5 * at + 1] = v.filledLots;
+        n[5 * at + 2] = v.restingLots;
+        break;
+      }
+      case ResultShape.CancelOrder: {
+        const v = result.value as CancelOrderValue;
+        n[5 * at] = v.orderId;
+        n[5 * at + 3] = v.cancelledCount;
+        break;
+      }
+      case ResultShape.CancelledCount:
+        n[5 * at + 3] = (result.value as CancelledValue).cancelledCount;
+        break;
+      case ResultShape.PostingSeq:
+        n[5 * at + 4] = (result.value as PostingValue).postingSeq;
+        break;
+      default: {
+        const v = result.value as Partial<Record<ResultField, number | OrderStatus | null>>;
+        const status = v.orderStatus;
+        this.statuses[at] = typeof status === "string" ? statusCode(status) : -1;
+        for (const field of [
+          "orderId",
+          "filledLots",
+          "restingLots",
+          "cancelledCount",
+          "postingSeq",
+        ] as const) {
+          const value = v[field];
+          if (typeof value === "number") n[5 * at + numberSlots[field]] = value;
+        }
+      }
     }
   }
 
   /** Forgets up to `countMax` of the oldest commands older than `cutoffMs`. */
   prune(cutoffMs: number, countMax: number): void {
-    const end = Math.min(this.base + this.ids.length, this.head + countMax);
+    const end = Math.min(this.base + this.count, this.head + countMax);
     let head = this.head;
     while (head < end) {
       const at = head - this.base;
       if (this.atMs[at]! >= cutoffMs) break;
-      this.index.delete(this.ids[at]!, head);
+      this.index.delete(this.ids[at]!, head, this.hashes[at]);
       this.ids[at] = undefined;
       head++;
     }
     this.head = head;
     const dropped = head - this.base;
-    if (dropped > 1024 && dropped * 2 > this.ids.length) this.compact(dropped);
+    if (dropped > 1024 && dropped * 2 > this.count) this.compact(dropped);
   }
 
   /** Every remembered command, oldest first. */
   *entries(): IterableIterator<RememberedCommand> {
-    for (let position = this.head; position < this.base + this.ids.length; position++) {
+    for (let position = this.head; position < this.base + this.count; position++) {
       const at = position - this.base;
       yield {
         id: this.ids[at]!,
         atMs: this.atMs[at]!,
-        type: commandTypes[this.types[at]!]!,
+        type: commandTypesByCode[this.types[at]!]!,
         print: [this.prints[2 * at]!, this.prints[2 * at + 1]!],
         result: this.result(position),
       };
@@ -218,11 +252,14 @@ export class CommandMemory {
   }
 
   private compact(dropped: number): void {
-    const live = this.ids.length - dropped;
-    this.ids = this.ids.slice(dropped);
+    const live = this.count - dropped;
+    this.ids.copyWithin(0, dropped, dropped + live);
+    this.ids.fill(undefined, live, this.count);
+    this.count = live;
     this.atMs.copyWithin(0, dropped, dropped + live);
     this.types.copyWithin(0, dropped, dropped + live);
     this.prints.copyWithin(0, 2 * dropped, 2 * (dropped + live));
+    this.hashes.copyWithin(0, dropped, dropped + live);
     this.codes.copyWithin(0, dropped, dropped + live);
     this.statuses.copyWithin(0, dropped, dropped + live);
     this.numbers.copyWithin(0, 5 * dropped, 5 * (dropped + live));
@@ -241,9 +278,13 @@ export class CommandMemory {
       next.set(old);
       return next;
     };
+    const ids = new Array<string | undefined>(capacity).fill(undefined);
+    for (let i = 0; i < this.count; i++) ids[i] = this.ids[i];
+    this.ids = ids;
     this.atMs = grow(this.atMs, (n) => new Float64Array(n), 1);
     this.types = grow(this.types, (n) => new Uint8Array(n), 1);
     this.prints = grow(this.prints, (n) => new Int32Array(n), 2);
+    this.hashes = grow(this.hashes, (n) => new Int32Array(n), 1);
     this.codes = grow(this.codes, (n) => new Int16Array(n), 1);
     this.statuses = grow(this.statuses, (n) => new Int8Array(n), 1);
     this.numbers = grow(this.numbers, (n) => new Float64Array(n), 5);

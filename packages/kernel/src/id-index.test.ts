@@ -9,12 +9,8 @@ describe("IdIndex", () => {
         fc.array(fc.tuple(fc.string({ maxLength: 6 }), fc.nat({ max: 3 })), { maxLength: 400 }),
         (steps) => {
           const ids: string[] = [];
-          let head = 0;
-          const index = new IdIndex(
-            (position) => ids[position]!,
-            () => head,
-            4,
-          );
+          const source = { ids, base: 0, head: 0 };
+          const index = new IdIndex(source, 4);
           const model = new Map<string, number>();
           for (const [id, expire] of steps) {
             expect(index.get(id)).toBe(model.get(id) ?? -1);
@@ -23,11 +19,11 @@ describe("IdIndex", () => {
               index.set(id, ids.length);
               ids.push(id);
             }
-            for (let k = 0; k < expire && head < ids.length; k++, head++) {
-              const old = ids[head]!;
-              if (model.get(old) === head) {
+            for (let k = 0; k < expire && source.head < ids.length; k++, source.head++) {
+              const old = ids[source.head]!;
+              if (model.get(old) === source.head) {
                 model.delete(old);
-                index.delete(old, head);
+                index.delete(old, source.head);
               }
             }
             expect(index.size).toBe(model.size);

@@ -5,11 +5,17 @@
 
 import { assert } from "./assert.ts";
 
-/** Resolves a position back to its id (the caller keeps the ids). */
-export type IdAt = (position: number) => string;
+/**
+ * Where the ids live (the caller keeps them): the id at position `p` is `ids[p - base]`, and no
+ * position before `head` is indexed. Read as fields, not called, on every probe.
+ */
+export interface IdSource {
+  readonly ids: readonly (string | undefined)[];
+  readonly base: number;
+  readonly head: number;
+}
 
 const EMPTY = 0;
-const TOMBSTONE = -1;
 /** Positions are stored modulo this (plus one, so 0 can mean empty). */
 const MODULUS = 0x7ffffffe;
 
@@ -24,20 +30,19 @@ export function hashId(id: string): number {
 }
 
 /**
- * Slots are pairs in one Int32Array, [position + 1 (mod 2^31) | EMPTY | TOMBSTONE, hash], so a
- * probe touches one cache line. Positions grow for the kernel's lifetime, but live ones span
- * less than 2^31, so they are stored modulo 2^31 and resolved against the oldest live position.
+ * Slots are pairs in one Int32Array, [position + 1 (mod 2^31) | EMPTY, hash], so a probe
+ * touches one cache line. Positions grow for the kernel's lifetime, but live ones span less
+ * than 2^31, so they are stored modulo 2^31 and resolved against the oldest live position.
+ * Linear probing with backward-shift deletion: no tombstones, so expiry never degrades probes
+ * and the table is only rebuilt to grow.
  */
 export class IdIndex {
   private table: Int32Array;
   private mask: number;
   private live = 0;
-  private used = 0; // live + tombstones
 
   constructor(
-    private readonly idAt: IdAt,
-    /** The oldest position that may still be indexed. */
-    private readonly oldest: () => number,
+    private readonly source: IdSource,
     capacity = 1024,
   ) {
     assert((capacity & (capacity - 1)) === 0, "capacity must be a power of two");
@@ -50,7 +55,7 @@ export class IdIndex {
   }
 
   private absolute(stored: number): number {
-    const oldest = this.oldest();
+    const oldest = this.source.head;
     return oldest + ((stored - 1 - (oldest % MODULUS) + MODULUS) % MODULUS);
   }
 
@@ -58,7 +63,8 @@ export class IdIndex {
   private lastId = "";
   private lastHash = hashId("");
 
-  private hashOf(id: string): number {
+  /** The hash of `id` (cached for the id last asked about). */
+  hashOf(id: string): number {
     if (id !== this.lastId) {
       this.lastId = id;
       this.lastHash = hashId(id);
@@ -74,9 +80,10 @@ export class IdIndex {
     for (;;) {
       const slot = table[index * 2]!;
       if (slot === EMPTY) return -1;
-      if (slot !== TOMBSTONE && table[index * 2 + 1] === hash) {
+      if (table[index * 2 + 1] === hash) {
         const position = this.absolute(slot);
-        if (this.idAt(position) === id) return position;
+        const source = this.source;
+        if (source.ids[position - source.base] === id) return position;
       }
       index = (index + 1) & this.mask;
     }
@@ -85,45 +92,57 @@ export class IdIndex {
   /** Adds `id` at `position`; the id must not be present. */
   set(id: string, position: number): void {
     assert(position >= 0 && position < Number.MAX_SAFE_INTEGER, "id position out of range");
-    if ((this.used + 1) * 2 > this.mask + 1) this.rebuild();
+    if ((this.live + 1) * 2 > this.mask + 1) this.grow();
     const hash = this.hashOf(id);
     const table = this.table;
     let index = hash & this.mask;
-    while (table[index * 2]! > 0) index = (index + 1) & this.mask;
-    if (table[index * 2] === EMPTY) this.used++;
+    while (table[index * 2] !== EMPTY) index = (index + 1) & this.mask;
     table[index * 2] = (position % MODULUS) + 1;
     table[index * 2 + 1] = hash;
     this.live++;
   }
 
-  /** Removes `id` (which must be at `position`). */
-  delete(id: string, position: number): void {
-    const hash = hashId(id);
+  /** Removes `id` (which must be at `position`); `hash` is its `hashOf`, when known. */
+  delete(id: string, position: number, hash = hashId(id)): void {
     const stored = (position % MODULUS) + 1;
     const table = this.table;
-    let index = hash & this.mask;
+    const mask = this.mask;
+    let index = hash & mask;
     for (;;) {
       const slot = table[index * 2]!;
       assert(slot !== EMPTY, "deleting an id that is not indexed");
-      if (slot === stored) {
-        table[index * 2] = TOMBSTONE;
-        this.live--;
-        return;
-      }
-      index = (index + 1) & this.mask;
+      if (slot === stored) break;
+      index = (index + 1) & mask;
     }
+    this.live--;
+    // Backward shift: move later entries of the probe run into the hole when their home slot
+    // allows it, so every remaining entry stays reachable from its home without tombstones.
+    let hole = index;
+    let next = (hole + 1) & mask;
+    for (;;) {
+      const slot = table[next * 2]!;
+      if (slot === EMPTY) break;
+      const home = table[next * 2 + 1]! & mask;
+      if (((next - home) & mask) >= ((next - hole) & mask)) {
+        table[hole * 2] = slot;
+        table[hole * 2 + 1] = table[next * 2 + 1]!;
+        hole = next;
+      }
+      next = (next + 1) & mask;
+    }
+    table[hole * 2] = EMPTY;
+    table[hole * 2 + 1] = 0;
   }
 
-  /** Re-inserts the live entries into a table sized for them (drops tombstones). */
-  private rebuild(): void {
-    let capacity = this.mask + 1;
-    while (this.live * 4 >= capacity) capacity *= 2;
+  /** Re-inserts the entries into a table twice the size. */
+  private grow(): void {
     const old = this.table;
+    const capacity = (this.mask + 1) * 2;
     const table = new Int32Array(capacity * 2);
     const mask = capacity - 1;
     for (let i = 0; i < old.length; i += 2) {
       const slot = old[i]!;
-      if (slot <= 0) continue;
+      if (slot === EMPTY) continue;
       let index = old[i + 1]! & mask;
       while (table[index * 2] !== EMPTY) index = (index + 1) & mask;
       table[index * 2] = slot;
@@ -131,6 +150,5 @@ export class IdIndex {
     }
     this.table = table;
     this.mask = mask;
-    this.used = this.live;
   }
 }

@@ -1,10 +1,16 @@
 // The kernel's public API. See README.md for the command, event, query and reject-code lists.
 
 export type * from "./types.ts";
+export type * from "./ledger/types.ts";
+export type * from "./reference/types.ts";
+export type * from "./funds/types.ts";
+export type * from "./spot/types.ts";
 export { systemOwners } from "./types.ts";
-export type { KernelState } from "./state.ts";
-export { accountKey, defaultKernelOptions } from "./state.ts";
-export { apply, createKernelState, setDefaultBookFactory } from "./kernel.ts";
+export type { KernelState, KernelSlices } from "./state.ts";
+export { accountKey, createKernelState, defaultKernelOptions } from "./state.ts";
+export { apply } from "./apply.ts";
+export type { KernelModule } from "./module.ts";
+export type { ScheduledEntry } from "./schedule.ts";
 export { encodeCommand, decodeCommand, commandSchemas } from "./command-codec.ts";
 export { snapshot, restore, stateHash } from "./snapshot.ts";
 export { checkInvariants } from "./invariants.ts";

@@ -4,11 +4,11 @@ import { createOrderBook } from "./book/order-book.ts";
 import { createReferenceBook } from "./book/order-book.reference.ts";
 import type { OrderBookFactory } from "./book/types.ts";
 import { checkInvariants } from "./invariants.ts";
-import { apply, createKernelState } from "./kernel.ts";
+import { apply, createKernelState } from "./index.ts";
 import { restore, snapshot, stateHash } from "./snapshot.ts";
 import type { KernelState } from "./state.ts";
 import { CommandMaker } from "./testing/commands.ts";
-import type { Command, FillEvent, Mode, OrderView, Side, TimeInForce } from "./types.ts";
+import type { Command, FillEvent, Mode, OrderView, Side, TimeInForce } from "./index.ts";
 
 const USERS = ["1", "2", "3", "system:market_maker"];
 
@@ -103,7 +103,7 @@ function setup(factory: OrderBookFactory): { state: KernelState; c: CommandMaker
 function toCommand(c: CommandMaker, state: KernelState, s: Step, mode: Mode = "real"): Command {
   const ownerId = USERS[s.kind === "tick" ? 0 : s.owner]!;
   const open = (): number => {
-    const ids = [...state.orders.values()]
+    const ids = [...state.spot.orders.values()]
       .filter((o) => o.owner.ownerId === ownerId)
       .map((o) => o.orderId);
     const pick = "pick" in s ? s.pick : 0;
@@ -217,7 +217,13 @@ describe("kernel properties", () => {
       apply(state, command);
     }
     const hash = stateHash(state);
-    for (const map of [state.accounts, state.owners, state.orders, state.assets, state.markets]) {
+    for (const map of [
+      state.ledger.accounts,
+      state.ledger.owners,
+      state.spot.orders,
+      state.reference.assets,
+      state.reference.markets,
+    ]) {
       const entries = [...(map as Map<unknown, unknown>).entries()].reverse();
       (map as Map<unknown, unknown>).clear();
       for (const [key, value] of entries) (map as Map<unknown, unknown>).set(key, value);
@@ -238,7 +244,7 @@ describe("kernel properties", () => {
       priceTicks: 100,
       quantityLots: 3,
     });
-    expect(fill.tickId).toBe(state.ticks.get("BTC-USDT")!.tickId);
+    expect(fill.tickId).toBe(state.reference.ticks.get("BTC-USDT")!.tickId);
     const accepted = out.events.find((e) => e.type === "order_accepted") as { order: OrderView };
     expect(accepted.order.clientOrderId).toBe(taker.id);
   });

@@ -2,12 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { decodeCommand, encodeCommand } from "./command-codec.ts";
 import { checkInvariants } from "./invariants.ts";
-import { apply, createKernelState } from "./kernel.ts";
+import { apply, createKernelState } from "./index.ts";
 import { rejectCodes } from "./reject-codes.ts";
 import { snapshot } from "./snapshot.ts";
 import type { KernelState } from "./state.ts";
 import { CommandMaker } from "./testing/commands.ts";
-import type { Command } from "./types.ts";
+import type { Command } from "./index.ts";
 
 function setup(): { state: KernelState; c: CommandMaker } {
   const state = createKernelState({ openOrdersPerOwnerMax: 2 });

@@ -6,10 +6,10 @@ import { createOrderBook } from "./book/order-book.ts";
 import { createReferenceBook } from "./book/order-book.reference.ts";
 import type { OrderBookFactory } from "./book/types.ts";
 import { checkInvariants } from "./invariants.ts";
-import { apply, createKernelState } from "./kernel.ts";
+import { apply, createKernelState } from "./index.ts";
 import { getBalance, getDepth } from "./queries.ts";
 import { CommandMaker } from "./testing/commands.ts";
-import type { Command, FillEvent, PostingEvent, Side, TimeInForce } from "./types.ts";
+import type { Command, FillEvent, PostingEvent, Side, TimeInForce } from "./index.ts";
 
 type Step =
   | ["limit", string, Side, number, number, TimeInForce?]

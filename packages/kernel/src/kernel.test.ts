@@ -4,12 +4,12 @@ import { createOrderBook } from "./book/order-book.ts";
 import type { OrderBookFactory } from "./book/types.ts";
 import { decodeCommand, encodeCommand } from "./command-codec.ts";
 import { checkInvariants } from "./invariants.ts";
-import { apply, createKernelState } from "./kernel.ts";
+import { apply, createKernelState } from "./index.ts";
 import { getBalance, getDepth, getOpenOrders, getStatement } from "./queries.ts";
 import { restore, snapshot, stateHash } from "./snapshot.ts";
 import type { KernelState } from "./state.ts";
 import { CommandMaker } from "./testing/commands.ts";
-import type { Command, FillEvent, Mode, PostingEvent } from "./types.ts";
+import type { Command, FillEvent, Mode, PostingEvent } from "./index.ts";
 
 const USDT = 1_000_000n; // 10^6 units
 const BTC = 100_000_000n; // 10^8 units

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apply, createKernelState } from "./kernel.ts";
+import { apply, createKernelState } from "./index.ts";
 import {
   formatPriceTicks,
   formatQuantityLots,

@@ -3,7 +3,7 @@
 
 import { formatAmount, parseAmount, SCALE_MAX } from "./amount/amount.ts";
 import { ok, reject, type Result } from "./reject-codes.ts";
-import type { MarketView } from "./types.ts";
+import type { MarketView } from "./reference/types.ts";
 
 /** Largest price in ticks an order may carry. */
 export const PRICE_TICKS_MAX = 1_000_000_000_000;

@@ -1,19 +1,16 @@
 // Read-only views of kernel state. They return fresh plain objects, sorted deterministically.
 
-import { balanceView, compareStrings, marketView, orderView, ownerOf } from "./kernel.ts";
-import { accountKey, type KernelState } from "./state.ts";
-import type {
-  AccountBalance,
-  AssetView,
-  DepthView,
-  MarketView,
-  Mode,
-  OrderView,
-  Posting,
-  Tick,
-  Wallet,
-  WithdrawalView,
-} from "./types.ts";
+import { withdrawalView } from "./funds/movements.ts";
+import type { WithdrawalView } from "./funds/types.ts";
+import { balanceView, compareStrings, ownerOf } from "./ledger/accounts.ts";
+import { accountKey } from "./ledger/state.ts";
+import type { AccountBalance, Posting } from "./ledger/types.ts";
+import { marketView } from "./reference/markets.ts";
+import type { AssetView, MarketView, Tick } from "./reference/types.ts";
+import type { DepthView, OrderView } from "./spot/types.ts";
+import { orderView } from "./spot/views.ts";
+import type { KernelState } from "./state.ts";
+import type { Mode, Wallet } from "./types.ts";
 
 /** An owner's non-empty accounts in one mode, sorted by wallet then asset. */
 export function getBalances(state: KernelState, ownerId: string, mode: Mode): AccountBalance[] {
@@ -36,7 +33,7 @@ export function getBalance(
   assetId: string,
 ): AccountBalance {
   const key = accountKey(ownerId, mode, wallet, assetId);
-  const account = state.accounts.get(key);
+  const account = state.ledger.accounts.get(key);
   if (account !== undefined) return balanceView(account);
   return { account: key, ownerId, mode, wallet, assetId, available: 0n, held: 0n };
 }
@@ -56,9 +53,9 @@ export function getOpenOrders(
   const owner = ownerOf(state, mode, ownerId);
   if (owner === undefined) return [];
   const out: OrderView[] = [];
-  const ids = [...owner.orderIds].sort((a, b) => a - b);
+  const ids = [...(state.spot.openByOwner[owner.index] ?? [])].sort((a, b) => a - b);
   for (const orderId of ids) {
-    const order = state.orders.get(orderId)!;
+    const order = state.spot.orders.get(orderId)!;
     if (marketId === null || order.market.marketId === marketId) out.push(orderView(order));
   }
   return out;
@@ -66,7 +63,7 @@ export function getOpenOrders(
 
 /** An open order by id; undefined once it is filled, cancelled or expired. */
 export function getOrder(state: KernelState, orderId: number): OrderView | undefined {
-  const order = state.orders.get(orderId);
+  const order = state.spot.orders.get(orderId);
   return order === undefined ? undefined : orderView(order);
 }
 
@@ -77,7 +74,7 @@ export function getDepth(
   mode: Mode,
   levels: number,
 ): DepthView | undefined {
-  const market = state.markets.get(marketId);
+  const market = state.reference.markets.get(marketId);
   if (market === undefined) return undefined;
   const book = mode === "real" ? market.bookReal : market.bookDemo;
   return {
@@ -90,20 +87,20 @@ export function getDepth(
 
 /** The last recorded tick of an instrument. */
 export function getLastTick(state: KernelState, instrumentId: string): Tick | undefined {
-  const tick = state.ticks.get(instrumentId);
+  const tick = state.reference.ticks.get(instrumentId);
   return tick === undefined ? undefined : { ...tick };
 }
 
 /** Every market, sorted by id. */
 export function getMarkets(state: KernelState): MarketView[] {
-  return [...state.markets.values()]
+  return [...state.reference.markets.values()]
     .map(marketView)
     .sort((a, b) => compareStrings(a.marketId, b.marketId));
 }
 
 /** Every asset, sorted by id. */
 export function getAssets(state: KernelState): AssetView[] {
-  return [...state.assets.values()]
+  return [...state.reference.assets.values()]
     .map((asset) => ({ ...asset }))
     .sort((a, b) => compareStrings(a.assetId, b.assetId));
 }
@@ -113,16 +110,8 @@ export function getWithdrawal(
   state: KernelState,
   withdrawalId: string,
 ): WithdrawalView | undefined {
-  const withdrawal = state.withdrawals.get(withdrawalId);
-  if (withdrawal === undefined) return undefined;
-  return {
-    withdrawalId,
-    ownerId: withdrawal.account.ownerId,
-    assetId: withdrawal.account.assetId,
-    amount: withdrawal.amount,
-    status: withdrawal.status,
-    reference: withdrawal.reference,
-  };
+  const withdrawal = state.funds.withdrawals.get(withdrawalId);
+  return withdrawal === undefined ? undefined : withdrawalView(withdrawal);
 }
 
 /**
@@ -139,7 +128,7 @@ export function getStatement(
   afterSeq = 0,
   limit = 100,
 ): Posting[] {
-  const account = state.accounts.get(accountKey(ownerId, mode, wallet, assetId));
+  const account = state.ledger.accounts.get(accountKey(ownerId, mode, wallet, assetId));
   if (account === undefined) return [];
   const out: Posting[] = [];
   for (const posting of account.postings) {

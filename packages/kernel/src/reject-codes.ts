@@ -60,6 +60,7 @@ export const rejectCodes = [
   "tick_exists",
   "price_invalid",
   "quote_amount_too_small",
+  "tick_out_of_order",
 ] as const;
 
 /** One of the stable rejection codes above. */
@@ -76,4 +77,14 @@ export function ok<T>(value: T): { ok: true; value: T } {
 /** Builds a rejection. */
 export function reject(code: RejectCode): { ok: false; code: RejectCode } {
   return { ok: false, code };
+}
+
+/** One shared, frozen rejection per code, made once at load: rejections are frequent and alike. */
+const rejections = Object.freeze(
+  Object.fromEntries(rejectCodes.map((code) => [code, Object.freeze(reject(code))])),
+) as Readonly<Record<RejectCode, { readonly ok: false; readonly code: RejectCode }>>;
+
+/** The shared, frozen rejection with `code` (do not mutate it). */
+export function fail(code: RejectCode): { ok: false; code: RejectCode } {
+  return rejections[code];
 }

@@ -11,6 +11,7 @@ import {
   type CommandResult,
   type Event,
   type KernelState,
+  type ResultOf,
 } from "@candor/kernel";
 import { createOrderBook } from "@candor/kernel/book/order-book";
 import type { Applied, Engine, FirstApplication, KernelPort, Unstamped } from "./engine.ts";
@@ -45,3 +46,10 @@ export type CandorCommand = Unstamped<Command>;
 export type CandorApplied = Applied<Command, CommandResult, Event>;
 /** A command's first application, as `CandorEngine.recall` keeps it. */
 export type CandorFirst = FirstApplication<Command, CommandResult, Event>;
+/**
+ * The engine's answer to a command `C` the caller submitted, with the result of that command's
+ * type (`ResultOf<C>`: an `OrderOutcome` for place_order, a `postingSeq` for a deposit, …).
+ */
+export type Submitted<C extends CandorCommand> = Omit<CandorApplied, "result"> & {
+  result: ResultOf<C>;
+};

@@ -66,6 +66,8 @@ export const errorCodeByRejectCode = {
   tick_exists: "command_rejected",
   price_invalid: "price_invalid",
   quote_amount_too_small: "quote_amount_too_small",
+  // Ticks come from the server's own tape, never from a user.
+  tick_out_of_order: "command_rejected",
 } as const satisfies Record<RejectCode, ErrorCode>;
 
 export function errorCodeOf(code: RejectCode): ErrorCode {

@@ -1,6 +1,6 @@
 import { isOpen, type Mode, type RejectCode } from "@candor/kernel";
 import { AppError } from "../http/app-error.ts";
-import type { CandorApplied, CandorCommand, CandorEngine } from "./kernel-port.ts";
+import type { CandorCommand, CandorEngine, Submitted } from "./kernel-port.ts";
 import { errorCodeOf } from "./reject-codes.ts";
 
 /**
@@ -15,9 +15,13 @@ export type EngineSubmitQuery = Pick<CandorEngine, "submit" | "query">;
  * `result`. A failed submit means the command was NOT acknowledged (the journal stopped or
  * failed); it answers `service_unavailable`, and the client retries with the same id.
  */
-export async function submit(engine: EngineSubmit, command: CandorCommand): Promise<CandorApplied> {
+export async function submit<C extends CandorCommand>(
+  engine: EngineSubmit,
+  command: C,
+): Promise<Submitted<C>> {
   try {
-    return await engine.submit(command);
+    // The kernel answers a command of type C with ResultOf<C>; the engine's port is not generic.
+    return (await engine.submit(command)) as Submitted<C>;
   } catch (error) {
     throw new AppError("service_unavailable", undefined, { cause: error });
   }

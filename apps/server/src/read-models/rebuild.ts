@@ -12,7 +12,8 @@ import {
 /** Every account's total (available + held) as the kernel holds it. */
 export function kernelTotals(state: KernelState): Map<string, bigint> {
   const totals = new Map<string, bigint>();
-  for (const [key, account] of state.accounts) totals.set(key, account.available + account.held);
+  for (const [key, account] of state.ledger.accounts)
+    totals.set(key, account.available + account.held);
   return totals;
 }
 

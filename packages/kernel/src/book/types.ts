@@ -13,7 +13,10 @@ export type Side = "buy" | "sell";
  */
 export type TimeInForce = "gtc" | "ioc" | "fok" | "post_only";
 
-/** An order arriving at the book. Market orders arrive as `ioc` at the edge of the price band. */
+/**
+ * An order arriving at the book. Market orders arrive as `ioc` at the edge of the price band.
+ * Books read it during the call and never keep it, so a caller may reuse one object.
+ */
 export interface BookOrderInput {
   /** Unique within the book, a positive safe integer; the kernel issues them in rising order. */
   orderId: number;
@@ -101,7 +104,7 @@ export interface BookLimits {
 /** Default `BookLimits.priceSpanTicksMax`: 2^20 ticks, a 4 MiB ladder at most. */
 export const priceSpanTicksMaxDefault = 1 << 20;
 
-/** The new terms of a resting order being replaced (moved). */
+/** The new terms of a resting order being replaced (moved). Never kept by the book. */
 export interface OrderChange {
   /** New limit price in ticks. Positive. */
   priceTicks: number;

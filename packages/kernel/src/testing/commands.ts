@@ -1,15 +1,9 @@
 // Command builders for tests, the simulator and the benchmark: every field present, sensible
 // defaults, ids and times supplied by a small counter so tables stay short.
 
-import type {
-  Command,
-  DefineMarketCommand,
-  Mode,
-  OrderType,
-  PlaceOrderCommand,
-  Side,
-  TimeInForce,
-} from "../types.ts";
+import type { DefineMarketCommand } from "../reference/types.ts";
+import type { OrderType, PlaceOrderCommand, Side, TimeInForce } from "../spot/types.ts";
+import type { Command, Mode } from "../types.ts";
 
 /** Hands out command ids `c1, c2, …` and times 1000, 1001, … unless given. */
 export class CommandMaker {

@@ -5,10 +5,11 @@
 import type { OrderBookFactory } from "../book/types.ts";
 import { decodeCommand, encodeCommand } from "../command-codec.ts";
 import { checkInvariants } from "../invariants.ts";
-import { apply, createKernelState } from "../kernel.ts";
+import { apply } from "../apply.ts";
 import { restore, snapshot, stateHash } from "../snapshot.ts";
-import type { KernelState } from "../state.ts";
-import type { Command, Mode, Side, TimeInForce } from "../types.ts";
+import type { Side, TimeInForce } from "../spot/types.ts";
+import { createKernelState, type KernelState } from "../state.ts";
+import type { Command, Mode } from "../types.ts";
 import { CommandMaker } from "./commands.ts";
 
 /** Small, fast, seedable PRNG (mulberry32). */
@@ -118,7 +119,7 @@ export function simulate(options: SimulationOptions): SimulationReport {
       for (const event of out.events) {
         if (event.type === "fill") report.fills++;
         if (event.type === "order_rested") {
-          const order = state.orders.get(event.orderId)!;
+          const order = state.spot.orders.get(event.orderId)!;
           const key = order.owner.mode + "|" + order.owner.ownerId;
           let list = openOrders.get(key);
           if (list === undefined) openOrders.set(key, (list = []));
@@ -211,11 +212,11 @@ function randomCommand(
   const ownOrder = (): number => {
     const list = openOrders.get(mode + "|" + owner);
     if (list === undefined || list.length === 0 || random.chance(0.05)) {
-      return random.int(1, state.orderIdNext + 2);
+      return random.int(1, state.spot.orderIdNext + 2);
     }
     const index = random.int(0, list.length - 1);
     const orderId = list[index]!;
-    if (!state.orders.has(orderId)) list.splice(index, 1);
+    if (!state.spot.orders.has(orderId)) list.splice(index, 1);
     return orderId;
   };
   if (roll < 0.3) {

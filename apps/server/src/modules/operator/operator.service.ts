@@ -1,6 +1,6 @@
 import type { EndpointBody, EndpointData, operatorDepositEndpoint } from "@candor/contract";
 import { getAssets, parseAmount } from "@candor/kernel";
-import type { CandorEngine } from "../../engine/kernel-port.ts";
+import type { CandorCommand, CandorEngine, Submitted } from "../../engine/kernel-port.ts";
 import { AppError } from "../../http/app-error.ts";
 
 /**
@@ -56,9 +56,9 @@ export class OperatorService {
     };
   }
 
-  private async submit(command: Parameters<CandorEngine["submit"]>[0]) {
+  private async submit<C extends CandorCommand>(command: C): Promise<Submitted<C>> {
     try {
-      return await this.engine.submit(command);
+      return (await this.engine.submit(command)) as Submitted<C>;
     } catch {
       // Not acknowledged (journal stopped): the client retries with the same id.
       throw new AppError("service_unavailable");

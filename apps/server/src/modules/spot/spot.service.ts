@@ -6,11 +6,11 @@ import {
   parsePriceTicks,
   parseQuantityLots,
   type Command,
-  type CommandValue,
   type Event,
   type KernelState,
   type MarketView,
   type Mode,
+  type OrderOutcome,
   type RejectCode,
 } from "@candor/kernel";
 import type { CandorApplied, CandorCommand, CandorFirst } from "../../engine/kernel-port.ts";
@@ -157,7 +157,7 @@ function answerOf(
   market: MarketView,
 ): Omit<PlaceSpotOrderResult, "duplicate"> {
   const command = applied.command as PlaceOrderCommand;
-  const value: CommandValue | undefined = applied.result.ok ? applied.result.value : undefined;
+  const value = applied.result.ok ? (applied.result.value as OrderOutcome) : undefined;
   const orderId = value?.orderId ?? 0;
   const accepted = applied.events.find(
     (e): e is Extract<Event, { type: "order_accepted" }> => e.type === "order_accepted",

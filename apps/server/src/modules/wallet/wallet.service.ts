@@ -8,18 +8,15 @@ import {
   type KernelState,
   type Mode,
 } from "@candor/kernel";
-import type { CandorApplied, CandorCommand } from "../../engine/kernel-port.ts";
+import type { CandorCommand, Submitted } from "../../engine/kernel-port.ts";
 import { errorCodeOf } from "../../engine/reject-codes.ts";
-import { ensureAccounts, submit } from "../../engine/submit.ts";
+import { ensureAccounts, submit, type EngineSubmitQuery } from "../../engine/submit.ts";
 import { AppError } from "../../http/app-error.ts";
 import type { WalletRepository } from "./wallet.repository.ts";
 import { fundBalances, statementLineView } from "./wallet.views.ts";
 
 /** What the wallet needs from the engine: submit commands, read state. */
-export interface WalletEngine {
-  submit(command: CandorCommand): Promise<CandorApplied>;
-  query<T>(fn: (state: KernelState) => T): T;
-}
+export type WalletEngine = EngineSubmitQuery;
 
 /** The session the request runs in: the user's kernel owner id and mode. */
 export interface WalletSession {
@@ -128,7 +125,7 @@ export class WalletService {
   }
 
   /** Submits a command; a kernel rejection is thrown as its API error. */
-  private async submit(command: CandorCommand): Promise<CandorApplied> {
+  private async submit<C extends CandorCommand>(command: C): Promise<Submitted<C>> {
     const applied = await submit(this.engine, command);
     if (!applied.result.ok) throw new AppError(errorCodeOf(applied.result.code));
     return applied;

@@ -1,0 +1,164 @@
+// Deposits, withdrawals and transfers.
+
+import { accountOf, availableOf, findOwner, systemOwner } from "../ledger/accounts.ts";
+import { amountCode, hold, post, release } from "../ledger/post.ts";
+import type { Handler } from "../module.ts";
+import { fail } from "../reject-codes.ts";
+import { DONE, ok } from "../results.ts";
+import type { KernelState } from "../state.ts";
+import { systemOwners } from "../types.ts";
+import type { WithdrawalState } from "./state.ts";
+import type { WithdrawalView } from "./types.ts";
+import { emit } from "../events.ts";
+
+/** System owners that may receive deposits and hold funds like users. */
+function fundableSystemOwner(ownerId: string): boolean {
+  return (
+    ownerId === systemOwners.marketMaker ||
+    ownerId === systemOwners.treasury ||
+    ownerId === systemOwners.house ||
+    ownerId === systemOwners.insuranceFund
+  );
+}
+
+export function withdrawalView(withdrawal: WithdrawalState): WithdrawalView {
+  return {
+    withdrawalId: withdrawal.withdrawalId,
+    ownerId: withdrawal.account.ownerId,
+    assetId: withdrawal.account.assetId,
+    amount: withdrawal.amount,
+    status: withdrawal.status,
+    reference: withdrawal.reference,
+  };
+}
+
+function reportWithdrawal(state: KernelState, withdrawal: WithdrawalState): void {
+  emit(state, { type: "withdrawal_changed", withdrawal: withdrawalView(withdrawal) });
+}
+
+export const creditDeposit: Handler<"credit_deposit"> = (state, command) => {
+  if (command.mode !== "real") return fail("demo_not_allowed");
+  const owner = findOwner(state, command.ownerId, command.mode);
+  if (typeof owner === "string") return fail(owner);
+  if (owner.system && !fundableSystemOwner(owner.ownerId)) return fail("owner_not_allowed");
+  const asset = state.reference.assets.get(command.assetId);
+  if (asset === undefined) return fail("asset_not_found");
+  const code = amountCode(asset, command.amount);
+  if (code !== null) return fail(code);
+  if (command.reference.length === 0) return fail("reference_missing");
+  const external = systemOwner(state, "real", systemOwners.external);
+  const postingSeq = post(state, {
+    debit: accountOf(state, external, "fund", asset.assetId),
+    credit: accountOf(state, owner, "fund", asset.assetId),
+    amount: command.amount,
+    reason: "deposit",
+    refs: { operatorId: command.operatorId, reference: command.reference },
+  });
+  return ok({ postingSeq });
+};
+
+export const withdrawalHold: Handler<"withdrawal_hold"> = (state, command) => {
+  if (command.mode !== "real") return fail("demo_not_allowed");
+  const owner = findOwner(state, command.ownerId, command.mode);
+  if (typeof owner === "string") return fail(owner);
+  if (owner.system && !fundableSystemOwner(owner.ownerId)) return fail("owner_not_allowed");
+  const asset = state.reference.assets.get(command.assetId);
+  if (asset === undefined) return fail("asset_not_found");
+  const code = amountCode(asset, command.amount);
+  if (code !== null) return fail(code);
+  if (command.withdrawalId.length === 0) return fail("reference_missing");
+  const withdrawals = state.funds.withdrawals;
+  if (withdrawals.has(command.withdrawalId)) return fail("withdrawal_exists");
+  if (availableOf(owner, "fund", asset.assetId) < command.amount) {
+    return fail("insufficient_balance");
+  }
+  const account = accountOf(state, owner, "fund", asset.assetId);
+  hold(state, account, command.amount);
+  const withdrawal: WithdrawalState = {
+    withdrawalId: command.withdrawalId,
+    account,
+    amount: command.amount,
+    status: "pending",
+    reference: null,
+  };
+  withdrawals.set(command.withdrawalId, withdrawal);
+  reportWithdrawal(state, withdrawal);
+  return DONE;
+};
+
+export const withdrawalComplete: Handler<"withdrawal_complete"> = (state, command) => {
+  const withdrawal = state.funds.withdrawals.get(command.withdrawalId);
+  if (withdrawal === undefined) return fail("withdrawal_not_found");
+  if (withdrawal.status !== "pending") return fail("withdrawal_not_pending");
+  if (command.reference.length === 0) return fail("reference_missing");
+  const external = systemOwner(state, "real", systemOwners.external);
+  const postingSeq = post(state, {
+    debit: withdrawal.account,
+    credit: accountOf(state, external, "fund", withdrawal.account.assetId),
+    amount: withdrawal.amount,
+    debitHeld: true,
+    reason: "withdrawal",
+    refs: { operatorId: command.operatorId, reference: command.reference },
+  });
+  withdrawal.status = "completed";
+  withdrawal.reference = command.reference;
+  reportWithdrawal(state, withdrawal);
+  return ok({ postingSeq });
+};
+
+export const withdrawalCancel: Handler<"withdrawal_cancel"> = (state, command) => {
+  const withdrawal = state.funds.withdrawals.get(command.withdrawalId);
+  if (withdrawal === undefined) return fail("withdrawal_not_found");
+  if (withdrawal.status !== "pending") return fail("withdrawal_not_pending");
+  release(state, withdrawal.account, withdrawal.amount);
+  withdrawal.status = "cancelled";
+  reportWithdrawal(state, withdrawal);
+  return DONE;
+};
+
+export const transferWallet: Handler<"transfer_wallet"> = (state, command) => {
+  const owner = findOwner(state, command.ownerId, command.mode);
+  if (typeof owner === "string") return fail(owner);
+  if (owner.system) return fail("owner_not_allowed");
+  const asset = state.reference.assets.get(command.assetId);
+  if (asset === undefined) return fail("asset_not_found");
+  const code = amountCode(asset, command.amount);
+  if (code !== null) return fail(code);
+  if (command.sourceWallet === command.targetWallet) return fail("same_account");
+  if (availableOf(owner, command.sourceWallet, asset.assetId) < command.amount) {
+    return fail("insufficient_balance");
+  }
+  const postingSeq = post(state, {
+    debit: accountOf(state, owner, command.sourceWallet, asset.assetId),
+    credit: accountOf(state, owner, command.targetWallet, asset.assetId),
+    amount: command.amount,
+    reason: "transfer_wallet",
+  });
+  return ok({ postingSeq });
+};
+
+export const transferUser: Handler<"transfer_user"> = (state, command) => {
+  if (command.mode !== "real") return fail("demo_not_allowed");
+  const owner = findOwner(state, command.ownerId, command.mode);
+  if (typeof owner === "string") return fail(owner);
+  if (owner.system) return fail("owner_not_allowed");
+  const target = findOwner(state, command.targetOwnerId, command.mode);
+  if (typeof target === "string") return fail(target);
+  if (target.system) return fail("owner_not_allowed");
+  if (target === owner) return fail("same_account");
+  const asset = state.reference.assets.get(command.assetId);
+  if (asset === undefined) return fail("asset_not_found");
+  const code = amountCode(asset, command.amount);
+  if (code !== null) return fail(code);
+  if (availableOf(owner, "fund", asset.assetId) < command.amount) {
+    return fail("insufficient_balance");
+  }
+  const postingSeq = post(state, {
+    debit: accountOf(state, owner, "fund", asset.assetId),
+    credit: accountOf(state, target, "fund", asset.assetId),
+    amount: command.amount,
+    reason: "transfer_user",
+    refs: { reference: target.ownerId },
+  });
+  return ok({ postingSeq });
+};

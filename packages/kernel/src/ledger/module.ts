@@ -1,0 +1,157 @@
+// The ledger as a kernel module: its slice, snapshot section and invariants, and the
+// `balances_changed` event that closes every command that moved money.
+
+import { assert } from "../assert.ts";
+import type { Json, KernelModule } from "../module.ts";
+import type { KernelState } from "../state.ts";
+import type { Mode, Wallet } from "../types.ts";
+import { accountOf, balanceView, compareStrings, openOwner } from "./accounts.ts";
+import { createLedgerState } from "./state.ts";
+import type { AccountBalance, Posting, PostingReason } from "./types.ts";
+import { emit } from "../events.ts";
+
+/** Reports the balances of every account the command touched, after it (last event). */
+export function reportBalances(state: KernelState): void {
+  const touched = state.ledger.touched;
+  if (touched.length === 0) return;
+  const balances: AccountBalance[] = new Array<AccountBalance>(touched.length);
+  for (let i = 0; i < touched.length; i++) balances[i] = balanceView(touched[i]!);
+  emit(state, { type: "balances_changed", balances });
+}
+
+/**
+ * First half of the ledger's invariants: for every asset (per mode) all balances, external
+ * clearing and the demo faucet included, sum to zero; no held balance is negative, and no
+ * available one except external clearing and the demo faucet. Resets the expected holds that
+ * the products then add up.
+ */
+export function checkLedgerBalances(state: KernelState): void {
+  const sumsReal = new Map<string, bigint>();
+  const sumsDemo = new Map<string, bigint>();
+  for (const account of state.ledger.accounts.values()) {
+    const sums = account.mode === "real" ? sumsReal : sumsDemo;
+    sums.set(account.assetId, (sums.get(account.assetId) ?? 0n) + account.available + account.held);
+    assert(account.held >= 0n, `held balance negative: ${account.key}`);
+    assert(
+      account.negativeAllowed || account.available >= 0n,
+      `available balance negative: ${account.key}`,
+    );
+    account.heldExpected = 0n;
+  }
+  for (const [asset, sum] of sumsReal) assert(sum === 0n, `real ${asset} sums to ${sum}, not 0`);
+  for (const [asset, sum] of sumsDemo) assert(sum === 0n, `demo ${asset} sums to ${sum}, not 0`);
+}
+
+/** Second half: every account holds exactly what the products expect it to. */
+export function checkLedgerHolds(state: KernelState): void {
+  for (const account of state.ledger.accounts.values()) {
+    assert(account.held === account.heldExpected, `held mismatch: ${account.key}`);
+  }
+}
+
+export const ledgerModule = {
+  name: "ledger",
+  createState: createLedgerState,
+  snapshot: {
+    write(state) {
+      const ledger = state.ledger;
+      const owners = [...ledger.owners.values()]
+        .sort((a, b) => compareStrings(a.key, b.key))
+        .map((owner): Json => [owner.mode, owner.ownerId, owner.index]);
+      // Accounts never used are left out: they are created lazily and carry nothing.
+      const accountList = [...ledger.accounts.values()]
+        .filter((a) => a.available !== 0n || a.held !== 0n || a.postings.length > 0)
+        .sort((a, b) => compareStrings(a.key, b.key));
+      const accounts = accountList.map((a): Json => [
+        a.ownerId,
+        a.mode,
+        a.wallet,
+        a.assetId,
+        a.available.toString(),
+        a.held.toString(),
+        a.postings.map((p) => p.seq),
+      ]);
+      // Every posting some account still keeps, once, in sequence order.
+      const kept = new Map<number, Posting>();
+      for (const account of accountList) for (const p of account.postings) kept.set(p.seq, p);
+      const postings = [...kept.values()]
+        .sort((a, b) => a.seq - b.seq)
+        .map((p): Json => [
+          p.seq,
+          p.debitAccount,
+          p.creditAccount,
+          p.assetId,
+          p.amount.toString(),
+          p.debitHeld,
+          p.reason,
+          p.commandId,
+          p.atMs,
+          p.orderId,
+          p.fillId,
+          p.tickId,
+          p.operatorId,
+          p.reference,
+        ]);
+      return {
+        postingSeqLast: ledger.postingSeqLast,
+        ownerIndexNext: ledger.ownerIndexNext,
+        owners,
+        accounts,
+        postings,
+      };
+    },
+    read(state, json) {
+      const ledger = state.ledger;
+      // The snapshot lists the system owners too, with their indices.
+      ledger.owners.clear();
+      ledger.ownersReal.clear();
+      ledger.ownersDemo.clear();
+      ledger.accounts.clear();
+      for (const [mode, ownerId, index] of json.owners as [Mode, string, number][]) {
+        openOwner(state, ownerId, mode).index = index;
+      }
+      ledger.ownerIndexNext = json.ownerIndexNext as number;
+      ledger.postingSeqLast = json.postingSeqLast as number;
+      const kept = new Map<number, Posting>();
+      for (const p of json.postings as Json[][]) {
+        const posting: Posting = {
+          seq: p[0] as number,
+          debitAccount: p[1] as string,
+          creditAccount: p[2] as string,
+          assetId: p[3] as string,
+          amount: BigInt(p[4] as string),
+          debitHeld: p[5] as boolean,
+          reason: p[6] as PostingReason,
+          commandId: p[7] as string,
+          atMs: p[8] as number,
+          orderId: p[9] as number | null,
+          fillId: p[10] as number | null,
+          tickId: p[11] as string | null,
+          operatorId: p[12] as string | null,
+          reference: p[13] as string | null,
+        };
+        kept.set(posting.seq, posting);
+      }
+      for (const [ownerId, mode, wallet, assetId, available, held, seqs] of json.accounts as [
+        string,
+        Mode,
+        Wallet,
+        string,
+        string,
+        string,
+        number[],
+      ][]) {
+        const owner = ledger.owners.get(mode + "|" + ownerId);
+        assert(owner !== undefined, "snapshot account without owner");
+        const account = accountOf(state, owner, wallet, assetId);
+        account.available = BigInt(available);
+        account.held = BigInt(held);
+        for (const seq of seqs) {
+          const posting = kept.get(seq);
+          assert(posting !== undefined, "snapshot account keeps an unknown posting");
+          account.postings.push(posting);
+        }
+      }
+    },
+  },
+} satisfies KernelModule;

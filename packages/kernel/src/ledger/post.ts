@@ -1,0 +1,124 @@
+// The ledger primitives: the only code that changes balances. `post` moves value between two
+// accounts as one balanced posting; `hold` and `release` move it between an account's available
+// and held parts. Each marks the account touched, so the command reports its balances once.
+
+import { assert } from "../assert.ts";
+import type { RejectCode } from "../reject-codes.ts";
+import type { KernelState } from "../state.ts";
+import type { Account } from "./state.ts";
+import type { AssetState } from "../reference/state.ts";
+import type { Posting, PostingReason } from "./types.ts";
+import { emit } from "../events.ts";
+
+/** What a posting cites besides its command. Absent fields are null in the posting. */
+export interface PostingRefs {
+  orderId?: number | null;
+  fillId?: number | null;
+  tickId?: string | null;
+  operatorId?: string | null;
+  /** Deposit/withdrawal reference, or the counterparty of a transfer. */
+  reference?: string | null;
+}
+
+/** One balanced movement, by name. */
+export interface PostingInput {
+  debit: Account;
+  credit: Account;
+  /** Smallest units, positive. */
+  amount: bigint;
+  /** Out of the debit account's held balance rather than its available one (default false). */
+  debitHeld?: boolean;
+  reason: PostingReason;
+  refs?: PostingRefs;
+}
+
+const NO_REFS: PostingRefs = Object.freeze({});
+
+/** Moves `amount` from `debit` (its held part when `debitHeld`) to `credit`'s available. */
+export function post(state: KernelState, input: PostingInput): number {
+  const { debit, credit, amount } = input;
+  const debitHeld = input.debitHeld === true;
+  assert(amount > 0n, "posting amount must be positive");
+  assert(debit.assetId === credit.assetId, "posting across assets");
+  assert(debit.mode === credit.mode, "posting across modes");
+  assert(debit !== credit, "posting to the same account");
+  if (debitHeld) {
+    debit.held -= amount;
+    assert(debit.held >= 0n, "held balance went negative");
+  } else {
+    debit.available -= amount;
+    assert(debit.negativeAllowed || debit.available >= 0n, "available balance went negative");
+  }
+  credit.available += amount;
+  const ledger = state.ledger;
+  const seq = ++ledger.postingSeqLast;
+  const command = state.command!;
+  const refs = input.refs ?? NO_REFS;
+  // Field order is part of the event stream (and the snapshot's posting records): keep it.
+  const posting: Posting = {
+    seq,
+    debitAccount: debit.key,
+    creditAccount: credit.key,
+    assetId: debit.assetId,
+    amount,
+    debitHeld,
+    reason: input.reason,
+    commandId: command.id,
+    atMs: command.atMs,
+    orderId: refs.orderId ?? null,
+    fillId: refs.fillId ?? null,
+    tickId: refs.tickId ?? null,
+    operatorId: refs.operatorId ?? null,
+    reference: refs.reference ?? null,
+  };
+  const kept = state.options.statementPostingsMax;
+  keepPosting(debit, posting, kept);
+  keepPosting(credit, posting, kept);
+  touch(state, debit);
+  touch(state, credit);
+  emit(state, { type: "posting", posting });
+  return seq;
+}
+
+/** Appends to an account's statement, dropping the oldest half when it holds twice the limit. */
+function keepPosting(account: Account, posting: Posting, kept: number): void {
+  const list = account.postings;
+  list.push(posting);
+  if (list.length > 2 * kept) list.splice(0, list.length - kept);
+}
+
+/** Available → held. */
+export function hold(state: KernelState, account: Account, amount: bigint): void {
+  assert(amount >= 0n, "hold must not be negative");
+  account.available -= amount;
+  assert(account.available >= 0n, "hold exceeds available");
+  account.held += amount;
+  touch(state, account);
+}
+
+/** Held → available. */
+export function release(state: KernelState, account: Account, amount: bigint): void {
+  assert(amount >= 0n, "release must not be negative");
+  account.held -= amount;
+  assert(account.held >= 0n, "release exceeds held");
+  account.available += amount;
+  touch(state, account);
+}
+
+/** Lists the account once among the accounts the current command touched. */
+export function touch(state: KernelState, account: Account): void {
+  if (account.touchedSerial !== state.commandSerial) {
+    account.touchedSerial = state.commandSerial;
+    state.ledger.touched.push(account);
+  }
+}
+
+/** No single command moves more than 10^36 smallest units, whatever the asset says. */
+export const AMOUNT_SANITY_MAX = 10n ** 36n;
+
+/** Guards an amount a command moves: positive and within the asset's maximum; null when fine. */
+export function amountCode(asset: AssetState, amount: bigint): RejectCode | null {
+  if (amount <= 0n) return "amount_must_be_positive";
+  if (amount > (asset.amountMax ?? AMOUNT_SANITY_MAX)) return "amount_above_maximum";
+  return null;
+}

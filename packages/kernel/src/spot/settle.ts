@@ -1,0 +1,223 @@
+// Settling what the book reports: fills (trade and fee postings out of the holds), self-trade
+// cancels, and orders that rest, fill, expire or are cancelled.
+
+import { divCeil } from "../amount/amount.ts";
+import { assert } from "../assert.ts";
+import type { BookFill, BookListener } from "../book/types.ts";
+import { accountOf, systemOwner } from "../ledger/accounts.ts";
+import { post, release } from "../ledger/post.ts";
+import type { OwnerState } from "../ledger/state.ts";
+import type { KernelState } from "../state.ts";
+import { systemOwners } from "../types.ts";
+import { holdFor } from "./holds.ts";
+import { openOrderIds, type OrderState } from "./state.ts";
+import type { CancelReason } from "./types.ts";
+import { emit } from "../events.ts";
+
+const BPS = 10_000n;
+
+/** The kernel's one book listener: settles fills of `state.spot.taker` and self-trade cancels. */
+export function createListener(state: KernelState): BookListener {
+  return {
+    onFill(fill: BookFill): void {
+      settleFill(state, state.spot.taker!, fill);
+    },
+    onSelfTradeCancel(restingOrderId: number, remainingLots: number): void {
+      const order = state.spot.orders.get(restingOrderId);
+      assert(order !== undefined, "self-trade cancel of an unknown order");
+      assert(order.quantityLots - order.filledLots === remainingLots, "resting lots disagree");
+      finishCancelled(state, order, "self_trade");
+    },
+  };
+}
+
+/** Fee on what a side receives, rounded up: the venue never under-collects (≤ 1 unit). */
+function feeOf(amount: bigint, feeBps: number): bigint {
+  if (feeBps === 0) return 0n;
+  return divCeil(amount * BigInt(feeBps), BPS);
+}
+
+function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void {
+  const spot = state.spot;
+  const maker = spot.orders.get(fill.makerOrderId);
+  assert(maker !== undefined, "fill against an unknown order");
+  const market = taker.market;
+  const baseAmount = holdFor(market, false, 0, fill.quantityLots);
+  const quoteAmount = holdFor(market, true, fill.priceTicks, fill.quantityLots);
+  const fillId = spot.fillIdNext++;
+  const tickId = market.tickId;
+  const takerBuys = taker.side === "buy";
+  const buyer = takerBuys ? taker : maker;
+  const seller = takerBuys ? maker : taker;
+  const buyerRefs = { orderId: buyer.orderId, fillId, tickId };
+  const sellerRefs = { orderId: seller.orderId, fillId, tickId };
+  // Both legs come out of the holds placed when each order was accepted.
+  post(state, {
+    debit: buyer.quoteAccount,
+    credit: seller.quoteAccount,
+    amount: quoteAmount,
+    debitHeld: true,
+    reason: "trade",
+    refs: buyerRefs,
+  });
+  buyer.heldAmount -= quoteAmount;
+  post(state, {
+    debit: seller.baseAccount,
+    credit: buyer.baseAccount,
+    amount: baseAmount,
+    debitHeld: true,
+    reason: "trade",
+    refs: sellerRefs,
+  });
+  seller.heldAmount -= baseAmount;
+  assert(buyer.heldAmount >= 0n && seller.heldAmount >= 0n, "order hold went negative");
+  const fees = systemOwner(state, taker.owner.mode, systemOwners.fees);
+  // Each side pays its fee in what it receives: the buyer in base, the seller in quote.
+  const makerAccount = takerBuys ? maker.quoteAccount : maker.baseAccount;
+  const takerAccount = takerBuys ? taker.baseAccount : taker.quoteAccount;
+  const feeMaker = feeOf(takerBuys ? quoteAmount : baseAmount, market.feeBpsMaker);
+  const feeTaker = feeOf(takerBuys ? baseAmount : quoteAmount, market.feeBpsTaker);
+  if (feeMaker > 0n) {
+    post(state, {
+      debit: makerAccount,
+      credit: accountOf(state, fees, "fund", makerAccount.assetId),
+      amount: feeMaker,
+      reason: "fee_maker",
+      refs: takerBuys ? sellerRefs : buyerRefs,
+    });
+  }
+  if (feeTaker > 0n) {
+    post(state, {
+      debit: takerAccount,
+      credit: accountOf(state, fees, "fund", takerAccount.assetId),
+      amount: feeTaker,
+      reason: "fee_taker",
+      refs: takerBuys ? buyerRefs : sellerRefs,
+    });
+  }
+  maker.filledLots += fill.quantityLots;
+  taker.filledLots += fill.quantityLots;
+  assert(
+    maker.quantityLots - maker.filledLots === fill.makerRemainingLots,
+    "maker lots disagree with the book",
+  );
+  emit(state, {
+    type: "fill",
+    fillId,
+    marketId: market.marketId,
+    mode: taker.owner.mode,
+    makerOrderId: maker.orderId,
+    takerOrderId: taker.orderId,
+    makerOwnerId: maker.owner.ownerId,
+    takerOwnerId: taker.owner.ownerId,
+    takerSide: taker.side,
+    priceTicks: fill.priceTicks,
+    quantityLots: fill.quantityLots,
+    baseAmount,
+    quoteAmount,
+    feeMaker,
+    feeMakerAssetId: makerAccount.assetId,
+    feeTaker,
+    feeTakerAssetId: takerAccount.assetId,
+    tickId,
+    atMs: state.nowMs,
+  });
+  if (fill.makerRemainingLots === 0) {
+    assert(maker.heldAmount === 0n, "a filled maker still holds funds");
+    removeOpenOrder(state, maker, "filled");
+  }
+}
+
+export function removeOpenOrder(
+  state: KernelState,
+  order: OrderState,
+  status: "filled" | "cancelled" | "expired",
+): void {
+  order.status = status;
+  state.spot.orders.delete(order.orderId);
+  openOrderIds(state.spot, order.owner).delete(order.orderId);
+  emit(state, {
+    type: "order_done",
+    orderId: order.orderId,
+    status,
+    filledLots: order.filledLots,
+  });
+}
+
+/** Releases an open (already out of the book) order's hold and reports it cancelled. */
+function finishCancelled(state: KernelState, order: OrderState, reason: CancelReason): void {
+  const released = order.heldAmount;
+  if (released > 0n) release(state, order.holdAccount, released);
+  order.heldAmount = 0n;
+  emit(state, {
+    type: "order_cancelled",
+    orderId: order.orderId,
+    reason,
+    remainingLots: order.quantityLots - order.filledLots,
+    releasedAmount: released,
+  });
+  removeOpenOrder(state, order, "cancelled");
+}
+
+export function cancelOpenOrder(state: KernelState, order: OrderState, reason: CancelReason): void {
+  const resting = order.book.cancel(order.orderId);
+  assert(resting !== undefined, "an open order was not in its book");
+  finishCancelled(state, order, reason);
+}
+
+/** Cancels an owner's open orders (in one market, or all), oldest first; returns how many. */
+export function cancelOwnerOrders(
+  state: KernelState,
+  owner: OwnerState,
+  marketId: string | null,
+  reason: CancelReason,
+): number {
+  const ids = [...openOrderIds(state.spot, owner)].sort((a, b) => a - b);
+  let count = 0;
+  for (const orderId of ids) {
+    const order = state.spot.orders.get(orderId)!;
+    if (marketId !== null && order.market.marketId !== marketId) continue;
+    cancelOpenOrder(state, order, reason);
+    count++;
+  }
+  return count;
+}
+
+/** The remainder rests: keep exactly its hold (a buy that filled below its limit gets change). */
+export function settleRest(
+  state: KernelState,
+  order: OrderState,
+  restingLots: number,
+  joining: boolean,
+  neededKnown: bigint | null,
+): void {
+  assert(restingLots === order.quantityLots - order.filledLots, "resting lots disagree");
+  const needed =
+    neededKnown ?? holdFor(order.market, order.side === "buy", order.priceTicks, restingLots);
+  if (order.heldAmount !== needed) {
+    const excess = order.heldAmount - needed;
+    assert(excess > 0n, "a resting order holds too little");
+    release(state, order.holdAccount, excess);
+    order.heldAmount = needed;
+  }
+  // A replaced order that rests again never left its owner's open set.
+  if (joining) openOrderIds(state.spot, order.owner).add(order.orderId);
+  emit(state, {
+    type: "order_rested",
+    orderId: order.orderId,
+    priceTicks: order.priceTicks,
+    remainingLots: restingLots,
+    heldAmount: order.heldAmount,
+  });
+}
+
+/** Filled or expired: release whatever is still held and forget the order. */
+export function settleGone(
+  state: KernelState,
+  order: OrderState,
+  status: "filled" | "expired",
+): void {
+  if (order.heldAmount > 0n) release(state, order.holdAccount, order.heldAmount);
+  order.heldAmount = 0n;
+  removeOpenOrder(state, order, status);
+}
