@@ -1,13 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { SpotBalanceView, StatementLineView } from "@candor/contract";
-import {
-  getAssets,
-  getLastTick,
-  getMarkets,
-  parseAmount,
-  type KernelState,
-  type Mode,
-} from "@candor/kernel";
+import { getAssets, getLastTick, getMarkets, parseAmount, type Mode } from "@candor/kernel";
 import type { CandorCommand, Submitted } from "../../engine/kernel-port.ts";
 import { errorCodeOf } from "../../engine/reject-codes.ts";
 import { ensureAccounts, submit, type EngineSubmitQuery } from "../../engine/submit.ts";
