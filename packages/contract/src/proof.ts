@@ -38,6 +38,8 @@ export const LiabilityPublication = z.object({
   /** Milliseconds since the epoch. */
   publishedAtMs: z.number().int(),
   root: LiabilityRootJson,
+  /** Decimals of each asset of `root.assets` (same order), to show amounts; not part of the proof. */
+  scales: z.array(z.number().int().nonnegative()),
 });
 export type LiabilityPublication = z.infer<typeof LiabilityPublication>;
 

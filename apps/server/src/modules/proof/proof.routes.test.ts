@@ -126,6 +126,7 @@ describeEachDatabase("proof of liabilities", (database) => {
     expect(root.value.leafCount).toBe(2);
     const usdt = root.value.assets.indexOf("USDT");
     expect(root.value.sums[usdt]).toBe(10_250_750_000n);
+    expect(publicRoot.scales[usdt]).toBe(6);
 
     const mine = await call("GET", "/api/v1/proof/liabilities/me", { token: users.a!.token });
     expect(mine.statusCode, mine.body).toBe(200);

@@ -5,7 +5,7 @@ import type {
   liabilitiesHistoryEndpoint,
   MyLiabilityProof,
 } from "@candor/contract";
-import { getLiabilities, type KernelState } from "@candor/kernel";
+import { getAssets, getLiabilities, type KernelState } from "@candor/kernel";
 import type { RootJson } from "@candor/proof";
 import { AppError } from "../../http/app-error.ts";
 import type { ProofRepository } from "./proof.repository.ts";
@@ -50,12 +50,12 @@ export class ProofService {
     if (this.latest) return this.latest;
     const [row] = await this.repository.latest(1);
     if (!row) throw new AppError("proof_not_published");
-    return toPublication(row);
+    return this.toPublication(row);
   }
 
   async history(limit: number): Promise<EndpointData<typeof liabilitiesHistoryEndpoint>> {
     const rows = await this.repository.latest(limit);
-    return { items: rows.map(toPublication) };
+    return { items: rows.map((row) => this.toPublication(row)) };
   }
 
   /**
@@ -93,7 +93,12 @@ export class ProofService {
       sequence,
       secret: await this.secret(),
     });
-    const publication = { sequence: sequence.toString(), publishedAtMs: this.now(), root };
+    const publication = {
+      sequence: sequence.toString(),
+      publishedAtMs: this.now(),
+      root,
+      scales: this.scalesOf(root.assets),
+    };
     await this.repository.insert({
       sequence,
       publishedAt: new Date(publication.publishedAtMs),
@@ -103,12 +108,20 @@ export class ProofService {
     this.latest = publication;
     return publication;
   }
-}
 
-function toPublication(row: { sequence: bigint; publishedAt: Date; rootJson: string }) {
-  return {
-    sequence: row.sequence.toString(),
-    publishedAtMs: row.publishedAt.getTime(),
-    root: JSON.parse(row.rootJson) as RootJson,
-  };
+  /** A stored publication with the decimals of its assets (from the kernel's asset list). */
+  private toPublication(row: { sequence: bigint; publishedAt: Date; rootJson: string }) {
+    const root = JSON.parse(row.rootJson) as RootJson;
+    return {
+      sequence: row.sequence.toString(),
+      publishedAtMs: row.publishedAt.getTime(),
+      root,
+      scales: this.scalesOf(root.assets),
+    };
+  }
+
+  private scalesOf(assetIds: readonly string[]): number[] {
+    const scales = new Map(this.engine.query(getAssets).map((a) => [a.assetId, a.scale]));
+    return assetIds.map((assetId) => scales.get(assetId) ?? 0);
+  }
 }
