@@ -180,6 +180,23 @@ describeEachDatabase("proof of liabilities", (database) => {
     expect((await call("GET", "/api/v1/proof/liabilities/history?x=1")).statusCode).toBe(400);
   });
 
+  it("discloses liabilities and system accounts from the ledger, with the latest proof", async () => {
+    const response = await call("GET", "/api/v1/transparency");
+    expect(response.statusCode).toBe(200);
+    const data = response.json().data;
+    expect(data.sequence).toBe(running.engine.sequence.toString());
+    expect(data.users).toBe(2);
+    // 10,000 + 250.75 + the 1 of the history test, all real deposits.
+    expect(data.liabilities).toContainEqual({ assetId: "USDT", amount: "10251.75" });
+    expect(data.systemAccounts).toContainEqual({
+      ownerId: "system:external",
+      assetId: "USDT",
+      amount: "-10251.75",
+    });
+    const latest = (await call("GET", "/api/v1/proof/liabilities")).json().data;
+    expect(data.proof).toEqual(latest);
+  });
+
   it("rebuilds the same root from the same state (a restored snapshot)", async () => {
     const latest = (await call("GET", "/api/v1/proof/liabilities")).json().data;
     const sequence = BigInt(latest.sequence);
