@@ -41,6 +41,8 @@ export interface AppDeps {
   mailFrom?: string;
   /** Public origin of the app (`https://trade.example.com`): wallet sign-in domain, cookies. */
   publicUrl?: string;
+  /** The configured listening port (PORT); wallet sign-in without `publicUrl` accepts only its loopback origins. */
+  port?: number;
   /** log2 of scrypt's N for passwords (default 17); tests use a low cost. */
   passwordCost?: number;
   /** "off" skips captchas (scripted local use and tests); default "required". */
@@ -88,7 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthModule, { database, now });
   await app.register(tapeModule, { database });
   if (deps.engine) await app.register(operatorModule, { engine: deps.engine });
-  await app.register(authModule, { auth, publicUrl: deps.publicUrl });
+  await app.register(authModule, { auth, publicUrl: deps.publicUrl, port: deps.port });
   await app.register(noticesModule, { database, now });
   if (deps.market) await app.register(marketModule, { market: deps.market, now });
   if (deps.market?.kernel) {

@@ -84,6 +84,7 @@ async function main() {
     mailFrom: config.MAIL_FROM,
     operatorToken: config.OPERATOR_TOKEN,
     publicUrl: config.PUBLIC_URL,
+    port: config.PORT,
     passwordCost: config.PASSWORD_COST,
     captcha: config.CAPTCHA,
     market,

@@ -29,6 +29,11 @@ import { sessionLifetimeMs } from "./sessions.ts";
 import type { SiweOrigin } from "./wallet.ts";
 
 const minute = 60_000;
+
+/** The `Host` values of a local app on `port`: localhost, 127.0.0.1 and [::1]. */
+export function loopbackHosts(port: number): string[] {
+  return ["localhost", "127.0.0.1", "[::1]"].map((host) => `${host}:${port}`);
+}
 const hour = 60 * minute;
 
 /** Options of the auth module. */
@@ -37,6 +42,11 @@ export interface AuthModuleOptions {
   auth: AuthService;
   /** Public origin of the app (`https://trade.example.com`): wallet sign-in domain, cookies. */
   publicUrl?: string;
+  /**
+   * The configured listening port (PORT). Without `publicUrl`, wallet sign-in is valid only at
+   * the loopback origins of this port; 0 or unset means the port the server actually bound.
+   */
+  port?: number;
 }
 
 /**
@@ -47,14 +57,29 @@ export interface AuthModuleOptions {
 export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, options) => {
   const { auth, publicUrl } = options;
 
-  /** Where the app is served, as wallet sign-in (SIWE) checks it. */
+  /**
+   * Where the app is served, as wallet sign-in (SIWE) checks it: from configuration only. With
+   * `publicUrl` it is that origin, whatever the request's `Host`. Without it, the app is a local
+   * one and only the loopback origins of its port count; the `Host` picks one of them, and any
+   * other `Host` (a phishing site relaying a victim's signature) is refused.
+   */
   function origin(request: FastifyRequest): SiweOrigin {
     if (publicUrl) {
       const url = new URL(publicUrl);
       return { domain: url.host, uri: url.origin };
     }
-    const host = request.headers.host ?? "localhost";
-    return { domain: host, uri: `${request.protocol}://${host}` };
+    const host = request.headers.host?.toLowerCase();
+    if (!host || !loopbackHosts(listeningPort()).includes(host)) {
+      throw new AppError("host_not_allowed");
+    }
+    return { domain: host, uri: `http://${host}` };
+  }
+
+  /** The configured port; when that is 0 or unset, the bound one (80 for `inject` tests). */
+  function listeningPort(): number {
+    if (options.port) return options.port;
+    const address = app.server.address();
+    return typeof address === "object" && address ? address.port : 80;
   }
 
   /** Sets the session cookie of a new session (the token is in the body too). */

@@ -765,6 +765,107 @@ describeEachDatabase("auth", (database) => {
       expect((await signIn(message)).statusCode).toBe(200);
     });
 
+    it("takes the domain from configuration only: a foreign Host is refused", async () => {
+      ip = 55;
+      // A phishing site relaying to us: its Host would have become the signed domain.
+      const evil = { host: "evil.example" };
+      const evilNonce = await call(
+        "GET",
+        `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+        undefined,
+        evil,
+      );
+      expect(evilNonce.statusCode).toBe(403);
+      expect(evilNonce.json().error).toBe("host_not_allowed");
+      // Another port of loopback is another origin; a loopback name on our port is fine.
+      for (const host of ["localhost:8081", "127.0.0.1", "localhost.evil.example:80"]) {
+        const response = await call(
+          "GET",
+          `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+          undefined,
+          { host },
+        );
+        expect(response.json().error, host).toBe("host_not_allowed");
+      }
+      const viaIp = await call(
+        "GET",
+        `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+        undefined,
+        { host: "127.0.0.1:80" },
+      );
+      expect(viaIp.json().data.domain).toBe("127.0.0.1:80");
+      // A message signed for our domain cannot be spent through a foreign Host either.
+      const { message } = await nonce();
+      const relayed = await call(
+        "POST",
+        "/api/v1/auth/wallet/login",
+        {
+          address: wallet.address,
+          message,
+          signature: await wallet.signMessage({ message }),
+          walletType: 2,
+        },
+        evil,
+      );
+      expect(relayed.json().error).toBe("host_not_allowed");
+      // Nor one naming a foreign domain or URI through ours.
+      const foreignDomain = message.replace("localhost:80 wants", "evil.example wants");
+      expect((await signIn(foreignDomain)).json().error).toBe("wallet_signature_invalid");
+      const foreignUri = message.replace("URI: http://localhost:80", "URI: http://evil.example");
+      expect(foreignUri).not.toBe(message);
+      expect((await signIn(foreignUri)).json().error).toBe("wallet_signature_invalid");
+      // The untouched message still signs in through our own Host.
+      expect((await signIn(message)).statusCode).toBe(200);
+    });
+
+    it("with PUBLIC_URL, signs for that origin whatever the Host says", async () => {
+      const configured = await buildApp({
+        database: database(),
+        now: () => nowMs,
+        passwordCost: 10,
+        publicUrl: "https://trade.example.com",
+      });
+      try {
+        const inject = (method: "GET" | "POST", url: string, host: string, payload?: object) =>
+          configured.inject({
+            method,
+            url,
+            headers: { host },
+            remoteAddress: "10.0.5.6",
+            ...(payload ? { payload } : {}),
+          });
+        const issued = await inject(
+          "GET",
+          `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+          "evil.example",
+        );
+        expect(issued.json().data).toMatchObject({
+          domain: "trade.example.com",
+          uri: "https://trade.example.com",
+        });
+        const message: string = issued.json().data.message;
+        expect(message).not.toContain("evil.example");
+        const login = await inject("POST", "/api/v1/auth/wallet/login", "evil.example", {
+          address: wallet.address,
+          message,
+          signature: await wallet.signMessage({ message }),
+          walletType: 2,
+        });
+        expect(login.statusCode).toBe(200);
+        // A message naming the loopback origin is not ours when a public URL is configured.
+        const local = (await nonce()).message;
+        const refused = await inject("POST", "/api/v1/auth/wallet/login", "localhost:80", {
+          address: wallet.address,
+          message: local,
+          signature: await wallet.signMessage({ message: local }),
+          walletType: 2,
+        });
+        expect(refused.json().error).toBe("wallet_signature_invalid");
+      } finally {
+        await configured.close();
+      }
+    });
+
     it("rejects an expired nonce", async () => {
       ip = 54;
       const { message } = await nonce();
