@@ -353,14 +353,27 @@ export class AuthRepository {
     return Number(row.count);
   }
 
-  async insertLoginFailure(account: string, at: Date): Promise<void> {
-    await this.db.insertInto("login_failures").values({ account, at }).execute();
+  /** Records a login attempt (a failure until it succeeds); its id. */
+  async insertLoginFailure(account: string, at: Date): Promise<bigint> {
+    const row = await this.db
+      .insertInto("login_failures")
+      .values({ account, at })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return BigInt(row.id);
   }
 
-  /** Forgets an account's failures: all of them, or those at or before `atOrBefore`. */
-  async deleteLoginFailures(account: string, atOrBefore?: Date): Promise<void> {
+  /**
+   * Forgets an account's failures: all of them, those at or before `atOrBefore`, or those with
+   * an id up to `upToId` (an attempt and the ones recorded before it).
+   */
+  async deleteLoginFailures(
+    account: string,
+    which: { atOrBefore?: Date; upToId?: bigint } = {},
+  ): Promise<void> {
     let query = this.db.deleteFrom("login_failures").where("account", "=", account);
-    if (atOrBefore) query = query.where("at", "<=", atOrBefore);
+    if (which.atOrBefore) query = query.where("at", "<=", which.atOrBefore);
+    if (which.upToId !== undefined) query = query.where("id", "<=", which.upToId);
     await query.execute();
   }
 

@@ -197,11 +197,18 @@ export class AuthService {
     return this.startSession(userId, "real");
   }
 
-  /** Signs in by e-mail or phone and password; a captcha after repeated failures. */
+  /**
+   * Signs in by e-mail or phone and password; a captcha after repeated failures. The attempt is
+   * recorded before the password is checked and counted after, so parallel guesses cannot all
+   * pass the check while the first ones are still hashing: of any number of simultaneous
+   * attempts at most `loginFailuresMax` reach the password without a captcha.
+   */
   async login(body: EndpointBody<typeof login>): Promise<SessionData> {
     const account = normalizeAccount(body.account);
     const since = new Date(this.now() - loginFailureWindowMs);
-    if ((await this.repository.loginFailureCount(account, since)) >= loginFailuresMax) {
+    // Counted first, and the count includes this attempt and every one recorded before it.
+    const attemptId = await this.repository.insertLoginFailure(account, new Date(this.now()));
+    if ((await this.repository.loginFailureCount(account, since)) > loginFailuresMax) {
       // With CAPTCHA=off (scripted use) the account simply waits out the window.
       if (!this.captchaRequired) throw new AppError("rate_limited");
       await this.requireCaptcha(body);
@@ -212,12 +219,13 @@ export class AuthService {
     );
     const valid = await verifyPassword(body.password, user?.password_hash ?? (await this.decoy()));
     if (!user || !user.password_hash || !valid) {
-      await this.repository.insertLoginFailure(account, new Date(this.now()));
-      // Failures older than the window count for nothing: drop them as new ones come.
-      await this.repository.deleteLoginFailures(account, since);
+      // The attempt stays recorded as a failure. Failures older than the window count for
+      // nothing: drop them as new ones come.
+      await this.repository.deleteLoginFailures(account, { atOrBefore: since });
       throw new AppError("invalid_credentials");
     }
-    await this.repository.deleteLoginFailures(account);
+    // A success clears this attempt and the failures before it (not attempts still running).
+    await this.repository.deleteLoginFailures(account, { upToId: attemptId });
     // Idempotent: heals a registration whose account opening failed half-way.
     await this.openAccounts(user.id, "real");
     return this.startSession(user.id, "real");

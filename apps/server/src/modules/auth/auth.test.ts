@@ -382,6 +382,26 @@ describeEachDatabase("auth", (database) => {
       expect((await attempt({ password: "secret123" })).statusCode).toBe(200);
     });
 
+    it("checks at most 5 of 20 parallel wrong logins; the rest need a captcha", async () => {
+      ip = 13;
+      await registerEmail("race@example.com");
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          ip = 60 + i; // Spread over addresses, as an attacker would.
+          return call("POST", "/api/v1/auth/login", {
+            account: "race@example.com",
+            password: `wrong-${i}-guess`,
+          });
+        }),
+      );
+      const errors = answers.map((answer) => answer.json().error as string);
+      const checked = errors.filter((error) => error === "invalid_credentials").length;
+      // At most 5 (on PostgreSQL's pool all 20 may be counted before any is checked: 0).
+      expect(checked).toBeLessThanOrEqual(5);
+      expect(errors.filter((error) => error === "captcha_required")).toHaveLength(20 - checked);
+      // (The next attempt on this account would hit the per-account limit of 20 per window.)
+    });
+
     it("rejects a captcha that was already used or has expired", async () => {
       ip = 10;
       const first = await captcha();
