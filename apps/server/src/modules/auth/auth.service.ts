@@ -101,7 +101,7 @@ export class AuthService {
     this.captchaRequired = dependencies.captchaRequired;
     this.accounts = dependencies.accounts;
     this.sessions = new Sessions(this.repository, this.now);
-    this.tradePassword = new TradePasswords(this.repository, this.passwordCost);
+    this.tradePassword = new TradePasswords(this.repository, this.passwordCost, this.now);
   }
 
   // Captcha and agreement.

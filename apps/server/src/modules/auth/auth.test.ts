@@ -566,6 +566,37 @@ describeEachDatabase("auth", (database) => {
       expect((await verify("trade1234")).statusCode).toBe(200);
     });
 
+    it("counts trade-password guesses once per user across endpoints", async () => {
+      ip = 40;
+      await registerEmail("budget@example.com", "budget123");
+      const token = (
+        await call("POST", "/api/v1/auth/login", {
+          account: "budget@example.com",
+          password: "budget123",
+        })
+      ).json().data.token;
+      const verify = (tradePassword: string) =>
+        call("POST", "/api/v1/me/trade-password/verify", { tradePassword }, bearer(token));
+      const change = (currentTradePassword: string) =>
+        call(
+          "PUT",
+          "/api/v1/me/trade-password",
+          { tradePassword: "newtrade1", tradePasswordConfirm: "newtrade1", currentTradePassword },
+          bearer(token),
+        );
+      // Five wrong through verify, five wrong through change: the budget of 10 is spent.
+      for (let i = 0; i < 5; i++) {
+        expect((await verify(`wrong-${i}x`)).json().error).toBe("trade_password_invalid");
+        expect((await change(`wrong-${i}y`)).json().error).toBe("trade_password_invalid");
+      }
+      const right = await verify("budget123");
+      expect(right.statusCode).toBe(429);
+      expect(right.json().error).toBe("rate_limited");
+      expect((await change("budget123")).json().error).toBe("rate_limited");
+      nowMs += 15 * 60_000;
+      expect((await verify("budget123")).statusCode).toBe(200);
+    });
+
     it("updates the profile and rejects bad values", async () => {
       ip = 34;
       const { token } = (
