@@ -138,19 +138,24 @@ export async function newUser(): Promise<SessionData> {
   return answer.json.data;
 }
 
-/** Signs the browser in as a session, the way the app caches it (spec §3). */
+/**
+ * Signs the browser in as a session, the way the app keeps it: the server's HttpOnly session
+ * cookie, and the user cached for showing (spec §3).
+ */
 export async function signIn(session: SessionData, demo = false) {
+  await context!.addCookies([
+    { name: "candor_session", value: session.token, url: server.url, httpOnly: true },
+  ]);
   await page.evaluate(
-    ({ token, user, demo }) => {
+    ({ user, demo }) => {
       const entry = (value: unknown) =>
         JSON.stringify({ value, startMs: Date.now(), lifetimeSeconds: 604_800 });
-      localStorage.setItem("candor.token", entry(token));
       localStorage.setItem(
         "candor.userInfo",
         entry({ id: user.id, username: user.username, is_virtual: demo ? 1 : 0 }),
       );
     },
-    { token: session.token, user: session.user, demo },
+    { user: session.user, demo },
   );
   await page.reload();
 }

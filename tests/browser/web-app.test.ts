@@ -194,6 +194,14 @@ describe.each([
     await input(en.auth.fields.password).fill(password);
     await page.getByRole("button", { name: en.auth.login.submit }).first().click();
     await poll(hashPath).toBe("/");
+    // The session is an HttpOnly cookie; nothing a script can read holds its token.
+    const sessionCookie = (await page.context().cookies()).find(
+      (cookie) => cookie.name === "candor_session",
+    );
+    expect(sessionCookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+    expect(stored).not.toContain(sessionCookie!.value);
+    expect(await page.evaluate(() => document.cookie)).not.toContain("candor_session");
 
     // Change the nickname, then the language; home is translated.
     await page.getByText(en.home.entries.settings, { exact: true }).click();

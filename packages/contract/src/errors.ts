@@ -68,6 +68,7 @@ export const httpStatusByErrorCode = {
   time_in_force_invalid: 400,
   nothing_to_cancel: 404,
   host_not_allowed: 403,
+  csrf_failed: 403,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

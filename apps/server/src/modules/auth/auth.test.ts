@@ -638,6 +638,98 @@ describeEachDatabase("auth", (database) => {
       expect((await call("POST", "/api/v1/auth/logout", {})).statusCode).toBe(401);
     });
 
+    it("keeps the web session in an HttpOnly cookie; changes by cookie need the CSRF header", async () => {
+      ip = 36;
+      await registerEmail("cookie@example.com", "cookie123");
+      const login = await call("POST", "/api/v1/auth/login", {
+        account: "cookie@example.com",
+        password: "cookie123",
+      });
+      const setCookie = String(login.headers["set-cookie"]);
+      expect(setCookie).toMatch(/^candor_session=[A-Za-z0-9_-]{43};/);
+      expect(setCookie).toMatch(/; HttpOnly/);
+      expect(setCookie).toMatch(/; SameSite=Strict/);
+      expect(setCookie).not.toMatch(/Secure/); // No https PUBLIC_URL here.
+      const cookie = { cookie: setCookie.split(";")[0]! };
+      // Reads by cookie work without the header.
+      expect((await call("GET", "/api/v1/me", undefined, cookie)).statusCode).toBe(200);
+      // A change by cookie alone (what a forged cross-site request carries) is refused, in the
+      // user's language, and changes nothing.
+      const forged = await call(
+        "PATCH",
+        "/api/v1/me",
+        { nickname: "pwned" },
+        {
+          ...cookie,
+          "x-lang": "de",
+        },
+      );
+      expect(forged.statusCode).toBe(403);
+      expect(forged.json()).toMatchObject({ error: "csrf_failed" });
+      expect(forged.json().message).toMatch(/App/);
+      const wrongValue = await call(
+        "PATCH",
+        "/api/v1/me",
+        { nickname: "pwned" },
+        {
+          ...cookie,
+          "x-candor-csrf": "0",
+        },
+      );
+      expect(wrongValue.json().error).toBe("csrf_failed");
+      expect((await call("GET", "/api/v1/me", undefined, cookie)).json().data.nickname).toBe(
+        "cookie",
+      );
+      const forgedLogout = await call("POST", "/api/v1/auth/logout", { everywhere: true }, cookie);
+      expect(forgedLogout.json().error).toBe("csrf_failed");
+      // The app's own request carries the header.
+      const fromApp = await call(
+        "PATCH",
+        "/api/v1/me",
+        { nickname: "mine" },
+        {
+          ...cookie,
+          "x-candor-csrf": "1",
+        },
+      );
+      expect(fromApp.statusCode).toBe(200);
+      expect(fromApp.json().data.nickname).toBe("mine");
+      // API clients with a bearer token need no header (a browser never adds one by itself).
+      const byBearer = await call(
+        "PATCH",
+        "/api/v1/me",
+        { nickname: "bearer" },
+        bearer(login.json().data.token),
+      );
+      expect(byBearer.statusCode).toBe(200);
+      // A garbled cookie is no session, not a crash.
+      const garbled = await call("GET", "/api/v1/me", undefined, {
+        cookie: "candor_session=%E0%A4%A",
+      });
+      expect(garbled.statusCode).toBe(401);
+    });
+
+    it("marks the session cookie Secure when PUBLIC_URL is https", async () => {
+      const secureApp = await buildApp({
+        database: database(),
+        now: () => nowMs,
+        passwordCost: 10,
+        captcha: "off",
+        publicUrl: "https://trade.example.com",
+      });
+      try {
+        const demo = await secureApp.inject({
+          method: "POST",
+          url: "/api/v1/auth/demo",
+          payload: {},
+          remoteAddress: "10.0.6.1",
+        });
+        expect(String(demo.headers["set-cookie"])).toMatch(/; HttpOnly; SameSite=Strict; .*Secure/);
+      } finally {
+        await secureApp.close();
+      }
+    });
+
     it("keeps users apart: one user's logout-everywhere leaves another signed in", async () => {
       ip = 37;
       const judy = (

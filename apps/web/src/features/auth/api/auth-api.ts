@@ -34,8 +34,9 @@ export function toSessionUser(user: UserInfo): SessionUser {
   };
 }
 
+/** The session the app keeps: the user only; the token stays in the server's HttpOnly cookie. */
 function toSession(data: SessionData): Session {
-  return { token: data.token, user: toSessionUser(data.user) };
+  return { user: toSessionUser(data.user) };
 }
 
 export const fetchCaptcha = () => callEndpoint(authEndpoints.getCaptcha);
