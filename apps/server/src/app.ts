@@ -47,6 +47,8 @@ export interface AppDeps {
   passwordCost?: number;
   /** "off" skips captchas (scripted local use and tests); default "required". */
   captcha?: "required" | "off";
+  /** Work per proof-of-work captcha (CAPTCHA_COST, the largest secret number); default 250,000. */
+  captchaCost?: number;
   /** Market data (REST under /api/v1/market and the WebSocket /api/v1/ws), when built. */
   market?: MarketModule;
 }
@@ -76,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     passwordCost: deps.passwordCost,
     captcha: deps.captcha,
+    captchaCost: deps.captchaCost,
     smtpUrl: deps.smtpUrl,
     mailFrom: deps.mailFrom,
     accounts: deps.accounts,

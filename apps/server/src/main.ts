@@ -87,6 +87,7 @@ async function main() {
     port: config.PORT,
     passwordCost: config.PASSWORD_COST,
     captcha: config.CAPTCHA,
+    captchaCost: config.CAPTCHA_COST,
     market,
   });
   const address = await app.listen({ port: config.PORT, host: config.HOST });

@@ -13,8 +13,10 @@ export const Email = z.email().max(254);
 export const Phone = z.string().regex(/^\+?[1-9]\d{6,14}$/);
 /** An account is an e-mail address or a phone number. */
 export const Account = z.union([Email, Phone]);
-export const CaptchaId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
-export const CaptchaAnswer = z.string().regex(/^\d{4,8}$/);
+/** A proof-of-work captcha as issued: `<salt>.<signature>` (see `getCaptcha`). */
+export const CaptchaId = z.string().regex(/^[0-9a-f]{24}\.\d{10}\.[0-9a-f]{64}$/);
+/** The number the client found, in decimal. */
+export const CaptchaAnswer = z.string().regex(/^\d{1,10}$/);
 export const EmailCode = z.string().regex(/^\d{6}$/);
 export const InviteCode = z.string().regex(/^[A-Z0-9]{6,12}$/);
 export const EvmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
@@ -60,10 +62,20 @@ const Empty = z.object({});
 export const getCaptcha = defineEndpoint({
   method: "GET",
   path: "/api/v1/auth/captcha",
-  summary: "A new captcha: an SVG image of digits, single use, valid 5 minutes",
+  summary:
+    "A new proof-of-work captcha (ALTCHA-style), single use, valid 5 minutes: find the number " +
+    "n in 0…maxNumber with SHA-256(salt + n) = challenge (hex), then send captchaId and " +
+    "captchaAnswer = n",
   tag: "auth",
   auth: "none",
-  response: z.object({ captchaId: z.string(), svg: z.string(), expiresAt: z.string() }),
+  response: z.object({
+    captchaId: z.string(),
+    algorithm: z.literal("SHA-256"),
+    challenge: z.string().regex(/^[0-9a-f]{64}$/),
+    salt: z.string(),
+    maxNumber: z.number().int().positive(),
+    expiresAt: z.string(),
+  }),
 });
 
 export const getAgreement = defineEndpoint({

@@ -39,7 +39,7 @@ const userInfoColumns = [
 ] as const;
 
 /**
- * The only file of the auth module that speaks SQL: users, sessions, captchas, e-mailed codes,
+ * The only file of the auth module that speaks SQL: users, sessions, used captchas, e-mailed codes,
  * login failures, wallet nonces and the e-mail outbox (migration 0003). Each method is one
  * statement; what to do with the rows is the service's business.
  */
@@ -254,33 +254,22 @@ export class AuthRepository {
 
   // Captchas.
 
-  async insertCaptcha(captcha: { id: string; answerHash: string; expiresAt: Date }) {
-    await this.db
+  /**
+   * Records a proof-of-work captcha as used (keyed by its salt); false when it already was,
+   * so of two requests racing with one solution only one gets true.
+   */
+  async insertUsedCaptcha(salt: string, expiresAt: Date, at: Date): Promise<boolean> {
+    const row = await this.db
       .insertInto("captchas")
-      .values({
-        id: captcha.id,
-        answer_hash: captcha.answerHash,
-        expires_at: captcha.expiresAt,
-        used_at: null,
-      })
-      .execute();
+      .values({ id: salt, answer_hash: "proof-of-work", expires_at: expiresAt, used_at: at })
+      .onConflict((conflict) => conflict.column("id").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async deleteCaptchasExpiredBefore(before: Date): Promise<void> {
     await this.db.deleteFrom("captchas").where("expires_at", "<", before).execute();
-  }
-
-  /** Marks an unused, unexpired captcha used; its answer hash, or undefined when there was none. */
-  async useCaptcha(captchaId: string, at: Date): Promise<string | undefined> {
-    const row = await this.db
-      .updateTable("captchas")
-      .set({ used_at: at })
-      .where("id", "=", captchaId)
-      .where("used_at", "is", null)
-      .where("expires_at", ">", at)
-      .returning(["answer_hash"])
-      .executeTakeFirst();
-    return row?.answer_hash;
   }
 
   // E-mailed codes.

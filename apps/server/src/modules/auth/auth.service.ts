@@ -21,7 +21,7 @@ import type { Database } from "../../db/database.ts";
 import { AppError } from "../../http/app-error.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { AuthRepository } from "./auth.repository.ts";
-import { consumeCaptcha, createCaptcha } from "./captcha.ts";
+import { ProofOfWorkCaptcha } from "./captcha.ts";
 import { createMailer, type Mailer } from "./mailer.ts";
 import { defaultPasswordCost, hashPassword, verifyPassword } from "./passwords.ts";
 import { Sessions } from "./sessions.ts";
@@ -53,6 +53,8 @@ export interface AuthServiceDependencies {
   passwordCost: number;
   /** False skips captchas (CAPTCHA=off: scripted local use and tests). */
   captchaRequired: boolean;
+  /** Largest secret number of a proof-of-work captcha (the work per attempt); default 250,000. */
+  captchaCost?: number;
   accounts?: AccountOpener;
 }
 
@@ -88,6 +90,7 @@ export class AuthService {
   private readonly now: () => number;
   private readonly passwordCost: number;
   private readonly captchaRequired: boolean;
+  private readonly captchas: ProofOfWorkCaptcha;
   private readonly accounts: AccountOpener | undefined;
   // Compared against when an account does not exist, so a miss costs as much time as a hit.
   // Made on first use: building the app (tests do it often) should not pay for a hash.
@@ -99,6 +102,7 @@ export class AuthService {
     this.now = dependencies.now;
     this.passwordCost = dependencies.passwordCost;
     this.captchaRequired = dependencies.captchaRequired;
+    this.captchas = new ProofOfWorkCaptcha(this.repository, undefined, dependencies.captchaCost);
     this.accounts = dependencies.accounts;
     this.sessions = new Sessions(this.repository, this.now);
     this.tradePassword = new TradePasswords(this.repository, this.passwordCost, this.now);
@@ -106,13 +110,10 @@ export class AuthService {
 
   // Captcha and agreement.
 
-  async captcha() {
-    const captcha = await createCaptcha(this.repository, this.now());
-    return {
-      captchaId: captcha.captchaId,
-      svg: captcha.svg,
-      expiresAt: captcha.expiresAt.toISOString(),
-    };
+  /** A proof-of-work challenge for the client to solve (see `ProofOfWorkCaptcha`). */
+  captcha() {
+    const captcha = this.captchas.create(this.now());
+    return { ...captcha, expiresAt: captcha.expiresAt.toISOString() };
   }
 
   agreement(locale: Locale) {
@@ -415,7 +416,7 @@ export class AuthService {
 
   private async requireCaptcha(body: CaptchaFields) {
     if (!body.captchaId || !body.captchaAnswer) throw new AppError("captcha_required");
-    if (!(await consumeCaptcha(this.repository, this.now(), body.captchaId, body.captchaAnswer))) {
+    if (!(await this.captchas.consume(this.now(), body.captchaId, body.captchaAnswer))) {
       throw new AppError("captcha_invalid");
     }
   }
@@ -451,6 +452,8 @@ export interface AuthServiceOptions {
   passwordCost?: number;
   /** "off" skips captchas (scripted local use and tests); default "required". */
   captcha?: "required" | "off";
+  /** Work per captcha: the largest secret number (CAPTCHA_COST); default 250,000. */
+  captchaCost?: number;
   /** `smtp://…` URL for e-mail; unset keeps every e-mail in the operator's outbox only. */
   smtpUrl?: string;
   /** Sender of e-mails, e.g. `Candor <no-reply@example.com>`. */
@@ -474,6 +477,7 @@ export function createAuthService(options: AuthServiceOptions): AuthService & { 
     now: options.now,
     passwordCost: options.passwordCost ?? defaultPasswordCost,
     captchaRequired: options.captcha !== "off",
+    captchaCost: options.captchaCost,
     accounts: options.accounts,
   });
   return Object.assign(service, { close: () => mailer.close() });

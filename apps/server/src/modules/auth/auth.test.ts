@@ -3,8 +3,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { AuthRepository } from "./auth.repository.ts";
-import { createCaptcha } from "./captcha.ts";
+import { solveCaptcha } from "./captcha.ts";
 
 const operatorToken = "operator-token-for-tests";
 const wallet = privateKeyToAccount(
@@ -26,6 +25,7 @@ describeEachDatabase("auth", (database) => {
       now: () => nowMs,
       operatorToken,
       passwordCost: 10,
+      captchaCost: 2_000,
       accounts: {
         async open(userId, mode) {
           opened.push(`${userId}:${mode}`);
@@ -51,9 +51,10 @@ describeEachDatabase("auth", (database) => {
     });
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+  /** A captcha solved as the web app solves it: by trying numbers until the hash matches. */
   async function captcha() {
-    const { captchaId, answer } = await createCaptcha(new AuthRepository(database()), nowMs);
-    return { captchaId, captchaAnswer: answer };
+    const challenge = (await call("GET", "/api/v1/auth/captcha")).json().data;
+    return { captchaId: challenge.captchaId as string, captchaAnswer: solveCaptcha(challenge) };
   }
 
   async function latestCode(email: string): Promise<string> {
@@ -82,12 +83,67 @@ describeEachDatabase("auth", (database) => {
   }
 
   describe("captcha and agreement", () => {
-    it("serves an SVG captcha without the answer as text", async () => {
+    it("serves a signed proof-of-work challenge with the operator's cost", async () => {
       const response = await call("GET", "/api/v1/auth/captcha");
       const data = response.json().data;
-      expect(data.svg).toMatch(/^<svg[^>]*>.*<\/svg>$/s);
-      expect(data.svg).not.toMatch(/<text/);
-      expect(data.captchaId).toMatch(/^[A-Za-z0-9_-]{16,}$/);
+      expect(data).toMatchObject({ algorithm: "SHA-256", maxNumber: 2_000 });
+      expect(data.challenge).toMatch(/^[0-9a-f]{64}$/);
+      expect(data.captchaId.startsWith(`${data.salt}.`)).toBe(true);
+      expect(Date.parse(data.expiresAt) - nowMs).toBe(5 * 60_000);
+      // Nothing about the number is in the answer but its hash.
+      const answer = solveCaptcha(data);
+      expect(JSON.stringify(data)).not.toContain(`"${answer}"`);
+    });
+
+    it("accepts a solved challenge once; refuses wrong, forged, expired and reused ones", async () => {
+      ip = 3;
+      let sent = 0;
+      // Each send from its own address and to its own e-mail: only the captcha is under test.
+      const send = (fields: object) => {
+        sent += 1;
+        ip = 100 + sent;
+        return call("POST", "/api/v1/auth/email-codes", {
+          email: `pow${sent}@example.com`,
+          purpose: "register",
+          ...fields,
+        });
+      };
+      const solved = await captcha();
+      // A wrong number does not spend it (nothing hashes right), so the right one still works.
+      const wrong = String((Number(solved.captchaAnswer) + 1) % 2_001);
+      expect((await send({ ...solved, captchaAnswer: wrong })).json().error).toBe(
+        "captcha_invalid",
+      );
+      // Racing one solution twice: exactly one request gets through.
+      const raced = await Promise.all([send(solved), send(solved)]);
+      expect(raced.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+      expect((await send(solved)).json().error).toBe("captcha_invalid");
+      // A challenge the server did not sign: same salt, another signature.
+      const other = await captcha();
+      const forgedId = other.captchaId.replace(/\.[0-9a-f]{64}$/, `.${"0".repeat(64)}`);
+      expect((await send({ ...other, captchaId: forgedId })).json().error).toBe("captcha_invalid");
+      // The expiry is in the signed salt; moving it forward breaks the signature.
+      const [random, expiry, signature] = other.captchaId.split(".");
+      const later = `${random}.${Number(expiry) + 3600}.${signature}`;
+      expect((await send({ ...other, captchaId: later })).json().error).toBe("captcha_invalid");
+      expect((await send(other)).statusCode).toBe(200);
+      const old = await captcha();
+      nowMs += 5 * 60_000 + 1_000;
+      expect((await send(old)).json().error).toBe("captcha_invalid");
+      // Malformed ones fail validation, in the user's language.
+      const malformed = await call(
+        "POST",
+        "/api/v1/auth/email-codes",
+        { email: "pow@example.com", purpose: "register", captchaId: "x", captchaAnswer: "-1" },
+        { "x-lang": "fr" },
+      );
+      expect(malformed.statusCode).toBe(400);
+      expect(
+        malformed
+          .json()
+          .issues.map((i: { path: string }) => i.path)
+          .sort(),
+      ).toEqual(["body.captchaAnswer", "body.captchaId"]);
     });
 
     it("serves the agreement in the requested language", async () => {
@@ -368,12 +424,13 @@ describeEachDatabase("auth", (database) => {
       const locked = await attempt({ password: "secret123" });
       expect(locked.json()).toMatchObject({
         error: "captcha_required",
-        message: "画像認証コードを入力してください",
+        message: "キャプチャ認証を完了してください",
       });
+      const unsolved = await captcha();
       const wrongCaptcha = await attempt({
         password: "secret123",
-        captchaId: (await captcha()).captchaId,
-        captchaAnswer: "0000000",
+        captchaId: unsolved.captchaId,
+        captchaAnswer: String(Number(unsolved.captchaAnswer) + 1),
       });
       expect(wrongCaptcha.json().error).toBe("captcha_invalid");
       const unlocked = await attempt({ password: "secret123", ...(await captcha()) });
