@@ -9,6 +9,7 @@ import { RateLimiter } from "./http/rate-limit.ts";
 import type { CandorEngine } from "./engine/kernel-port.ts";
 import { authModule } from "./modules/auth/auth.routes.ts";
 import { createAuthService, type AccountOpener } from "./modules/auth/auth.service.ts";
+import type { SmsProvider } from "./modules/auth/sms.ts";
 import { healthModule } from "./modules/health/health.routes.ts";
 import { noticesModule } from "./modules/notices/notices.routes.ts";
 import { operatorModule } from "./modules/operator/operator.routes.ts";
@@ -39,6 +40,8 @@ export interface AppDeps {
   smtpUrl?: string;
   /** Sender of e-mails, e.g. `Candor <no-reply@example.com>`. */
   mailFrom?: string;
+  /** An SMS provider's adapter (phone codes); unset keeps text messages in the outbox only. */
+  smsProvider?: SmsProvider;
   /** Public origin of the app (`https://trade.example.com`): wallet sign-in domain, cookies. */
   publicUrl?: string;
   /** The configured listening port (PORT); wallet sign-in without `publicUrl` accepts only its loopback origins. */
@@ -81,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     captchaCost: deps.captchaCost,
     smtpUrl: deps.smtpUrl,
     mailFrom: deps.mailFrom,
+    smsProvider: deps.smsProvider,
     accounts: deps.accounts,
   });
   app.addHook("onClose", async () => auth.close());

@@ -69,6 +69,7 @@ export const httpStatusByErrorCode = {
   nothing_to_cancel: 404,
   host_not_allowed: 403,
   csrf_failed: 403,
+  phone_code_invalid: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

@@ -423,7 +423,7 @@ export class AuthRepository {
     to: string;
     subject: string;
     text: string;
-    delivery: "outbox" | "smtp";
+    delivery: "outbox" | "smtp" | "sms";
     createdAt: Date;
   }): Promise<void> {
     await this.db

@@ -11,6 +11,7 @@ import {
   register,
   resetPassword,
   sendEmailCode,
+  sendPhoneCode,
   setTradePassword,
   switchMode,
   tradePasswordStatus,
@@ -106,6 +107,19 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
         throw new AppError("rate_limited");
       }
       return auth.sendEmailCode(body, request.locale);
+    },
+  );
+
+  defineRoute(
+    app,
+    sendPhoneCode,
+    { bodyBytes: 2048, perIp: { max: 10, windowMs: hour } },
+    async ({ body, request }) => {
+      // Per number, whatever the IP: texts cost money and annoy the number's owner.
+      if (!app.rateLimiter.hit(`phone-code|${body.phone}`, { max: 5, windowMs: hour })) {
+        throw new AppError("rate_limited");
+      }
+      return auth.sendPhoneCode(body, request.locale);
     },
   );
 

@@ -13,6 +13,7 @@ import {
   type register,
   type resetPassword,
   type sendEmailCode,
+  type sendPhoneCode,
   type updateMe,
   type walletLogin,
 } from "@candor/contract";
@@ -25,6 +26,7 @@ import { ProofOfWorkCaptcha } from "./captcha.ts";
 import { createMailer, type Mailer } from "./mailer.ts";
 import { defaultPasswordCost, hashPassword, verifyPassword } from "./passwords.ts";
 import { Sessions } from "./sessions.ts";
+import { createSmsSender, type SmsProvider, type SmsSender } from "./sms.ts";
 import { TradePasswords } from "./trade-password.ts";
 import { newInviteCode, sha256Hex, toUserInfo } from "./users.ts";
 import { createWalletNonce, verifyWalletSignIn, type SiweOrigin } from "./wallet.ts";
@@ -47,6 +49,8 @@ export interface AccountOpener {
 export interface AuthServiceDependencies {
   repository: AuthRepository;
   mailer: Mailer;
+  /** Text messages (phone codes); tests may pass a fake. */
+  sms: SmsSender;
   /** Milliseconds since the epoch. */
   now: () => number;
   /** log2 of scrypt's N for new password hashes. */
@@ -87,6 +91,7 @@ export class AuthService {
   readonly tradePassword: TradePasswords;
   private readonly repository: AuthRepository;
   private readonly mailer: Mailer;
+  private readonly sms: SmsSender;
   private readonly now: () => number;
   private readonly passwordCost: number;
   private readonly captchaRequired: boolean;
@@ -99,6 +104,7 @@ export class AuthService {
   constructor(dependencies: AuthServiceDependencies) {
     this.repository = dependencies.repository;
     this.mailer = dependencies.mailer;
+    this.sms = dependencies.sms;
     this.now = dependencies.now;
     this.passwordCost = dependencies.passwordCost;
     this.captchaRequired = dependencies.captchaRequired;
@@ -142,20 +148,31 @@ export class AuthService {
     } else if (body.purpose === "reset_password" && existing === undefined) {
       // Nothing to reset; answering alike keeps unknown addresses unknown.
     } else {
-      await this.repository.deleteEmailCodesExpiredBefore(email, new Date(this.now() - 24 * hour));
-      const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
-      await this.repository.insertEmailCode({
-        email,
-        purpose: body.purpose,
-        codeHash: codeHash(email, body.purpose, code),
-        createdAt: new Date(this.now()),
-        expiresAt,
-      });
+      const code = await this.issueCode(email, body.purpose, expiresAt);
       await this.mailer.send({
         to: email,
         subject: fill(texts.codeSubject, { code }),
         text: fill(texts.codeText, { code }),
       });
+    }
+    return { expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * Texts a registration code to a phone number. Answers alike whether or not the number has
+   * an account: a registered number gets a message saying so, never a code, so registering it
+   * again fails exactly like a wrong code.
+   */
+  async sendPhoneCode(body: EndpointBody<typeof sendPhoneCode>, locale: Locale) {
+    if (this.captchaRequired) await this.requireCaptcha(body);
+    const expiresAt = new Date(this.now() + emailCodeLifetimeMs);
+    const existing = await this.repository.loginAccount("phone", body.phone);
+    const texts = messagesByLocale[locale].sms;
+    if (existing !== undefined) {
+      await this.sms.send({ to: body.phone, text: texts.existsText });
+    } else {
+      const code = await this.issueCode(body.phone, "register", expiresAt);
+      await this.sms.send({ to: body.phone, text: fill(texts.codeText, { code }) });
     }
     return { expiresAt: expiresAt.toISOString() };
   }
@@ -171,10 +188,16 @@ export class AuthService {
       if (inviter === undefined) throw new AppError("invite_code_invalid");
       inviterId = inviter;
     }
-    // Checked last, so a mistake elsewhere in the form does not use up the e-mailed code.
+    // Checked last, so a mistake elsewhere in the form does not use up the code. A taken
+    // address or number never got a code (its owner got a notice instead), so it fails here
+    // exactly like a wrong code: registration does not tell who has an account.
+    const phone = email ? null : body.account;
     if (email) {
       if (!body.emailCode) throw new AppError("email_code_invalid");
       await this.consumeEmailCode(email, "register", body.emailCode);
+    } else {
+      if (!body.phoneCode) throw new AppError("phone_code_invalid");
+      await this.consumeEmailCode(body.account, "register", body.phoneCode, "phone_code_invalid");
     }
     const passwordHash = await hashPassword(body.password, this.passwordCost);
     // The trade password starts as the login password (spec §5), hashed with its own salt.
@@ -182,7 +205,7 @@ export class AuthService {
     const userId = await this.repository.insertUser({
       kind: email ? "email" : "phone",
       email,
-      phone: email ? null : body.account,
+      phone,
       wallet_address: null,
       demo_name: null,
       password_hash: passwordHash,
@@ -193,7 +216,8 @@ export class AuthService {
       inviter_id: inviterId,
       created_at: new Date(this.now()),
     });
-    if (userId === null) throw new AppError("account_exists");
+    // Only a race (the same address registered meanwhile by another valid code) gets here.
+    if (userId === null) throw new AppError(email ? "email_code_invalid" : "phone_code_invalid");
     await this.openAccounts(userId, "real");
     return this.startSession(userId, "real");
   }
@@ -421,21 +445,43 @@ export class AuthService {
     }
   }
 
-  /** Uses up the newest live code for an address; wrong guesses count against it. */
+  /**
+   * Makes a 6-digit code for an e-mail address or phone number (both live in `email_codes`:
+   * the address column holds either), storing only its hash; the code itself is returned once.
+   */
+  private async issueCode(
+    address: string,
+    purpose: "register" | "reset_password",
+    expiresAt: Date,
+  ): Promise<string> {
+    await this.repository.deleteEmailCodesExpiredBefore(address, new Date(this.now() - 24 * hour));
+    const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+    await this.repository.insertEmailCode({
+      email: address,
+      purpose,
+      codeHash: codeHash(address, purpose, code),
+      createdAt: new Date(this.now()),
+      expiresAt,
+    });
+    return code;
+  }
+
+  /** Uses up the newest live code for an address or number; wrong guesses count against it. */
   private async consumeEmailCode(
     email: string,
     purpose: "register" | "reset_password",
     code: string,
+    failure: "email_code_invalid" | "phone_code_invalid" = "email_code_invalid",
   ) {
     const row = await this.repository.liveEmailCode(email, purpose, new Date(this.now()));
-    if (!row || row.attempts >= emailCodeAttemptsMax) throw new AppError("email_code_invalid");
+    if (!row || row.attempts >= emailCodeAttemptsMax) throw new AppError(failure);
     const matches = row.codeHash === codeHash(email, purpose, code);
     await this.repository.recordEmailCodeAttempt(
       row.id,
       row.attempts + 1,
       matches ? new Date(this.now()) : undefined,
     );
-    if (!matches) throw new AppError("email_code_invalid");
+    if (!matches) throw new AppError(failure);
   }
 
   private decoy() {
@@ -458,6 +504,8 @@ export interface AuthServiceOptions {
   smtpUrl?: string;
   /** Sender of e-mails, e.g. `Candor <no-reply@example.com>`. */
   mailFrom?: string;
+  /** An SMS provider's adapter; unset keeps text messages in the operator's outbox only. */
+  smsProvider?: SmsProvider;
   accounts?: AccountOpener;
 }
 
@@ -471,9 +519,16 @@ export function createAuthService(options: AuthServiceOptions): AuthService & { 
     smtpUrl: options.smtpUrl,
     mailFrom: options.mailFrom,
   });
+  const sms = createSmsSender({
+    outbox: repository,
+    now: options.now,
+    log: options.log,
+    provider: options.smsProvider,
+  });
   const service = new AuthService({
     repository,
     mailer,
+    sms,
     now: options.now,
     passwordCost: options.passwordCost ?? defaultPasswordCost,
     captchaRequired: options.captcha !== "off",

@@ -65,6 +65,27 @@ describeEachDatabase("auth", (database) => {
     return /\b(\d{6})\b/.exec(text)![1]!;
   }
 
+  /** The newest outbox message to an address or number (e-mails and texts alike). */
+  async function latestMessage(to: string): Promise<{ subject: string; text: string }> {
+    const response = await call(
+      "GET",
+      `/api/v1/operator/outbox?to=${encodeURIComponent(to)}&limit=1`,
+      undefined,
+      { authorization: `Bearer ${operatorToken}` },
+    );
+    return response.json().data.emails[0];
+  }
+
+  async function phoneCode(phone: string): Promise<string> {
+    const sent = await call("POST", "/api/v1/auth/phone-codes", {
+      phone,
+      purpose: "register",
+      ...(await captcha()),
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    return /\b(\d{6})\b/.exec((await latestMessage(phone)).text)![1]!;
+  }
+
   async function registerEmail(email: string, password = "secret123") {
     await call("POST", "/api/v1/auth/email-codes", {
       email,
@@ -301,19 +322,34 @@ describeEachDatabase("auth", (database) => {
       expect(response.json().issues.map((i: { path: string }) => i.path)).toContain(path);
     });
 
-    it("registers and logs in by phone number (no SMS code) with an invite code", async () => {
+    it("registers and logs in by phone number with a texted code and an invite code", async () => {
       ip = 12;
       const inviter = await database()
         .db.selectFrom("users")
         .select(["id", "invite_code"])
         .where("email", "=", "alice@example.com")
         .executeTakeFirstOrThrow();
-      const registered = await call("POST", "/api/v1/auth/register", {
+      const form = {
         account: "+4915112345678",
         password: "phone1234",
         passwordConfirm: "phone1234",
         inviteCode: inviter.invite_code,
         agreement: true,
+      };
+      // No code, or a wrong one: refused, and nothing is created.
+      const noCode = await call("POST", "/api/v1/auth/register", { ...form, ...(await captcha()) });
+      expect(noCode.json().error).toBe("phone_code_invalid");
+      const code = await phoneCode("+4915112345678");
+      expect((await latestMessage("+4915112345678")).subject).toBe("SMS");
+      const wrong = await call("POST", "/api/v1/auth/register", {
+        ...form,
+        phoneCode: code === "000000" ? "000001" : "000000",
+        ...(await captcha()),
+      });
+      expect(wrong.json().error).toBe("phone_code_invalid");
+      const registered = await call("POST", "/api/v1/auth/register", {
+        ...form,
+        phoneCode: code,
         ...(await captcha()),
       });
       expect(registered.json().data.user).toMatchObject({
@@ -357,14 +393,84 @@ describeEachDatabase("auth", (database) => {
       );
       expect(badLimit.statusCode).toBe(400);
       expect((await call("GET", "/api/v1/me/invitations")).statusCode).toBe(401);
+      // The code is used up: it cannot register the number twice.
       const again = await call("POST", "/api/v1/auth/register", {
-        account: "+4915112345678",
-        password: "phone1234",
-        passwordConfirm: "phone1234",
-        agreement: true,
+        ...form,
+        phoneCode: code,
         ...(await captcha()),
       });
-      expect(again.json().error).toBe("account_exists");
+      expect(again.json().error).toBe("phone_code_invalid");
+    });
+
+    it("answers alike for a taken and a new phone number, and texts the owner", async () => {
+      ip = 14;
+      const ask = (phone: string) =>
+        call("POST", "/api/v1/auth/phone-codes", { phone, purpose: "register" });
+      const [taken, fresh] = [
+        await call("POST", "/api/v1/auth/phone-codes", {
+          phone: "+4915112345678",
+          purpose: "register",
+          ...(await captcha()),
+        }),
+        await call("POST", "/api/v1/auth/phone-codes", {
+          phone: "+4915199999999",
+          purpose: "register",
+          ...(await captcha()),
+        }),
+      ];
+      expect(taken.statusCode).toBe(200);
+      expect(Object.keys(taken.json().data)).toEqual(Object.keys(fresh.json().data));
+      expect({ ...taken.json(), data: null }).toEqual({ ...fresh.json(), data: null });
+      // The owner of the taken number is told, and gets no code.
+      const notice = await latestMessage("+4915112345678");
+      expect(notice.text).toMatch(/already has an account/);
+      expect(notice.text).not.toMatch(/\d{6}/);
+      // Registering the taken number answers exactly like a new number with a wrong code.
+      const register = (account: string) =>
+        call("POST", "/api/v1/auth/register", {
+          account,
+          password: "guess12345",
+          passwordConfirm: "guess12345",
+          phoneCode: "123456",
+          agreement: true,
+        });
+      const [forTaken, forFresh] = [
+        await register("+4915112345678"),
+        await register("+4915188888888"),
+      ];
+      expect(forTaken.statusCode).toBe(400);
+      expect(forTaken.json()).toEqual(forFresh.json());
+      // Needs a captcha; bad numbers are refused before anything is sent.
+      expect((await ask("+4915177777777")).json().error).toBe("captcha_required");
+      for (const phone of ["12345", "+0123456789", "+49 151 1234", "x".repeat(3000)]) {
+        const bad = await call("POST", "/api/v1/auth/phone-codes", {
+          phone,
+          purpose: "register",
+          ...(await captcha()),
+        });
+        expect(bad.statusCode, phone).toBeGreaterThanOrEqual(400);
+        expect(bad.statusCode, phone).toBeLessThan(500);
+      }
+      const wrongPurpose = await call("POST", "/api/v1/auth/phone-codes", {
+        phone: "+4915177777777",
+        purpose: "reset_password",
+        ...(await captcha()),
+      });
+      expect(wrongPurpose.statusCode).toBe(400);
+    });
+
+    it("rate-limits texts per number", async () => {
+      let last;
+      for (let i = 0; i < 6; i++) {
+        ip = 120 + i; // Different IPs: the per-number limit still applies.
+        last = await call(
+          "POST",
+          "/api/v1/auth/phone-codes",
+          { phone: "+4915166666666", purpose: "register", ...(await captcha()) },
+          { "x-lang": "sv" },
+        );
+      }
+      expect(last!.statusCode).toBe(429);
     });
 
     it("rejects an oversized registration body", async () => {
