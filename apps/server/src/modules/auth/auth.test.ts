@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage, parseSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
@@ -1122,6 +1123,31 @@ describeEachDatabase("auth", (database) => {
       expect((await signIn(foreignUri)).json().error).toBe("wallet_signature_invalid");
       // The untouched message still signs in through our own Host.
       expect((await signIn(message)).statusCode).toBe(200);
+    });
+
+    it("refuses a message not yet valid, or naming our domain in other letters", async () => {
+      ip = 56;
+      const issued = await nonce();
+      const fields = parseSiweMessage(issued.message);
+      // Re-made by the client with the same nonce but a start in the future: signed, refused.
+      const notYet = createSiweMessage({
+        ...(fields as Parameters<typeof createSiweMessage>[0]),
+        notBefore: new Date(nowMs + 60_000),
+      });
+      expect(notYet).not.toBe(issued.message);
+      expect((await signIn(notYet)).json().error).toBe("wallet_signature_invalid");
+      const shouting = issued.message.replace("localhost:80 wants", "LOCALHOST:80 wants");
+      expect((await signIn(shouting)).json().error).toBe("wallet_signature_invalid");
+      // A Host in capitals is the same host (names are case-insensitive): allowed.
+      const capitalHost = await call(
+        "GET",
+        `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+        undefined,
+        { host: "LocalHost:80" },
+      );
+      expect(capitalHost.json().data.domain).toBe("localhost:80");
+      // The refusals above used nothing up: the issued message still signs in.
+      expect((await signIn(issued.message)).statusCode).toBe(200);
     });
 
     it("with PUBLIC_URL, signs for that origin whatever the Host says", async () => {
