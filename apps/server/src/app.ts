@@ -13,6 +13,7 @@ import type { SmsProvider } from "./modules/auth/sms.ts";
 import { healthModule } from "./modules/health/health.routes.ts";
 import { noticesModule } from "./modules/notices/notices.routes.ts";
 import { operatorModule } from "./modules/operator/operator.routes.ts";
+import { proofModule } from "./modules/proof/proof.routes.ts";
 import { tapeModule } from "./modules/tape/tape.routes.ts";
 import type { MarketModule } from "./modules/market/market.module.ts";
 import { marketModule } from "./modules/market/market.routes.ts";
@@ -52,6 +53,8 @@ export interface AppDeps {
   captcha?: "required" | "off";
   /** Work per proof-of-work captcha (CAPTCHA_COST, the largest secret number); default 250,000. */
   captchaCost?: number;
+  /** Publish a proof of liabilities every this many ms (PROOF_INTERVAL_MS); unset: on request. */
+  proofIntervalMs?: number;
   /** Market data (REST under /api/v1/market and the WebSocket /api/v1/ws), when built. */
   market?: MarketModule;
 }
@@ -113,6 +116,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       tradePassword: auth.tradePassword,
     });
     await app.register(walletModule, { engine: deps.engine, database, streams });
+    await app.register(proofModule, {
+      database,
+      engine: deps.engine,
+      now,
+      intervalMs: deps.proofIntervalMs,
+    });
   }
 
   if (deps.webRoot && existsSync(deps.webRoot)) {

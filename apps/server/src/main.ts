@@ -88,6 +88,7 @@ async function main() {
     passwordCost: config.PASSWORD_COST,
     captcha: config.CAPTCHA,
     captchaCost: config.CAPTCHA_COST,
+    proofIntervalMs: config.PROOF_INTERVAL_MS || undefined,
     market,
   });
   const address = await app.listen({ port: config.PORT, host: config.HOST });

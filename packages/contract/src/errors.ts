@@ -70,6 +70,8 @@ export const httpStatusByErrorCode = {
   host_not_allowed: 403,
   csrf_failed: 403,
   phone_code_invalid: 400,
+  proof_not_published: 404,
+  proof_not_included: 404,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;
