@@ -30,12 +30,17 @@ import { sessionLifetimeMs } from "./sessions.ts";
 import type { SiweOrigin } from "./wallet.ts";
 
 const minute = 60_000;
-
-/** The `Host` values of a local app on `port`: localhost, 127.0.0.1 and [::1]. */
-export function loopbackHosts(port: number): string[] {
-  return ["localhost", "127.0.0.1", "[::1]"].map((host) => `${host}:${port}`);
-}
 const hour = 60 * minute;
+
+/**
+ * The `Host` values of a local app on `port`: localhost and 127.0.0.1, with the port (and
+ * without it on port 80, as browsers send it there). Not [::1]: EIP-4361 tools (viem) refuse
+ * an IPv6 literal as the domain, so a wallet could not sign for it anyway.
+ */
+export function loopbackHosts(port: number): string[] {
+  const names = ["localhost", "127.0.0.1"];
+  return [...names.map((name) => `${name}:${port}`), ...(port === 80 ? names : [])];
+}
 
 /** Options of the auth module. */
 export interface AuthModuleOptions {

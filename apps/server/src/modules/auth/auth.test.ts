@@ -1085,7 +1085,7 @@ describeEachDatabase("auth", (database) => {
       expect(evilNonce.statusCode).toBe(403);
       expect(evilNonce.json().error).toBe("host_not_allowed");
       // Another port of loopback is another origin; a loopback name on our port is fine.
-      for (const host of ["localhost:8081", "127.0.0.1", "localhost.evil.example:80"]) {
+      for (const host of ["localhost:8081", "127.0.0.1:8080", "localhost.evil.example:80"]) {
         const response = await call(
           "GET",
           `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
@@ -1101,6 +1101,25 @@ describeEachDatabase("auth", (database) => {
         { host: "127.0.0.1:80" },
       );
       expect(viaIp.json().data.domain).toBe("127.0.0.1:80");
+      // On port 80 a browser leaves the port out of Host (and of the origin the wallet sees).
+      const portless = await call(
+        "GET",
+        `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+        undefined,
+        { host: "localhost" },
+      );
+      expect(portless.json().data, portless.body).toMatchObject({
+        domain: "localhost",
+        uri: "http://localhost",
+      });
+      // IPv6 loopback is not offered: SIWE tools refuse an IPv6 literal as the domain.
+      const ipv6 = await call(
+        "GET",
+        `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+        undefined,
+        { host: "[::1]:80" },
+      );
+      expect(ipv6.json().error).toBe("host_not_allowed");
       // A message signed for our domain cannot be spent through a foreign Host either.
       const { message } = await nonce();
       const relayed = await call(
