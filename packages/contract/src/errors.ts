@@ -67,6 +67,18 @@ export const httpStatusByErrorCode = {
   order_type_invalid: 400,
   time_in_force_invalid: 400,
   nothing_to_cancel: 404,
+  quote_not_found: 404,
+  quote_expired: 409,
+  too_many_quotes: 429,
+  house_insufficient: 409,
+  reference_price_stale: 409,
+  exchange_pair_unsupported: 400,
+  exchange_amount_too_small: 400,
+  same_wallet: 400,
+  recipient_not_found: 404,
+  recipient_is_self: 400,
+  transfer_limit_exceeded: 409,
+  confirmation_required: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

@@ -63,6 +63,7 @@ export const StatementReason = z.enum([
   "trade",
   "fee_maker",
   "fee_taker",
+  "exchange",
 ]);
 
 /** One line of the fund wallet's statement: one side of a balanced posting. */
