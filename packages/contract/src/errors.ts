@@ -79,6 +79,8 @@ export const httpStatusByErrorCode = {
   recipient_is_self: 400,
   transfer_limit_exceeded: 409,
   confirmation_required: 400,
+  proof_not_published: 404,
+  proof_not_included: 404,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;
