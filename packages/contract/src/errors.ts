@@ -81,6 +81,10 @@ export const httpStatusByErrorCode = {
   confirmation_required: 400,
   proof_not_published: 404,
   proof_not_included: 404,
+  withdraw_address_invalid: 400,
+  withdraw_address_exists: 409,
+  withdraw_address_limit: 409,
+  withdraw_address_not_found: 404,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

@@ -452,3 +452,94 @@ export const fundHouse = defineEndpoint({
   response: z.object({ postingSeq: z.string() }),
   errors: ["asset_not_found", "amount_too_many_decimals"],
 });
+
+/*
+ * Withdrawal address book (issue 16, spec tibidizhi / tibidizhiEdit, /api/credit/*withdrawaddress).
+ * Real money only. A new or changed address can receive withdrawals only from `usableFromMs`.
+ */
+
+/** The chains of USDT withdrawals: Ethereum (1), BNB Smart Chain (56), Cronos (25). */
+export const WithdrawNetwork = z.enum(["ethereum", "bsc", "cronos"]);
+export type WithdrawNetwork = z.infer<typeof WithdrawNetwork>;
+
+export const WithdrawAddressId = z.string().regex(/^[1-9]\d{0,15}$/);
+
+export const WithdrawAddressView = z.object({
+  addressId: z.string(),
+  network: WithdrawNetwork,
+  /** EIP-55 checksummed. */
+  address: z.string(),
+  remark: z.string(),
+  /** Withdrawals to it are accepted from this time on (ms since epoch). */
+  usableFromMs: z.number().int(),
+  createdAtMs: z.number().int(),
+});
+export type WithdrawAddressView = z.infer<typeof WithdrawAddressView>;
+
+/** An EVM address as typed: 0x and 40 hex digits (the checksum is checked by the server). */
+const EvmAddressInput = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an 0x address");
+const Remark = z.string().max(40);
+
+export const listWithdrawAddresses = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/withdraw-addresses",
+  summary: "The user's withdrawal address book",
+  tag: "wallet",
+  auth: "user",
+  response: z.object({ items: z.array(WithdrawAddressView) }),
+  errors: ["demo_withdraw_not_allowed"],
+});
+
+/** Added or edited: the address, and a warning when it looks like another one of the user's. */
+const SavedAddress = z.object({
+  address: WithdrawAddressView,
+  /**
+   * Another saved address with the same first and last four hex digits but different in the
+   * middle: a sign of address poisoning. Null when there is none.
+   */
+  similarTo: WithdrawAddressView.nullable(),
+});
+
+export const addWithdrawAddress = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/withdraw-addresses",
+  summary: "Save a withdrawal address (usable after the waiting period)",
+  tag: "wallet",
+  auth: "user",
+  body: z.strictObject({ network: WithdrawNetwork, address: EvmAddressInput, remark: Remark }),
+  response: SavedAddress,
+  errors: [
+    "withdraw_address_invalid",
+    "withdraw_address_exists",
+    "withdraw_address_limit",
+    "demo_withdraw_not_allowed",
+  ],
+});
+
+export const editWithdrawAddress = defineEndpoint({
+  method: "PUT",
+  path: "/api/v1/wallet/withdraw-addresses/:addressId",
+  summary: "Change a saved address's remark, network or address (a new address waits again)",
+  tag: "wallet",
+  auth: "user",
+  params: z.strictObject({ addressId: WithdrawAddressId }),
+  body: z.strictObject({ network: WithdrawNetwork, address: EvmAddressInput, remark: Remark }),
+  response: SavedAddress,
+  errors: [
+    "withdraw_address_not_found",
+    "withdraw_address_invalid",
+    "withdraw_address_exists",
+    "demo_withdraw_not_allowed",
+  ],
+});
+
+export const deleteWithdrawAddress = defineEndpoint({
+  method: "DELETE",
+  path: "/api/v1/wallet/withdraw-addresses/:addressId",
+  summary: "Delete a saved address",
+  tag: "wallet",
+  auth: "user",
+  params: z.strictObject({ addressId: WithdrawAddressId }),
+  response: z.object({ deleted: z.literal(true) }),
+  errors: ["withdraw_address_not_found", "demo_withdraw_not_allowed"],
+});

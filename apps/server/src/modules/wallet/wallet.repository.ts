@@ -230,3 +230,90 @@ export class WalletRecordsRepository {
     return rows.rows.map(exchangeRow);
   }
 }
+
+/** A saved withdrawal address. */
+export interface WithdrawAddressRow {
+  id: bigint;
+  userId: bigint;
+  network: "ethereum" | "bsc" | "cronos";
+  address: string;
+  remark: string;
+  usableFromMs: number;
+  createdAtMs: number;
+}
+
+function withdrawAddressRow(r: Record<string, unknown>): WithdrawAddressRow {
+  return {
+    id: BigInt(r.id as string),
+    userId: BigInt(r.user_id as string),
+    network: r.network as WithdrawAddressRow["network"],
+    address: r.address as string,
+    remark: r.remark as string,
+    usableFromMs: Number(r.usable_from_ms),
+    createdAtMs: Number(r.created_at_ms),
+  };
+}
+
+const addressColumns = sql`id::text AS id, user_id::text AS user_id, network, address, remark,
+  usable_from_ms, created_at_ms`;
+
+/** The withdrawal address book (migration 0011). */
+export class WithdrawAddressRepository {
+  constructor(private readonly database: Database) {}
+
+  async list(userId: bigint): Promise<WithdrawAddressRow[]> {
+    const rows = await sql<Record<string, unknown>>`SELECT ${addressColumns}
+      FROM wallet_withdraw_addresses WHERE user_id = ${userId} ORDER BY id`.execute(
+      this.database.db,
+    );
+    return rows.rows.map(withdrawAddressRow);
+  }
+
+  async byId(userId: bigint, id: bigint): Promise<WithdrawAddressRow | undefined> {
+    const rows = await sql<Record<string, unknown>>`SELECT ${addressColumns}
+      FROM wallet_withdraw_addresses WHERE user_id = ${userId} AND id = ${id}`.execute(
+      this.database.db,
+    );
+    return rows.rows[0] === undefined ? undefined : withdrawAddressRow(rows.rows[0]);
+  }
+
+  async count(userId: bigint): Promise<number> {
+    const rows = await sql<{ n: string }>`SELECT count(*)::text AS n
+      FROM wallet_withdraw_addresses WHERE user_id = ${userId}`.execute(this.database.db);
+    return Number(rows.rows[0]?.n ?? 0);
+  }
+
+  /** The new row's id, or undefined when the user already saved this address on this network. */
+  async insert(row: Omit<WithdrawAddressRow, "id">): Promise<bigint | undefined> {
+    const rows = await sql<{ id: string }>`INSERT INTO wallet_withdraw_addresses
+        (user_id, network, address, remark, usable_from_ms, created_at_ms)
+      VALUES (${row.userId}, ${row.network}, ${row.address}, ${row.remark}, ${row.usableFromMs},
+        ${row.createdAtMs})
+      ON CONFLICT (user_id, network, address) DO NOTHING
+      RETURNING id::text AS id`.execute(this.database.db);
+    return rows.rows[0] === undefined ? undefined : BigInt(rows.rows[0].id);
+  }
+
+  /** False when the change would duplicate another saved address. */
+  async update(
+    userId: bigint,
+    id: bigint,
+    change: Pick<WithdrawAddressRow, "network" | "address" | "remark" | "usableFromMs">,
+  ): Promise<boolean> {
+    const clash = await sql<{ id: string }>`SELECT id::text AS id FROM wallet_withdraw_addresses
+      WHERE user_id = ${userId} AND network = ${change.network} AND address = ${change.address}
+        AND id <> ${id}`.execute(this.database.db);
+    if (clash.rows.length > 0) return false;
+    await sql`UPDATE wallet_withdraw_addresses SET network = ${change.network},
+        address = ${change.address}, remark = ${change.remark},
+        usable_from_ms = ${change.usableFromMs}
+      WHERE user_id = ${userId} AND id = ${id}`.execute(this.database.db);
+    return true;
+  }
+
+  async remove(userId: bigint, id: bigint): Promise<boolean> {
+    const rows = await sql<{ id: string }>`DELETE FROM wallet_withdraw_addresses
+      WHERE user_id = ${userId} AND id = ${id} RETURNING id::text AS id`.execute(this.database.db);
+    return rows.rows.length > 0;
+  }
+}

@@ -1,6 +1,7 @@
 import { checkInvariants, getBalance, systemOwners, type Command } from "@candor/kernel";
 import { instruments } from "@candor/market";
 import type { FastifyInstance } from "fastify";
+import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
 import type { Unstamped } from "../../engine/engine.ts";
@@ -35,7 +36,7 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
       tickAtMs: nowMs,
     });
   const call = (
-    method: "GET" | "POST" | "PUT",
+    method: "GET" | "POST" | "PUT" | "DELETE",
     url: string,
     options: { user?: string; payload?: unknown; lang?: string; headers?: object } = {},
   ) =>
@@ -501,6 +502,110 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
         running.engine.query((s) => getBalance(s, systemOwners.house, "real", "fund", "BTC")),
       ).toMatchObject({ available: realHouse });
       running.engine.query((s) => checkInvariants(s));
+    });
+  });
+
+  describe("withdrawal address book", () => {
+    const good = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+    const book = "/api/v1/wallet/withdraw-addresses";
+    const add = (payload: Record<string, unknown>, user = "a", lang?: string) =>
+      call("POST", book, {
+        user,
+        lang,
+        payload: { network: "ethereum", address: good, remark: "my ledger", ...payload },
+      });
+
+    it("saves a checksummed address usable after 24 hours, once", async () => {
+      const added = await add({});
+      expect(added.statusCode, added.body).toBe(200);
+      expect(added.json().data.address).toMatchObject({
+        network: "ethereum",
+        address: good,
+        remark: "my ledger",
+        usableFromMs: nowMs + 24 * 60 * 60_000,
+      });
+      expect(added.json().data.similarTo).toBeNull();
+      const again = await add({ remark: "again" });
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error).toBe("withdraw_address_exists");
+      const list = await call("GET", book, { user: "a" });
+      expect(list.json().data.items).toHaveLength(1);
+    });
+
+    it("checks the EIP-55 checksum, accepts lower case, and flags a look-alike", async () => {
+      const wrong = await add({ address: "0xd8da6BF26964aF9D7eEd9e03E53415D37aA96045" }, "a", "de");
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().error).toBe("withdraw_address_invalid");
+      expect(wrong.json().message).toContain("Prüfsumme");
+      const zero = await add({ address: `0x${"0".repeat(40)}` });
+      expect(zero.json().error).toBe("withdraw_address_invalid");
+      const alike = await add({ address: "0xd8da000000000000000000000000000000006045" });
+      expect(alike.statusCode, alike.body).toBe(200);
+      expect(alike.json().data.address.address).toBe(
+        getAddress("0xd8da000000000000000000000000000000006045"),
+      );
+      expect(alike.json().data.address.address).not.toBe(
+        "0xd8da000000000000000000000000000000006045",
+      );
+      expect(alike.json().data.similarTo.address).toBe(good);
+    });
+
+    it("edits: a new remark keeps the waiting time, a new address waits again", async () => {
+      const list = (await call("GET", book, { user: "a" })).json().data.items;
+      const first = list[0];
+      nowMs += 60_000;
+      const renamed = await call("PUT", `${book}/${first.addressId}`, {
+        user: "a",
+        payload: { network: "ethereum", address: first.address, remark: "cold wallet" },
+      });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      expect(renamed.json().data.address).toMatchObject({
+        remark: "cold wallet",
+        usableFromMs: first.usableFromMs,
+      });
+      const moved = await call("PUT", `${book}/${first.addressId}`, {
+        user: "a",
+        payload: { network: "bsc", address: first.address, remark: "cold wallet" },
+      });
+      expect(moved.json().data.address.usableFromMs).toBe(nowMs + 24 * 60 * 60_000);
+      const clash = await call("PUT", `${book}/${first.addressId}`, {
+        user: "a",
+        payload: { network: "ethereum", address: list[1].address, remark: "x" },
+      });
+      expect(clash.statusCode).toBe(409);
+    });
+
+    it("deletes only the user's own addresses", async () => {
+      const list = (await call("GET", book, { user: "a" })).json().data.items;
+      const id = list[1].addressId;
+      const other = await call("DELETE", `${book}/${id}`, { user: "b" });
+      expect(other.statusCode).toBe(404);
+      const deleted = await call("DELETE", `${book}/${id}`, { user: "a" });
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect((await call("DELETE", `${book}/${id}`, { user: "a" })).statusCode).toBe(404);
+      expect((await call("GET", book, { user: "a" })).json().data.items).toHaveLength(1);
+    });
+
+    it.each([
+      ["malformed", { address: "0x1234" }, 400],
+      ["not hex", { address: `0x${"g".repeat(40)}` }, 400],
+      ["an unknown network", { network: "solana" }, 400],
+      ["an oversized remark", { remark: "r".repeat(41) }, 400],
+      ["an unknown field", { memo: "x" }, 400],
+    ])("refuses %s", async (_name, change, status) => {
+      const response = await add(change);
+      expect(response.statusCode, response.body).toBe(status);
+      expect(response.json().error).toBe("validation_failed");
+    });
+
+    it("refuses negative ids, oversized bodies, demo sessions and missing sessions", async () => {
+      expect((await call("DELETE", `${book}/-1`, { user: "a" })).statusCode).toBe(400);
+      expect((await add({ remark: "r".repeat(2_000) })).statusCode).toBe(413);
+      const demo = await add({}, "demo");
+      expect(demo.statusCode).toBe(403);
+      expect(demo.json().error).toBe("demo_withdraw_not_allowed");
+      expect((await call("GET", book)).statusCode).toBe(401);
+      expect((await call("POST", book, { payload: {} })).statusCode).toBe(401);
     });
   });
 });

@@ -1,5 +1,9 @@
 import {
   acceptExchangeQuote,
+  addWithdrawAddress,
+  deleteWithdrawAddress,
+  editWithdrawAddress,
+  listWithdrawAddresses,
   exchangePairs,
   exchangeRecords,
   fundHouse,
@@ -21,7 +25,12 @@ import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { QuickExchange, type QuickExchangeOptions } from "./wallet.exchange.ts";
-import { WalletRecordsRepository, WalletRepository } from "./wallet.repository.ts";
+import { WithdrawAddressBook } from "./wallet.addresses.ts";
+import {
+  WalletRecordsRepository,
+  WalletRepository,
+  WithdrawAddressRepository,
+} from "./wallet.repository.ts";
 import {
   defaultUserTransferDailyLimits,
   WalletTransfers,
@@ -49,6 +58,8 @@ export interface WalletModuleOptions {
   userTransferDailyLimits?: Readonly<Record<string, string>>;
   /** Quick exchange: spread, quote lifetime, tick age and demo house funding. */
   exchange?: Omit<QuickExchangeOptions, "engine" | "records">;
+  /** How long a new withdrawal address waits before use, ms (default 24 h). */
+  withdrawAddressLockMs?: number;
 }
 
 /** Balances, statement and demo funds of the signed-in user, and the private balances stream. */
@@ -77,6 +88,16 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     userTransferDailyLimits: options.userTransferDailyLimits ?? defaultUserTransferDailyLimits,
   });
   const exchange = new QuickExchange({ engine: options.engine, records, ...options.exchange });
+  const addresses = new WithdrawAddressBook({
+    repository: new WithdrawAddressRepository(options.database),
+    now: options.now ?? Date.now,
+    lockMs: options.withdrawAddressLockMs,
+  });
+  const addressSession = (user: AuthUser) => ({
+    userId: user.id,
+    mode: user.mode,
+    demoOnly: user.demoOnly,
+  });
   const session = (user: AuthUser): WalletSession => ({
     ownerId: String(user.id),
     mode: user.mode,
@@ -179,4 +200,27 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
 
   // The operator funds the real house with money actually put in: a journaled deposit credit.
   defineRoute(app, fundHouse, { bodyBytes: 1024 }, ({ body }) => exchange.fundHouse(body));
+
+  // Withdrawal address book.
+  defineRoute(app, listWithdrawAddresses, { perUser: { max: 300, windowMs: minute } }, ({ user }) =>
+    addresses.list(addressSession(user)),
+  );
+  defineRoute(
+    app,
+    addWithdrawAddress,
+    { bodyBytes: 512, perUser: { max: 20, windowMs: minute } },
+    ({ body, user }) => addresses.add(addressSession(user), body),
+  );
+  defineRoute(
+    app,
+    editWithdrawAddress,
+    { bodyBytes: 512, perUser: { max: 20, windowMs: minute } },
+    ({ body, params, user }) => addresses.edit(addressSession(user), params.addressId, body),
+  );
+  defineRoute(
+    app,
+    deleteWithdrawAddress,
+    { perUser: { max: 20, windowMs: minute } },
+    ({ params, user }) => addresses.remove(addressSession(user), params.addressId),
+  );
 };
