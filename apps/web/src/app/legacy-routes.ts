@@ -20,6 +20,8 @@ export const legacyRedirects: Readonly<Record<string, string>> = {
   "/pages/index/Transfer": "/assets/transfer",
   "/pages/index/TransferList": "/assets/transfer",
   "/pages/assets/zhanghuDetail": "/assets/account/fund",
+  "/pages/assets/tibidizhi": "/assets/addresses",
+  "/pages/assets/tibidizhiEdit": "/assets/addresses",
 };
 
 /** The readable route for a legacy path (query kept), or undefined when it is not one. */

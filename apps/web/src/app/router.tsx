@@ -37,6 +37,7 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/assets/account/:wallet", page(() => import("./routes/account-detail.tsx"))],
   ["/assets/transfer", page(() => import("./routes/transfer.tsx"))],
   ["/assets/exchange", page(() => import("./routes/exchange.tsx"))],
+  ["/assets/addresses", page(() => import("./routes/addresses.tsx"))],
   ["/trade", page(() => import("./routes/trade.tsx"))],
   ["/assets", page(() => import("./routes/assets.tsx"))],
   ["/vip", page(() => import("./routes/vip.tsx"))],

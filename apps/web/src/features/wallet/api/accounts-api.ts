@@ -1,4 +1,4 @@
-import type { WalletName } from "@candor/contract";
+import type { WalletName, WithdrawNetwork } from "@candor/contract";
 import { useQuery } from "@tanstack/react-query";
 import { callEndpoint } from "../../../lib/api-client.ts";
 import { walletEndpoints } from "./endpoints.ts";
@@ -17,7 +17,27 @@ export const accountKeys = {
   limits: () => [...walletKeys.all, "transfer-limits"] as const,
   exchanges: () => [...walletKeys.all, "exchanges"] as const,
   pairs: () => [...walletKeys.all, "exchange-pairs"] as const,
+  addresses: () => [...walletKeys.all, "withdraw-addresses"] as const,
 };
+
+export function useWithdrawAddresses() {
+  return useQuery({
+    queryKey: accountKeys.addresses(),
+    queryFn: () => callEndpoint(walletEndpoints.listWithdrawAddresses),
+  });
+}
+
+export function addWithdrawAddress(body: {
+  network: WithdrawNetwork;
+  address: string;
+  remark: string;
+}) {
+  return callEndpoint(walletEndpoints.addWithdrawAddress, { body });
+}
+
+export function deleteWithdrawAddress(addressId: string) {
+  return callEndpoint(walletEndpoints.deleteWithdrawAddress, { params: { addressId } });
+}
 
 export function useAccounts() {
   return useQuery({

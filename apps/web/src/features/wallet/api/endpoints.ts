@@ -28,4 +28,11 @@ export const walletEndpoints = endpointTable({
     auth: "user",
   },
   exchangeRecords: { method: "GET", path: "/api/v1/wallet/exchanges", auth: "user" },
+  listWithdrawAddresses: { method: "GET", path: "/api/v1/wallet/withdraw-addresses", auth: "user" },
+  addWithdrawAddress: { method: "POST", path: "/api/v1/wallet/withdraw-addresses", auth: "user" },
+  deleteWithdrawAddress: {
+    method: "DELETE",
+    path: "/api/v1/wallet/withdraw-addresses/:addressId",
+    auth: "user",
+  },
 });

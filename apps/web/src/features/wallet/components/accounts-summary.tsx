@@ -41,6 +41,9 @@ export function AccountsSummary() {
         <Link to="/assets/exchange" data-testid="assets-exchange-link">
           {t("wallet.exchange.title")}
         </Link>
+        <Link to="/assets/addresses" data-testid="assets-addresses-link">
+          {t("wallet.addresses.title")}
+        </Link>
       </div>
       <p className="hint">{t("wallet.valuationNote")}</p>
     </div>
