@@ -112,4 +112,29 @@ describe("wallet: transfer and quick exchange", () => {
     expect(records.json.data.items[0]!.sourceAmount).toBe("100");
     expect(records.json.data.items[0]!.tickId).toMatch(/\S/);
   });
+
+  it("keeps a withdrawal address book: add, see when usable, delete after confirming", async () => {
+    const user = await newUser();
+    await open("/assets/addresses");
+    await signIn(user);
+    await page.getByTestId("addresses-empty").waitFor();
+    await page.getByTestId("address-network").selectOption("bsc");
+    await page
+      .getByTestId("address-input")
+      .locator("input")
+      .fill("0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045");
+    await page.getByTestId("address-remark").locator("input").fill("hardware wallet");
+    await page.getByTestId("address-save").click();
+    await poll(() => page.getByTestId("address-item").count()).toBe(1);
+    await poll(() => page.getByTestId("address-item").textContent()).toContain("hardware wallet");
+    await expectAccessible("address book");
+    await page.screenshot({
+      path: path.join(artifactsDir, "wallet-addresses.png"),
+      fullPage: true,
+    });
+    await page.getByTestId("address-delete").click();
+    await page.getByText(t.wallet.addresses.deleteConfirm).waitFor();
+    await page.getByRole("button", { name: t.common.confirm }).click();
+    await page.getByTestId("addresses-empty").waitFor();
+  });
 });

@@ -34,6 +34,7 @@ export {
   getOrder,
   getStatement,
   getLiabilities,
+  getSystemBalances,
   getWithdrawal,
   isOpen,
 } from "./queries.ts";

@@ -152,7 +152,7 @@ const exchangeColumns = sql`id::text AS id, quote_id, owner_id, mode, source_ass
   instrument_id, tick_id, price, spread_bps, payment_posting_seq, delivery_posting_seq,
   quoted_at_ms, expires_at_ms, executed_at_ms`;
 
-/** Transfer and exchange records: the wallet module's own tables (migration 0009). */
+/** Transfer and exchange records: the wallet module's own tables (migration 0011). */
 export class WalletRecordsRepository {
   constructor(private readonly database: Database) {}
 
@@ -257,7 +257,7 @@ function withdrawAddressRow(r: Record<string, unknown>): WithdrawAddressRow {
 const addressColumns = sql`id::text AS id, user_id::text AS user_id, network, address, remark,
   usable_from_ms, created_at_ms`;
 
-/** The withdrawal address book (migration 0011). */
+/** The withdrawal address book (migration 0012). */
 export class WithdrawAddressRepository {
   constructor(private readonly database: Database) {}
 
