@@ -87,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthModule, { database, now });
   await app.register(tapeModule, { database });
-  if (deps.engine) await app.register(operatorModule, { engine: deps.engine });
+  if (deps.engine) await app.register(operatorModule, { engine: deps.engine, users: auth });
   await app.register(authModule, { auth, publicUrl: deps.publicUrl });
   await app.register(noticesModule, { database, now });
   if (deps.market) await app.register(marketModule, { market: deps.market, now });

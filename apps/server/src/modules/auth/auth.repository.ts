@@ -61,6 +61,16 @@ export class AuthRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /** Whether the user is demo-only; undefined when no such user exists. */
+  async userDemoOnly(userId: bigint): Promise<boolean | undefined> {
+    const row = await this.db
+      .selectFrom("users")
+      .select("demo_only")
+      .where("id", "=", userId)
+      .executeTakeFirst();
+    return row?.demo_only;
+  }
+
   async userIdByEmail(email: string): Promise<bigint | undefined> {
     const row = await this.db
       .selectFrom("users")
