@@ -6,6 +6,7 @@ import { authenticatePlugin } from "./http/authenticate.ts";
 import { envelopePlugin } from "./http/envelope.ts";
 import { docsRoutes } from "./http/openapi.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
+import { securityHeadersPlugin } from "./http/security-headers.ts";
 import type { CandorEngine } from "./engine/kernel-port.ts";
 import { authModule } from "./modules/auth/auth.routes.ts";
 import { createAuthService, type AccountOpener } from "./modules/auth/auth.service.ts";
@@ -64,6 +65,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: false,
     forceCloseConnections: "idle",
   });
+  // First, so every answer carries them: API, errors, 404s, docs, the web app's files.
+  await app.register(securityHeadersPlugin, { publicUrl: deps.publicUrl });
   await app.register(envelopePlugin);
   // Contract endpoints (`defineRoute`) register here; /api/openapi.json and /api/docs list them.
   app.decorate("endpoints", []);
