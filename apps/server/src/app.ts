@@ -82,6 +82,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     accounts: deps.accounts,
   });
   app.addHook("onClose", async () => auth.close());
+  // A socket's identity ends with its session (issue 14 item 6).
+  const hub = deps.market?.hub;
+  if (hub) auth.sessions.onRevoke((userId, tokenHash) => hub.endSessions(`${userId}`, tokenHash));
   await app.register(authenticatePlugin, {
     sessions: auth.sessions,
     operatorToken: deps.operatorToken,
@@ -93,7 +96,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.engine) await app.register(operatorModule, { engine: deps.engine, users: auth });
   await app.register(authModule, { auth, publicUrl: deps.publicUrl });
   await app.register(noticesModule, { database, now });
-  if (deps.market) await app.register(marketModule, { market: deps.market, now });
+  if (deps.market) {
+    await app.register(marketModule, { market: deps.market, now, publicUrl: deps.publicUrl });
+  }
   if (deps.market?.kernel) {
     await app.register(marketMakerModule, { engine: deps.market.kernel });
   }
