@@ -52,7 +52,15 @@ it("serves the app with the policy, and every screen renders without a violation
   const { page, violations } = await recordingPage();
   const response = await page.goto(`${server.url}/`);
   expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
-  for (const hash of ["/", "/quotation", "/trade", "/coin-coin", "/settings", "/notices"]) {
+  for (const hash of [
+    "/",
+    "/quotation",
+    "/trade",
+    "/coin-coin",
+    "/settings",
+    "/notices",
+    "/proof",
+  ]) {
     await page.goto(`${server.url}/#${hash}`);
     await page.waitForLoadState("networkidle");
     expect(await page.locator("#root *").count(), hash).toBeGreaterThan(5);
