@@ -73,6 +73,26 @@ describe("proof of liabilities", () => {
   });
 });
 
+describe("tape viewer", () => {
+  it("shows a recorded tick with its neighbours, in German, and passes axe", async () => {
+    const t = texts("de");
+    type Tick = { instrumentId: string; tickId: string; price: string; sequence: string };
+    let ticks: Tick[] = [];
+    await poll(async () => {
+      const tape = await api<{ ticks: Tick[] }>("GET", "/api/v1/tape?from=1");
+      ticks = tape.json.data.ticks;
+      return ticks.length;
+    }).toBeGreaterThan(2);
+    const tick = ticks[Math.floor(ticks.length / 2)]!;
+    await open(`/tape/${tick.instrumentId}/${encodeURIComponent(tick.tickId)}`, "de");
+    await page.getByTestId("tick-facts").waitFor();
+    await poll(() => page.getByTestId("tick-facts").textContent()).toContain(tick.tickId);
+    await poll(() => page.locator(".tick-current").textContent()).toContain(tick.sequence);
+    await page.getByRole("heading", { name: t.tape.neighbours }).waitFor();
+    await expectAccessible("tape viewer de");
+  });
+});
+
 describe("installable app", () => {
   it("passes Chromium's installability check and registers the service worker", async () => {
     // A real profile: Chromium never offers to install from an incognito context.
