@@ -19,15 +19,28 @@ const operatorToken = "crash-test-operator-token";
 /** Ids of the registered users the deposits go to (only existing users can be credited). */
 const owners: string[] = [];
 
-/** Registers a user by phone number and returns its id. */
+/** Registers a user by phone number (code from the operator's outbox) and returns its id. */
 async function register(server: ServerProcess, phone: string): Promise<string> {
+  const json = { "content-type": "application/json" };
+  await fetch(`${server.url}/api/v1/auth/phone-codes`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ phone, purpose: "register" }),
+  });
+  const outbox = (await (
+    await fetch(`${server.url}/api/v1/operator/outbox?to=${encodeURIComponent(phone)}`, {
+      headers: { authorization: `Bearer ${operatorToken}` },
+    })
+  ).json()) as { data: { emails: { text: string }[] } };
+  const phoneCode = /\b(\d{6})\b/.exec(outbox.data.emails[0]?.text ?? "")?.[1];
   const response = await fetch(`${server.url}/api/v1/auth/register`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: json,
     body: JSON.stringify({
       account: phone,
       password: "crash1234",
       passwordConfirm: "crash1234",
+      phoneCode,
       agreement: true,
     }),
   });

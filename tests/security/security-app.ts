@@ -9,6 +9,7 @@ import { accountOpener } from "../../apps/server/src/engine/submit.ts";
 import { createMarketModule } from "../../apps/server/src/modules/market/market.module.ts";
 import { MemoryTapeSink } from "../../apps/server/src/modules/market/tape-sink.ts";
 import { startTestEngine } from "../../apps/server/src/modules/spot/spot.testing.ts";
+import { registerByPhone } from "../../apps/server/src/testing/register-phone.ts";
 
 export const operatorToken = "security-suite-operator-token";
 
@@ -66,18 +67,7 @@ export async function startSecurityApp(database: Database): Promise<SecurityApp>
     },
     async register(phone) {
       nowMs += 60_000;
-      return session(
-        await app.inject({
-          method: "POST",
-          url: "/api/v1/auth/register",
-          payload: {
-            account: phone,
-            password: "trade1234",
-            passwordConfirm: "trade1234",
-            agreement: true,
-          },
-        }),
-      );
+      return session(await registerByPhone(app, phone, operatorToken));
     },
     async login(phone) {
       nowMs += 60_000;

@@ -106,8 +106,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthModule, { database, now });
   await app.register(tapeModule, { database });
   if (deps.engine) await app.register(operatorModule, { engine: deps.engine, users: auth });
-  await app.register(authModule, { auth, publicUrl: deps.publicUrl });
-  if (deps.engine) await app.register(operatorModule, { engine: deps.engine });
   await app.register(authModule, { auth, publicUrl: deps.publicUrl, port: deps.port });
   await app.register(noticesModule, { database, now });
   if (deps.market) {

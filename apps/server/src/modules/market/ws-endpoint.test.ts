@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { buildApp } from "../../app.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
+import { registerByPhone } from "../../testing/register-phone.ts";
 import { createMarketModule } from "./market.module.ts";
 import { MemoryTapeSink } from "./tape-sink.ts";
 import { allowedOrigins } from "./ws-endpoint.ts";
@@ -37,23 +38,24 @@ describeEachDatabase("WebSocket endpoint security", (database) => {
       backfillDays: 1,
       tape: new MemoryTapeSink(),
     });
-    app = await buildApp({ database: database(), market, captcha: "off", passwordCost: 10 });
+    app = await buildApp({
+      database: database(),
+      market,
+      captcha: "off",
+      passwordCost: 10,
+      operatorToken: "ws-operator-token",
+    });
     httpOrigin = await app.listen({ port: 0, host: "127.0.0.1" });
     wsUrl = `${httpOrigin.replace("http", "ws")}/api/v1/ws`;
   });
   afterAll(() => app.close());
 
   const register = async () => {
-    const response = await app.inject({
-      method: "POST",
-      url: "/api/v1/auth/register",
-      payload: {
-        account: `+4915180${String(++phones).padStart(6, "0")}`,
-        password: "trade1234",
-        passwordConfirm: "trade1234",
-        agreement: true,
-      },
-    });
+    const response = await registerByPhone(
+      app,
+      `+4915180${String(++phones).padStart(6, "0")}`,
+      "ws-operator-token",
+    );
     expect(response.statusCode, response.body).toBe(200);
     return response.json().data.token as string;
   };

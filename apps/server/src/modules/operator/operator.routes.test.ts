@@ -10,6 +10,7 @@ import { fileSnapshotStore } from "../../journal/snapshot-store.ts";
 import { clearReadModels, ReadModelProjector } from "../../read-models/projector.ts";
 import { checkReadModels } from "../../read-models/rebuild.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
+import { registerByPhone } from "../../testing/register-phone.ts";
 
 const token = "operator-token-for-tests";
 
@@ -44,16 +45,7 @@ async function setup(database: Parameters<typeof buildApp>[0]["database"]) {
     passwordCost: 10,
   });
   const register = async (phone: string): Promise<string> => {
-    const response = await app.inject({
-      method: "POST",
-      url: "/api/v1/auth/register",
-      payload: {
-        account: phone,
-        password: "trade1234",
-        passwordConfirm: "trade1234",
-        agreement: true,
-      },
-    });
+    const response = await registerByPhone(app, phone, token);
     expect(response.statusCode, response.body).toBe(200);
     return response.json().data.user.id;
   };
