@@ -11,6 +11,7 @@ export default defineConfig({
             "packages/*/src/**/*.test.ts",
             "apps/*/src/**/*.test.{ts,tsx}",
             "tests/*.test.ts",
+            "tests/security/**/*.test.ts",
           ],
           environment: "node",
           testTimeout: 30_000,

@@ -16,7 +16,38 @@ export type Backend = { kind: "file" } | { kind: "postgres"; url: string; schema
 
 export const kills = Number(process.env.CRASH_KILLS ?? 20);
 const operatorToken = "crash-test-operator-token";
-const owners = ["100001", "100002", "100003"];
+/** Ids of the registered users the deposits go to (only existing users can be credited). */
+const owners: string[] = [];
+
+/** Registers a user by phone number (code from the operator's outbox) and returns its id. */
+async function register(server: ServerProcess, phone: string): Promise<string> {
+  const json = { "content-type": "application/json" };
+  await fetch(`${server.url}/api/v1/auth/phone-codes`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ phone, purpose: "register" }),
+  });
+  const outbox = (await (
+    await fetch(`${server.url}/api/v1/operator/outbox?to=${encodeURIComponent(phone)}`, {
+      headers: { authorization: `Bearer ${operatorToken}` },
+    })
+  ).json()) as { data: { emails: { text: string }[] } };
+  const phoneCode = /\b(\d{6})\b/.exec(outbox.data.emails[0]?.text ?? "")?.[1];
+  const response = await fetch(`${server.url}/api/v1/auth/register`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({
+      account: phone,
+      password: "crash1234",
+      passwordConfirm: "crash1234",
+      phoneCode,
+      agreement: true,
+    }),
+  });
+  const body = (await response.json()) as { data: { user: { id: string } } };
+  expect(response.status, JSON.stringify(body)).toBe(200);
+  return body.data.user.id;
+}
 
 /** Deterministic randomness, so a failing run can be repeated with CRASH_SEED. */
 const seed = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
@@ -74,6 +105,7 @@ async function credit(server: ServerProcess, deposit: Deposit): Promise<boolean>
 export async function runCrashTest(backend: Backend) {
   const env: Record<string, string> = {
     OPERATOR_TOKEN: operatorToken,
+    CAPTCHA: "off",
     SNAPSHOT_EVERY: "40",
     MARKET_BACKFILL_DAYS: "1",
     ...(backend.kind === "postgres"
@@ -82,6 +114,10 @@ export async function runCrashTest(backend: Backend) {
   };
   let server = await startServer({ env });
   const dataDir = server.dataDir;
+  owners.length = 0;
+  for (const phone of ["+4915170000001", "+4915170000002", "+4915170000003"]) {
+    owners.push(await register(server, phone));
+  }
   const deposits: Deposit[] = [];
   let next = 0;
 

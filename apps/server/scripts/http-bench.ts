@@ -14,6 +14,7 @@ import Fastify from "fastify";
 import { openDatabase } from "../src/db/database.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { buildApp } from "../src/app.ts";
+import { accountOpener } from "../src/engine/submit.ts";
 import { instruments } from "@candor/market";
 import { spotSetupCommands } from "../src/modules/market/spot-markets.ts";
 import { startTestEngine } from "../src/modules/spot/spot.testing.ts";
@@ -85,6 +86,7 @@ async function serveFull(): Promise<Ready> {
     captcha: "off",
     operatorToken: "bench-operator",
     engine: running.engine,
+    accounts: accountOpener(running.engine),
   });
   let ip = 0;
   const inject = async (url: string, payload: object, headers: Record<string, string> = {}) => {

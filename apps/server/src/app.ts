@@ -6,6 +6,7 @@ import { authenticatePlugin } from "./http/authenticate.ts";
 import { envelopePlugin } from "./http/envelope.ts";
 import { docsRoutes } from "./http/openapi.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
+import { securityHeadersPlugin } from "./http/security-headers.ts";
 import type { CandorEngine } from "./engine/kernel-port.ts";
 import { authModule } from "./modules/auth/auth.routes.ts";
 import { createAuthService, type AccountOpener } from "./modules/auth/auth.service.ts";
@@ -74,6 +75,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: false,
     forceCloseConnections: "idle",
   });
+  // First, so every answer carries them: API, errors, 404s, docs, the web app's files.
+  await app.register(securityHeadersPlugin, { publicUrl: deps.publicUrl });
   await app.register(envelopePlugin);
   // Contract endpoints (`defineRoute`) register here; /api/openapi.json and /api/docs list them.
   app.decorate("endpoints", []);
@@ -91,6 +94,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     accounts: deps.accounts,
   });
   app.addHook("onClose", async () => auth.close());
+  // A socket's identity ends with its session (issue 14 item 6).
+  const hub = deps.market?.hub;
+  if (hub) auth.sessions.onRevoke((userId, tokenHash) => hub.endSessions(`${userId}`, tokenHash));
   await app.register(authenticatePlugin, {
     sessions: auth.sessions,
     operatorToken: deps.operatorToken,
@@ -99,10 +105,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthModule, { database, now });
   await app.register(tapeModule, { database });
-  if (deps.engine) await app.register(operatorModule, { engine: deps.engine });
+  if (deps.engine) await app.register(operatorModule, { engine: deps.engine, users: auth });
   await app.register(authModule, { auth, publicUrl: deps.publicUrl, port: deps.port });
   await app.register(noticesModule, { database, now });
-  if (deps.market) await app.register(marketModule, { market: deps.market, now });
+  if (deps.market) {
+    await app.register(marketModule, { market: deps.market, now, publicUrl: deps.publicUrl });
+  }
   if (deps.market?.kernel) {
     await app.register(marketMakerModule, { engine: deps.market.kernel });
   }

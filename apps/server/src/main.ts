@@ -7,6 +7,7 @@ import { openDatabase } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { accountOpener } from "./engine/submit.ts";
 import { openEngine } from "./engine/open-engine.ts";
+import { lockDataDir, lockPgJournal, WriterLockedError } from "./journal/writer-lock.ts";
 import { createMarketModule } from "./modules/market/market.module.ts";
 import pino from "pino";
 import { version } from "./version.ts";
@@ -27,6 +28,20 @@ async function main() {
 
   const dataDir = path.resolve(config.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
+  // One server per data folder and per PostgreSQL journal (issue 14 item 10).
+  let pgJournalLock: { release(): Promise<void> } | undefined;
+  try {
+    lockDataDir(dataDir);
+    if (config.DATABASE_URL) {
+      pgJournalLock = await lockPgJournal(config.DATABASE_URL, config.DATABASE_SCHEMA);
+    }
+  } catch (error) {
+    if (error instanceof WriterLockedError) {
+      console.error(`candor: ${error.message}`);
+      process.exit(75); // EX_TEMPFAIL
+    }
+    throw error;
+  }
   const database = await openDatabase(
     config.DATABASE_URL
       ? { kind: "postgres", url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA }
@@ -109,6 +124,7 @@ async function main() {
       `Stopped at journal sequence ${running.engine.sequence}, state hash ${running.engine.stateHash()}`,
     );
     await database.close();
+    await pgJournalLock?.release();
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint } from "./endpoint.ts";
+import { decimalString, defineEndpoint } from "./endpoint.ts";
 
 /**
  * Market-data views shared by the API and the web app. Every price, quantity and percentage
@@ -278,8 +278,11 @@ export const MarketMakerFundingBody = z.strictObject({
   /** Idempotency key: the same id credits at most once. */
   id: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/, "must be 1–100 letters, digits or . _ : -"),
   assetId: z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/, "must be an asset id"),
-  /** Decimal string; more decimals than the asset has are rejected, never rounded. */
-  amount: DecimalString,
+  /**
+   * Positive decimal string; more decimals than the asset has are rejected, never rounded.
+   * (Was any signed decimal of 64 characters until the security suite's hostile amounts.)
+   */
+  amount: decimalString(18, { positive: true }),
   /** Where the money came from (bank or chain reference), 1–200 characters. */
   reference: z.string().min(1).max(200),
 });

@@ -248,7 +248,7 @@ export const cancelSpotOrder = defineEndpoint({
   auth: "user",
   params: SpotOrderParams,
   response: z.object({ order: SpotOrderView }),
-  errors: ["order_not_found", "rate_limited"],
+  errors: ["order_not_found", "order_already_filled", "order_already_closed", "rate_limited"],
 });
 
 export const cancelAllSpotOrders = defineEndpoint({

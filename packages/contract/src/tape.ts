@@ -151,9 +151,11 @@ export const operatorDepositEndpoint = defineEndpoint({
   auth: "operator",
   body: OperatorDepositBody,
   response: OperatorDepositResult,
-  errors: ["command_rejected"],
+  errors: ["command_rejected", "user_not_found"],
   description:
     "Moves `amount` from external clearing into the user's real fund wallet, as a journaled " +
-    "`credit_deposit` command with the operator named on the posting. Repeating an id returns " +
-    "the first result and credits nothing.",
+    "`credit_deposit` command with the operator named on the posting. Only an existing user " +
+    "whose real accounts are open can be credited (`user_not_found` otherwise). Repeating an id " +
+    "returns the first result and credits nothing; repeating an id with different fields is " +
+    "refused (`command_rejected`, `command_id_reused`) and credits nothing.",
 });

@@ -33,6 +33,8 @@ export const wsCloseCodes = {
   badMessage: 4000,
   /** A private channel or `auth` with a bad token. */
   unauthorised: 4001,
+  /** The connection's session ended (logout, password change, revocation): sign in again. */
+  sessionEnded: 4003,
   /** The send queue overflowed: the client reads too slowly. */
   slowConsumer: 4008,
   /** No ping within the heartbeat timeout. */

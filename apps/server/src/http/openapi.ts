@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { version } from "../version.ts";
+import { contentSecurityPolicy, styleHash } from "./security-headers.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -201,6 +202,16 @@ export function markdownToHtml(markdown: string): string {
   return out.join("\n");
 }
 
+/** The docs page's only style block; its hash is the one inline style its CSP allows. */
+const docsCss = `
+body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:0 auto;padding:16px;color:#1b1f24}
+code,pre{font-family:ui-monospace,monospace;font-size:13px}pre{background:#f4f5f7;padding:8px;overflow:auto}
+details{border:1px solid #d8dde3;border-radius:6px;margin:6px 0;padding:6px 10px}summary{cursor:pointer}
+.method{display:inline-block;min-width:56px;font-weight:700}.GET{color:#1565c0}.POST{color:#2e7d32}
+.PATCH,.PUT{color:#8d6e00}.DELETE{color:#c62828}.auth{float:right;color:#5f6b7a;font-size:13px}
+table{border-collapse:collapse;width:100%;display:block;overflow-x:auto}td,th{border:1px solid #d8dde3;padding:4px;text-align:left;vertical-align:top}
+`;
+
 /** A self-contained HTML page listing every endpoint (no scripts, no CDN). */
 export function docsPage(endpoints: readonly EndpointSpec[], apiMapMarkdown?: string): string {
   const byTag = new Map<string, EndpointSpec[]>();
@@ -228,14 +239,7 @@ ${e.errors?.length ? `<p>Errors: ${e.errors.map((c) => `<code>${c}</code>`).join
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Candor API</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:0 auto;padding:16px;color:#1b1f24}
-code,pre{font-family:ui-monospace,monospace;font-size:13px}pre{background:#f4f5f7;padding:8px;overflow:auto}
-details{border:1px solid #d8dde3;border-radius:6px;margin:6px 0;padding:6px 10px}summary{cursor:pointer}
-.method{display:inline-block;min-width:56px;font-weight:700}.GET{color:#1565c0}.POST{color:#2e7d32}
-.PATCH,.PUT{color:#8d6e00}.DELETE{color:#c62828}.auth{float:right;color:#5f6b7a;font-size:13px}
-table{border-collapse:collapse;width:100%;display:block;overflow-x:auto}td,th{border:1px solid #d8dde3;padding:4px;text-align:left;vertical-align:top}
-</style></head><body>
+<style>${docsCss}</style></head><body>
 <h1>Candor API ${escapeHtml(version)}</h1>
 <p>Responses are <code>{ code, message, data, error }</code>: <code>code</code> 200 on success, otherwise the HTTP status;
 <code>error</code> is a stable code; <code>message</code> follows <code>X-Lang</code> or <code>Accept-Language</code>.
@@ -259,6 +263,12 @@ export async function docsRoutes(app: FastifyInstance) {
       app.endpoints,
       existsSync(apiMapPath) ? readFileSync(apiMapPath, "utf8") : undefined,
     );
-    return reply.type("text/html; charset=utf-8").send(page);
+    return reply
+      .type("text/html; charset=utf-8")
+      .header(
+        "content-security-policy",
+        contentSecurityPolicy({ styleHashes: [styleHash(docsCss)] }),
+      )
+      .send(page);
   });
 }

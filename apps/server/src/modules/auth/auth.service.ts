@@ -424,6 +424,11 @@ export class AuthService {
     };
   }
 
+  /** True when the user exists and may hold real money (is not demo-only): operator deposits. */
+  async holdsRealMoney(userId: bigint): Promise<boolean> {
+    return (await this.repository.findUser(userId))?.demo_only === false;
+  }
+
   /** The operator's view of sent and kept e-mails, newest first. */
   async outbox(
     query: EndpointQuery<typeof operatorOutbox>,

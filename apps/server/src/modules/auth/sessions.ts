@@ -32,6 +32,7 @@ export type SessionRepository = Pick<
  */
 export class Sessions implements SessionLookup {
   private readonly cache = new Map<string, { user: AuthUser; untilMs: number }>();
+  private readonly revokeListeners: ((userId: bigint, onlyTokenHash?: string) => void)[] = [];
 
   constructor(
     private readonly repository: SessionRepository,
@@ -59,6 +60,15 @@ export class Sessions implements SessionLookup {
   async revoke(userId: bigint, onlyTokenHash?: string): Promise<void> {
     await this.repository.revokeSessions(userId, new Date(this.now()), onlyTokenHash);
     this.cache.clear();
+    for (const listener of this.revokeListeners) listener(userId, onlyTokenHash);
+  }
+
+  /**
+   * Calls `listener` after every revocation (logout, password change and reset): the app
+   * closes the WebSocket streams of the ended sessions with it.
+   */
+  onRevoke(listener: (userId: bigint, onlyTokenHash?: string) => void): void {
+    this.revokeListeners.push(listener);
   }
 
   /** Moves one session to real or demo money. */

@@ -24,6 +24,8 @@ export interface MarketModuleOptions {
   market: MarketModule;
   /** Milliseconds since the epoch (default Date.now). */
   now?: () => number;
+  /** The public origin (`PUBLIC_URL`): the only `Origin` WebSocket upgrades may come from. */
+  publicUrl?: string;
 }
 
 /**
@@ -36,6 +38,7 @@ export const marketModule: FastifyPluginAsync<MarketModuleOptions> = async (app,
   const now = options.now ?? Date.now;
   attachWebSocket(app, options.market.hub, {
     hubAuthenticates: options.market.hasAuthenticate,
+    publicUrl: options.publicUrl,
   });
 
   const instrumentOf = (id: string): Instrument => {

@@ -19,6 +19,8 @@ import type { MarketPublisher } from "./market.service.ts";
 export interface WsIdentity {
   userId: string;
   mode: "real" | "demo";
+  /** SHA-256 of the session's token: its streams end when that session ends. Never sent. */
+  sessionTokenHash?: string;
 }
 
 export interface WsHubOptions {
@@ -163,6 +165,29 @@ export class WsHub implements MarketPublisher {
     }
   }
 
+  /**
+   * Closes at once, with 4003, every connection signed in by a session that just ended: one
+   * session (`sessionTokenHash`) or all of a user's (logout everywhere, password change). A
+   * connection signed in without a known session is closed on any end of its user's sessions.
+   */
+  endSessions(userId: string, sessionTokenHash?: string): number {
+    let closed = 0;
+    for (const connection of this.connections) {
+      const identity = connection.identity;
+      if (identity?.userId !== userId) continue;
+      if (
+        sessionTokenHash !== undefined &&
+        identity.sessionTokenHash !== undefined &&
+        identity.sessionTokenHash !== sessionTokenHash
+      ) {
+        continue;
+      }
+      this.close(connection, wsCloseCodes.sessionEnded, "session ended");
+      closed += 1;
+    }
+    return closed;
+  }
+
   closeAll(): void {
     for (const connection of this.connections) {
       this.close(connection, wsCloseCodes.goingAway, "server shutting down");
@@ -203,7 +228,7 @@ export class WsHub implements MarketPublisher {
           return;
         }
         connection.identity = identity;
-        this.send(connection, { type: "auth_ok", ...identity });
+        this.send(connection, { type: "auth_ok", userId: identity.userId, mode: identity.mode });
         return;
       }
       case "subscribe":

@@ -12,6 +12,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
 import type { Unstamped } from "../../engine/engine.ts";
+import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import {
   demoFundingCommands,
@@ -91,6 +92,7 @@ describeEachDatabase("spot API", (database) => {
       captcha: "off",
       operatorToken: "operator-token",
       engine: running.engine,
+      accounts: accountOpener(running.engine),
     });
     for (const [name, phone] of [
       ["a", "+4915100000001"],
@@ -241,6 +243,21 @@ describeEachDatabase("spot API", (database) => {
     );
     expect(again.statusCode).toBe(200);
     await settle();
+    // Regression, issue 14 item 12: cancelling a filled order says so, not `order_not_found`;
+    // another user's filled order stays "not found", so order ids reveal nothing.
+    const cancelFilled = await call("DELETE", `/api/v1/spot/orders/${bought.order.orderId}`, {
+      token: users.b!.token,
+    });
+    expect(cancelFilled.statusCode).toBe(409);
+    expect(cancelFilled.json()).toMatchObject({
+      error: "order_already_filled",
+      message: "This order is already filled and can no longer be cancelled",
+    });
+    const cancelOthers = await call("DELETE", `/api/v1/spot/orders/${bought.order.orderId}`, {
+      token: users.a!.token,
+    });
+    expect(cancelOthers.statusCode).toBe(404);
+    expect(cancelOthers.json().error).toBe("order_not_found");
     const detail = await call("GET", `/api/v1/spot/orders/${sold.order.orderId}`, {
       token: users.a!.token,
     });
@@ -381,8 +398,8 @@ describeEachDatabase("spot API", (database) => {
     });
     expect(await balance("b", "USDT")).toEqual(before);
     const twice = await call("DELETE", `/api/v1/spot/orders/${orderId}`, { token: users.b!.token });
-    expect(twice.statusCode).toBe(404);
-    expect(twice.json().error).toBe("order_not_found");
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().error).toBe("order_already_closed");
 
     await place("b", { side: "buy", type: "limit", price: "24000", quantity: "0.01" });
     const all = await call("POST", "/api/v1/spot/orders/cancel-all", {

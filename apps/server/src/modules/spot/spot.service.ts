@@ -106,7 +106,8 @@ export class SpotService {
 
   async cancel(session: SpotSession, orderId: number): Promise<SpotOrderView> {
     const open = this.engine.query((s) => getOrder(s, orderId));
-    if (!open || open.ownerId !== session.ownerId || open.mode !== session.mode) {
+    if (!open) return this.notCancellable(session, orderId);
+    if (open.ownerId !== session.ownerId || open.mode !== session.mode) {
       throw new AppError("order_not_found");
     }
     const market = this.markets.byId(open.marketId);
@@ -129,6 +130,19 @@ export class SpotService {
     };
     const fills = await this.repository.fillsOfOrders([orderId]);
     return orderView(row, market, filledQuoteOf(orderId, fills), open.quoteAmount);
+  }
+
+  /**
+   * Why an order that is not open cannot be cancelled: already filled, already closed
+   * (cancelled, expired, rejected), or not one of the session's orders at all. Another user's
+   * order answers `order_not_found` like a missing one, so ids reveal nothing.
+   */
+  private async notCancellable(session: SpotSession, orderId: number): Promise<never> {
+    const row = await this.repository.order(orderId);
+    if (!row || row.ownerId !== session.ownerId || row.mode !== session.mode) {
+      throw new AppError("order_not_found");
+    }
+    throw new AppError(row.status === "filled" ? "order_already_filled" : "order_already_closed");
   }
 
   async cancelAll(session: SpotSession, instrumentId: string | undefined): Promise<number> {

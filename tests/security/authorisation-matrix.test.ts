@@ -1,0 +1,163 @@
+// The authorisation matrix, generated from the app's own endpoint registry (the source of
+// /api/openapi.json): every contract endpoint × anonymous, a garbage token, a revoked token, user
+// A, user B, a demo user and the operator token. A new endpoint is covered the moment it is
+// registered; a new endpoint with ids in its path fails until `ownedResources` says whose they
+// are and how another user's id is answered.
+import type { EndpointSpec } from "@candor/contract";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeEachDatabase } from "../../apps/server/src/testing/databases.ts";
+import {
+  concretePath,
+  operatorToken,
+  startSecurityApp,
+  type SecurityApp,
+  type SuiteUser,
+} from "./security-app.ts";
+
+/**
+ * Endpoints of signed-in users whose path names a resource: how to make one that belongs to
+ * user A, and the error user B gets for it (the same as for an id that does not exist, so ids
+ * reveal nothing).
+ */
+const ownedResources: Record<
+  string,
+  { make: (suite: SecurityApp, owner: SuiteUser) => Promise<string>; answer: [number, string] }
+> = {
+  "GET /api/v1/spot/orders/:orderId": { make: openOrderOf, answer: [404, "order_not_found"] },
+  "DELETE /api/v1/spot/orders/:orderId": { make: openOrderOf, answer: [404, "order_not_found"] },
+};
+
+async function openOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  suite.tick();
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/spot/orders",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: {
+      instrumentId: "BTCUSDT",
+      side: "buy",
+      type: "limit",
+      price: "1000",
+      quantity: "0.01",
+      clientOrderId: crypto.randomUUID(),
+      tradePassword: "trade1234",
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.order.orderId;
+}
+
+const phoneA = "+4915190000001";
+const phoneB = "+4915190000002";
+const key = (e: EndpointSpec) => `${e.method} ${e.path}`;
+
+describeEachDatabase("authorisation matrix", (database) => {
+  let suite: SecurityApp;
+  let a: SuiteUser;
+  let demo: SuiteUser;
+  let revoked: SuiteUser;
+  let endpoints: EndpointSpec[];
+
+  beforeAll(async () => {
+    suite = await startSecurityApp(database());
+    a = await suite.register(phoneA);
+    await suite.register(phoneB);
+    revoked = await suite.register("+4915190000003");
+    demo = await suite.demo();
+    await suite.credit(a, "USDT", "1000");
+    const logout = await suite.app.inject({
+      method: "POST",
+      url: "/api/v1/auth/logout",
+      headers: { authorization: `Bearer ${revoked.token}` },
+      payload: {},
+    });
+    expect(logout.statusCode).toBe(200);
+    endpoints = [...suite.app.endpoints];
+  }, 120_000);
+  afterAll(() => suite?.close());
+
+  const call = (endpoint: EndpointSpec, authorization?: string, path = endpoint.path) => {
+    suite.tick();
+    return suite.app.inject({
+      method: endpoint.method,
+      url: concretePath(path),
+      headers: authorization ? { authorization } : {},
+      ...(endpoint.method === "GET" || endpoint.method === "DELETE" ? {} : { payload: {} }),
+    });
+  };
+
+  it("covers every registered endpoint, and every endpoint is in the OpenAPI document", async () => {
+    expect(endpoints.length).toBeGreaterThan(30);
+    const document = (await suite.app.inject({ method: "GET", url: "/api/openapi.json" })).json();
+    for (const endpoint of endpoints) {
+      const path = endpoint.path.replace(/:(\w+)/g, "{$1}");
+      expect(document.paths[path]?.[endpoint.method.toLowerCase()], key(endpoint)).toBeDefined();
+    }
+  });
+
+  it("refuses every private endpoint without a valid session: anonymous, garbage, revoked", async () => {
+    for (const endpoint of endpoints.filter((e) => e.auth !== "none")) {
+      for (const authorization of [
+        undefined,
+        "Bearer not-a-session-token",
+        `Bearer ${revoked.token}`,
+        "Basic YTpi",
+      ]) {
+        const response = await call(endpoint, authorization);
+        expect(response.statusCode, `${key(endpoint)} as ${authorization}`).toBe(401);
+        expect(response.json().error).toBe("unauthorized");
+      }
+    }
+  });
+
+  it("operator endpoints refuse user and demo sessions; user endpoints refuse the operator token", async () => {
+    for (const endpoint of endpoints.filter((e) => e.auth === "operator")) {
+      for (const user of [a, demo]) {
+        const response = await call(endpoint, `Bearer ${user.token}`);
+        expect(response.statusCode, key(endpoint)).toBe(401);
+      }
+    }
+    for (const endpoint of endpoints.filter((e) => e.auth === "user")) {
+      const response = await call(endpoint, `Bearer ${operatorToken}`);
+      expect(response.statusCode, key(endpoint)).toBe(401);
+    }
+  });
+
+  it("lets signed-in users and the public through authentication (whatever the answer)", async () => {
+    for (const endpoint of endpoints) {
+      // Fresh sessions each time: logout and a password change end the session they use.
+      const tokens =
+        endpoint.auth === "user"
+          ? [
+              (await suite.login(phoneA)).token,
+              (await suite.login(phoneB)).token,
+              (await suite.demo()).token,
+            ]
+          : endpoint.auth === "operator"
+            ? [operatorToken]
+            : [undefined];
+      for (const token of tokens) {
+        const response = await call(endpoint, token ? `Bearer ${token}` : undefined);
+        expect(response.statusCode, key(endpoint)).not.toBe(401);
+        expect(response.statusCode, `${key(endpoint)}: ${response.body}`).toBeLessThan(500);
+      }
+    }
+  });
+
+  it("answers another user's ids as if they did not exist", async () => {
+    const withIds = endpoints.filter((e) => e.auth === "user" && e.path.includes(":"));
+    for (const endpoint of withIds) {
+      const rule = ownedResources[key(endpoint)];
+      expect(rule, `${key(endpoint)} needs an entry in ownedResources`).toBeDefined();
+      const owner = await suite.login(phoneA);
+      const id = await rule!.make(suite, owner);
+      const path = endpoint.path.replace(/:(\w+)/g, id);
+      for (const intruder of [await suite.login(phoneB), demo]) {
+        const response = await call(endpoint, `Bearer ${intruder.token}`, path);
+        expect([response.statusCode, response.json().error], key(endpoint)).toEqual(rule!.answer);
+      }
+      const own = await call(endpoint, `Bearer ${owner.token}`, path);
+      expect(own.statusCode, `${key(endpoint)} for its owner: ${own.body}`).toBe(200);
+    }
+  });
+});
