@@ -12,10 +12,12 @@ import { emit } from "../events.ts";
 
 /** Reports the balances of every account the command touched, after it (last event). */
 export function reportBalances(state: KernelState): void {
-  const touched = state.ledger.touched;
-  if (touched.length === 0) return;
-  const balances: AccountBalance[] = new Array<AccountBalance>(touched.length);
-  for (let i = 0; i < touched.length; i++) balances[i] = balanceView(touched[i]!);
+  const ledger = state.ledger;
+  const count = ledger.touchedCount;
+  if (count === 0) return;
+  const touched = ledger.touched;
+  const balances: AccountBalance[] = new Array<AccountBalance>(count);
+  for (let i = 0; i < count; i++) balances[i] = balanceView(touched[i]!);
   emit(state, { type: "balances_changed", balances });
 }
 

@@ -109,7 +109,8 @@ export function release(state: KernelState, account: Account, amount: bigint): v
 export function touch(state: KernelState, account: Account): void {
   if (account.touchedSerial !== state.commandSerial) {
     account.touchedSerial = state.commandSerial;
-    state.ledger.touched.push(account);
+    const ledger = state.ledger;
+    ledger.touched[ledger.touchedCount++] = account;
   }
 }
 

@@ -56,8 +56,13 @@ export interface LedgerState {
   accounts: Map<string, Account>;
   /** Sequence number of the last posting. */
   postingSeqLast: number;
-  /** Accounts the current command touched, in the order it first touched them. */
+  /**
+   * Scratch: the first `touchedCount` are the accounts the current command touched, in the
+   * order it first touched them. Written by index and never truncated (setting a V8 array's
+   * length to 0 drops its backing store, so the next push reallocates it).
+   */
   touched: Account[];
+  touchedCount: number;
 }
 
 /** `owner|mode|wallet|asset`: the key of an account in postings and balances. */
@@ -79,5 +84,6 @@ export function createLedgerState(): LedgerState {
     accounts: new Map(),
     postingSeqLast: 0,
     touched: [],
+    touchedCount: 0,
   };
 }
