@@ -844,7 +844,8 @@ function createLedgerState() {
     ownerIndexNext: 1,
     accounts: /* @__PURE__ */ new Map(),
     postingSeqLast: 0,
-    touched: []
+    touched: [],
+    touchedCount: 0
   };
 }
 
@@ -945,7 +946,19 @@ function emit(state, event) {
   state.events[state.eventCount++] = event;
 }
 function emittedEvents(state) {
-  return state.events.slice(0, state.eventCount);
+  const e = state.events;
+  switch (state.eventCount) {
+    case 1:
+      return [e[0]];
+    case 2:
+      return [e[0], e[1]];
+    case 3:
+      return [e[0], e[1], e[2]];
+    case 4:
+      return [e[0], e[1], e[2], e[3]];
+    default:
+      return e.slice(0, state.eventCount);
+  }
 }
 
 // ../../work/wt/w4/packages/kernel/src/ledger/post.ts
@@ -1015,7 +1028,8 @@ function release(state, account, amount) {
 function touch(state, account) {
   if (account.touchedSerial !== state.commandSerial) {
     account.touchedSerial = state.commandSerial;
-    state.ledger.touched.push(account);
+    const ledger = state.ledger;
+    ledger.touched[ledger.touchedCount++] = account;
   }
 }
 var AMOUNT_SANITY_MAX = 10n ** 36n;
@@ -1518,10 +1532,12 @@ var fundsModule = {
 
 // ../../work/wt/w4/packages/kernel/src/ledger/module.ts
 function reportBalances(state) {
-  const touched = state.ledger.touched;
-  if (touched.length === 0) return;
-  const balances = new Array(touched.length);
-  for (let i = 0; i < touched.length; i++) balances[i] = balanceView(touched[i]);
+  const ledger = state.ledger;
+  const count = ledger.touchedCount;
+  if (count === 0) return;
+  const touched = ledger.touched;
+  const balances = new Array(count);
+  for (let i = 0; i < count; i++) balances[i] = balanceView(touched[i]);
   emit(state, { type: "balances_changed", balances });
 }
 var ledgerModule = {
@@ -2043,6 +2059,10 @@ function holdFor(market, isBuy, priceTicks, lots) {
   if (product <= Number.MAX_SAFE_INTEGER) return BigInt(product);
   return BigInt(lots) * market.lotUnits;
 }
+function holdUnits(market, isBuy, priceTicks, lots) {
+  const product = isBuy ? priceTicks * lots * market.tickLotUnitsNumber : lots * market.lotUnitsNumber;
+  return product <= Number.MAX_SAFE_INTEGER ? product : -1;
+}
 function limitCode(market, priceTicks, quantityLots) {
   if (priceTicks <= 0) return "price_must_be_positive";
   if (priceTicks > PRICE_TICKS_MAX) return "price_too_high";
@@ -2066,6 +2086,18 @@ function openOrderIds(spot, owner) {
     spot.openByOwner[owner.index] = ids;
   }
   return ids;
+}
+var SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
+function setHeld(order, amount) {
+  order.heldAmount = amount;
+  order.heldUnits = amount >= 0n && amount <= SAFE_MAX ? Number(amount) : -1;
+}
+function setHeldUnits(order, units) {
+  order.heldAmount = BigInt(units);
+  order.heldUnits = units;
+}
+function unitsOf(amount) {
+  return amount >= 0n && amount <= SAFE_MAX ? Number(amount) : -1;
 }
 
 // ../../work/wt/w4/packages/kernel/src/spot/settle.ts
@@ -2109,7 +2141,7 @@ function settleFill(state, taker, fill) {
     reason: "trade",
     refs: buyerRefs
   });
-  buyer.heldAmount -= quoteAmount;
+  setHeld(buyer, buyer.heldAmount - quoteAmount);
   post(state, {
     debit: seller.baseAccount,
     credit: buyer.baseAccount,
@@ -2118,7 +2150,7 @@ function settleFill(state, taker, fill) {
     reason: "trade",
     refs: sellerRefs
   });
-  seller.heldAmount -= baseAmount;
+  setHeld(seller, seller.heldAmount - baseAmount);
   assert(buyer.heldAmount >= 0n && seller.heldAmount >= 0n, "order hold went negative");
   const fees = systemOwner(state, taker.owner.mode, systemOwners.fees);
   const makerAccount = takerBuys ? maker.quoteAccount : maker.baseAccount;
@@ -2189,7 +2221,7 @@ function removeOpenOrder(state, order, status) {
 function finishCancelled(state, order, reason) {
   const released = order.heldAmount;
   if (released > 0n) release(state, order.holdAccount, released);
-  order.heldAmount = 0n;
+  setHeld(order, 0n);
   emit(state, {
     type: "order_cancelled",
     orderId: order.orderId,
@@ -2215,14 +2247,25 @@ function cancelOwnerOrders(state, owner, marketId2, reason) {
   }
   return count;
 }
-function settleRest(state, order, restingLots, joining, neededKnown) {
+function settleRest(state, order, restingLots, joining, neededUnits) {
   assert(restingLots === order.quantityLots - order.filledLots, "resting lots disagree");
-  const needed = neededKnown ?? holdFor(order.market, order.side === "buy", order.priceTicks, restingLots);
-  if (order.heldAmount !== needed) {
-    const excess = order.heldAmount - needed;
-    assert(excess > 0n, "a resting order holds too little");
-    release(state, order.holdAccount, excess);
-    order.heldAmount = needed;
+  const isBuy = order.side === "buy";
+  const units = neededUnits >= 0 ? neededUnits : holdUnits(order.market, isBuy, order.priceTicks, restingLots);
+  const heldUnits = order.heldUnits;
+  if (units >= 0 && heldUnits >= 0) {
+    if (heldUnits !== units) {
+      assert(heldUnits > units, "a resting order holds too little");
+      release(state, order.holdAccount, BigInt(heldUnits - units));
+      setHeldUnits(order, units);
+    }
+  } else {
+    const needed = holdFor(order.market, isBuy, order.priceTicks, restingLots);
+    if (order.heldAmount !== needed) {
+      const excess = order.heldAmount - needed;
+      assert(excess > 0n, "a resting order holds too little");
+      release(state, order.holdAccount, excess);
+      setHeld(order, needed);
+    }
   }
   if (joining) openOrderIds(state.spot, order.owner).add(order.orderId);
   emit(state, {
@@ -2235,7 +2278,7 @@ function settleRest(state, order, restingLots, joining, neededKnown) {
 }
 function settleGone(state, order, status) {
   if (order.heldAmount > 0n) release(state, order.holdAccount, order.heldAmount);
-  order.heldAmount = 0n;
+  setHeld(order, 0n);
   removeOpenOrder(state, order, status);
 }
 
@@ -2358,6 +2401,7 @@ var placeOrder = (state, command) => {
     quoteAmount: byQuote ? holdAmount : null,
     filledLots: 0,
     heldAmount: holdAmount,
+    heldUnits: unitsOf(holdAmount),
     holdAccount,
     baseAccount,
     quoteAccount,
@@ -2366,7 +2410,7 @@ var placeOrder = (state, command) => {
   };
   if (lots === 0) {
     emit(state, { type: "order_accepted", order: orderView(order) });
-    order.heldAmount = 0n;
+    setHeld(order, 0n);
     order.status = "expired";
     emit(state, { type: "order_done", orderId, status: "expired", filledLots: 0 });
     return ok({ orderId, orderStatus: "expired", filledLots: 0, restingLots: 0 });
@@ -2400,7 +2444,7 @@ var placeOrder = (state, command) => {
         order,
         outcome.restingLots,
         true,
-        order.filledLots === 0 ? holdAmount : null
+        order.filledLots === 0 ? order.heldUnits : -1
       );
       orderStatus = "open";
       break;
@@ -2444,18 +2488,32 @@ var replaceOrder = (state, command) => {
   const lots = command.quantityLots;
   const code = limitCode(market, priceTicks, lots);
   if (code !== null) return fail(code);
-  const holdNew = holdFor(market, order.side === "buy", priceTicks, lots);
+  const isBuy = order.side === "buy";
+  const unitsNew = holdUnits(market, isBuy, priceTicks, lots);
+  const unitsOld = order.heldUnits;
+  const exact = unitsNew >= 0 && unitsOld >= 0;
+  let holdNew = null;
   let holdExtra = 0n;
-  if (holdNew > order.heldAmount) {
-    holdExtra = holdNew - order.heldAmount;
-    if (order.holdAccount.available < holdExtra) return fail("insufficient_balance");
+  let grows;
+  if (exact) {
+    grows = unitsNew > unitsOld;
+    if (grows) holdExtra = BigInt(unitsNew - unitsOld);
+  } else {
+    holdNew = holdFor(market, isBuy, priceTicks, lots);
+    grows = holdNew > order.heldAmount;
+    if (grows) holdExtra = holdNew - order.heldAmount;
+  }
+  if (grows && order.holdAccount.available < holdExtra) {
+    return fail("insufficient_balance");
   }
   const priceBefore = order.priceTicks;
   const quantityBefore = order.quantityLots;
   const filledBefore = order.filledLots;
-  if (holdExtra > 0n) {
+  const heldBefore = order.heldAmount;
+  if (grows) {
     hold(state, order.holdAccount, holdExtra);
-    order.heldAmount = holdNew;
+    if (holdNew === null) setHeldUnits(order, unitsNew);
+    else setHeld(order, holdNew);
   }
   order.priceTicks = priceTicks;
   order.quantityLots = filledBefore + lots;
@@ -2483,9 +2541,9 @@ var replaceOrder = (state, command) => {
       assert(order.filledLots === filledBefore, "a rejected replacement filled");
       order.priceTicks = priceBefore;
       order.quantityLots = quantityBefore;
-      if (holdExtra > 0n) {
+      if (grows) {
         release(state, order.holdAccount, holdExtra);
-        order.heldAmount -= holdExtra;
+        setHeld(order, heldBefore);
       }
       return fail(bookRejectCode(outcome.outcome));
     case "rested":
@@ -2494,7 +2552,7 @@ var replaceOrder = (state, command) => {
         order,
         outcome.restingLots,
         false,
-        order.filledLots === filledBefore ? holdNew : null
+        order.filledLots === filledBefore ? unitsNew : -1
       );
       orderStatus = "open";
       break;
@@ -2656,6 +2714,7 @@ var spotModule = {
           quoteAmount: r[10] === null ? null : BigInt(r[10]),
           filledLots: r[11],
           heldAmount: BigInt(r[12]),
+          heldUnits: unitsOf(BigInt(r[12])),
           holdAccount: side === "buy" ? quoteAccount : baseAccount,
           baseAccount,
           quoteAccount,
@@ -2700,6 +2759,10 @@ var spotModule = {
       assert(resting.side === order.side, `order ${order.orderId} side disagrees`);
       const expectedHold = order.side === "buy" ? BigInt(order.priceTicks) * BigInt(remaining) * order.market.tickLotUnits : BigInt(remaining) * order.market.lotUnits;
       assert(order.heldAmount === expectedHold, `order ${order.orderId} hold is wrong`);
+      assert(
+        order.heldUnits === unitsOf(order.heldAmount),
+        `order ${order.orderId} hold copy is wrong`
+      );
       assert(
         openOrderIds(spot, order.owner).has(order.orderId),
         `order ${order.orderId} not listed by owner`
@@ -2904,7 +2967,7 @@ var IdIndex = class {
       if (table[index * 2 + 1] === hash) {
         const position = this.absolute(slot);
         const source = this.source;
-        if (source.ids[position - source.base] === id) return position;
+        if (source.ids[position & source.mask] === id) return position;
       }
       index = index + 1 & this.mask;
     }
@@ -3006,13 +3069,16 @@ var resultShapes = (() => {
 })();
 var CommandMemory = class {
   /**
-   * Ids by position − `base`; forgotten ones are undefined until compaction drops them. Sized
-   * like the typed arrays and written by index (`count` are in use): growing an array by
-   * `push` cost more than everything else the memory does per command.
+   * Ids by slot; forgotten ones are undefined. Sized like the typed arrays and written by
+   * index: growing an array by `push` cost more than everything else the memory does.
    */
   ids = new Array(1024).fill(void 0);
-  /** Entries in use, from index 0. */
-  count = 0;
+  /** Capacity − 1 (capacity is a power of two). */
+  mask = 1023;
+  /** Oldest remembered position; positions before it are forgotten. */
+  head = 0;
+  /** The next position to fill. */
+  tail = 0;
   atMs = new Float64Array(1024);
   types = new Uint8Array(1024);
   prints = new Int32Array(2048);
@@ -3024,9 +3090,6 @@ var CommandMemory = class {
   statuses = new Int8Array(1024);
   /** orderId, filledLots, restingLots, cancelledCount, postingSeq; NaN = null. */
   numbers = new Float64Array(5 * 1024);
-  /** Position of index 0 of the arrays; positions before `head` are forgotten. */
-  base = 0;
-  head = 0;
   index;
   print = new Int32Array(2);
   fingerprinter = new Fingerprinter();
@@ -3043,14 +3106,14 @@ var CommandMemory = class {
   }
   /** True when `command` has the content of the one remembered at `position`. */
   sameContent(position, command) {
-    const at = position - this.base;
+    const at = position & this.mask;
     if (commandTypesByCode[this.types[at]] !== command.type) return false;
     this.fingerprinter.fingerprint(command, this.print);
     return this.prints[2 * at] === this.print[0] && this.prints[2 * at + 1] === this.print[1];
   }
   /** The first result of the command at `position`, as a fresh object. */
   result(position) {
-    const at = position - this.base;
+    const at = position & this.mask;
     const code = this.codes[at];
     if (code >= 0) return { ok: false, code: rejectCodes[code] };
     const type = commandTypesByCode[this.types[at]];
@@ -3072,13 +3135,12 @@ var CommandMemory = class {
     this.add(entry.id, entry.atMs, typeCode, entry.print[0], entry.print[1], entry.result);
   }
   add(id, atMs, typeCode, print0, print1, result) {
-    const at = this.count;
-    if (at === this.atMs.length) this.grow();
-    const position = this.base + at;
+    if (this.tail - this.head > this.mask) this.grow();
+    const position = this.tail++;
+    const at = position & this.mask;
     this.index.set(id, position);
     this.hashes[at] = this.index.hashOf(id);
     this.ids[at] = id;
-    this.count = at + 1;
     this.atMs[at] = atMs;
     this.types[at] = typeCode;
     this.prints[2 * at] = print0;
@@ -3138,23 +3200,22 @@ var CommandMemory = class {
   }
   /** Forgets up to `countMax` of the oldest commands older than `cutoffMs`. */
   prune(cutoffMs, countMax) {
-    const end = Math.min(this.base + this.count, this.head + countMax);
+    const end = Math.min(this.tail, this.head + countMax);
+    const mask = this.mask;
     let head = this.head;
     while (head < end) {
-      const at = head - this.base;
+      const at = head & mask;
       if (this.atMs[at] >= cutoffMs) break;
       this.index.delete(this.ids[at], head, this.hashes[at]);
       this.ids[at] = void 0;
       head++;
     }
     this.head = head;
-    const dropped = head - this.base;
-    if (dropped > 1024 && dropped * 2 > this.count) this.compact(dropped);
   }
   /** Every remembered command, oldest first. */
   *entries() {
-    for (let position = this.head; position < this.base + this.count; position++) {
-      const at = position - this.base;
+    for (let position = this.head; position < this.tail; position++) {
+      const at = position & this.mask;
       yield {
         id: this.ids[at],
         atMs: this.atMs[at],
@@ -3164,38 +3225,41 @@ var CommandMemory = class {
       };
     }
   }
-  compact(dropped) {
-    const live = this.count - dropped;
-    this.ids.copyWithin(0, dropped, dropped + live);
-    this.ids.fill(void 0, live, this.count);
-    this.count = live;
-    this.atMs.copyWithin(0, dropped, dropped + live);
-    this.types.copyWithin(0, dropped, dropped + live);
-    this.prints.copyWithin(0, 2 * dropped, 2 * (dropped + live));
-    this.hashes.copyWithin(0, dropped, dropped + live);
-    this.codes.copyWithin(0, dropped, dropped + live);
-    this.statuses.copyWithin(0, dropped, dropped + live);
-    this.numbers.copyWithin(0, 5 * dropped, 5 * (dropped + live));
-    this.base += dropped;
-    assert(this.base === this.head, "compaction must start at the head");
-  }
+  /** Doubles the ring buffers, moving each live entry to its slot under the new mask. */
   grow() {
-    const capacity = this.atMs.length * 2;
-    const grow = (old, make, factor) => {
-      const next = make(capacity * factor);
-      next.set(old);
-      return next;
-    };
+    const oldMask = this.mask;
+    const capacity = (oldMask + 1) * 2;
+    const mask = capacity - 1;
     const ids = new Array(capacity).fill(void 0);
-    for (let i = 0; i < this.count; i++) ids[i] = this.ids[i];
+    const atMs = new Float64Array(capacity);
+    const types = new Uint8Array(capacity);
+    const prints = new Int32Array(2 * capacity);
+    const hashes = new Int32Array(capacity);
+    const codes = new Int16Array(capacity);
+    const statuses2 = new Int8Array(capacity);
+    const numbers = new Float64Array(5 * capacity);
+    for (let position = this.head; position < this.tail; position++) {
+      const from = position & oldMask;
+      const to = position & mask;
+      ids[to] = this.ids[from];
+      atMs[to] = this.atMs[from];
+      types[to] = this.types[from];
+      prints[2 * to] = this.prints[2 * from];
+      prints[2 * to + 1] = this.prints[2 * from + 1];
+      hashes[to] = this.hashes[from];
+      codes[to] = this.codes[from];
+      statuses2[to] = this.statuses[from];
+      for (let k = 0; k < 5; k++) numbers[5 * to + k] = this.numbers[5 * from + k];
+    }
     this.ids = ids;
-    this.atMs = grow(this.atMs, (n) => new Float64Array(n), 1);
-    this.types = grow(this.types, (n) => new Uint8Array(n), 1);
-    this.prints = grow(this.prints, (n) => new Int32Array(n), 2);
-    this.hashes = grow(this.hashes, (n) => new Int32Array(n), 1);
-    this.codes = grow(this.codes, (n) => new Int16Array(n), 1);
-    this.statuses = grow(this.statuses, (n) => new Int8Array(n), 1);
-    this.numbers = grow(this.numbers, (n) => new Float64Array(n), 5);
+    this.atMs = atMs;
+    this.types = types;
+    this.prints = prints;
+    this.hashes = hashes;
+    this.codes = codes;
+    this.statuses = statuses2;
+    this.numbers = numbers;
+    this.mask = mask;
   }
 };
 
@@ -3406,8 +3470,7 @@ function apply(state, command) {
   state.commandSerial++;
   state.command = command;
   state.eventCount = 0;
-  const touched = state.ledger.touched;
-  if (touched.length > 0) touched.length = 0;
+  state.ledger.touchedCount = 0;
   const handler = handlers[command.type];
   const result = handler(state, command);
   let events;

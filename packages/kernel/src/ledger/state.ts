@@ -14,6 +14,13 @@ export interface Account {
   assetId: string;
   available: bigint;
   held: bigint;
+  /**
+   * `available` and `held` as doubles while they are safe integers (exact), else NaN: holds and
+   * releases then do their arithmetic and checks in doubles and never read the BigInts (which
+   * stay the record). Only the ledger's primitives write the four fields.
+   */
+  availableUnits: number;
+  heldUnits: number;
   /** Only `system:external` and `system:demo_faucet` may go below zero. */
   negativeAllowed: boolean;
   /**
@@ -86,4 +93,11 @@ export function createLedgerState(): LedgerState {
     touched: [],
     touchedCount: 0,
   };
+}
+
+const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** An amount as an exact double when it is a safe integer, else NaN. */
+export function unitsOfAmount(amount: bigint): number {
+  return amount <= SAFE_MAX && amount >= -SAFE_MAX ? Number(amount) : Number.NaN;
 }

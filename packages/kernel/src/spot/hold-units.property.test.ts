@@ -1,5 +1,6 @@
-// The double copy of order holds (`heldUnits`) is a fast path only: these properties hold it
-// exact, and hold the kernel with it equal to the kernel made to take the BigInt path always.
+// The double copies of order holds and account balances are a fast path only: these
+// properties hold them exact, and hold the kernel with them equal to the kernel made to take
+// the BigInt path.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkInvariants } from "../invariants.ts";
@@ -114,13 +115,12 @@ function setup(kind: string): { state: KernelState; c: CommandMaker } {
     c.session("BTC-USDT", true),
     c.tick("BTC-USDT", "1.00"),
   ];
-  for (const user of USERS) {
-    commands.push(
-      c.open(user),
-      c.deposit(user, "USDT", 10n ** 24n),
-      c.deposit(user, "BTC", 10n ** 12n),
-    );
-  }
+  // Balances far above 2^53, just above it (holds take them across) and far below it.
+  const usdt = [10n ** 24n, 2n ** 53n + 3n * 10n ** 15n, 10n ** 11n];
+  const btc = [10n ** 12n, 2n ** 53n + 7n, 10n ** 11n];
+  USERS.forEach((user, i) => {
+    commands.push(c.open(user), c.deposit(user, "USDT", usdt[i]!), c.deposit(user, "BTC", btc[i]!));
+  });
   for (const command of commands) expect(apply(state, command).result.ok).toBe(true);
   return { state, c };
 }
@@ -154,9 +154,13 @@ describe("the kernel with hold units", () => {
           const fast = setup(kind);
           const slow = setup(kind);
           for (const s of steps) {
-            // The slow kernel's orders lose their copies before every command: every hold
-            // comparison and change takes the BigInt path.
+            // The slow kernel's orders and accounts lose their double copies before every
+            // command: its hold comparisons and changes take the BigInt path.
             for (const order of slow.state.spot.orders.values()) order.heldUnits = -1;
+            for (const account of slow.state.ledger.accounts.values()) {
+              account.availableUnits = Number.NaN;
+              account.heldUnits = Number.NaN;
+            }
             const command = toCommand(fast.c, fast.state, s);
             const a = apply(fast.state, command);
             const b = apply(slow.state, command);

@@ -30,16 +30,22 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   const exact = unitsNew >= 0 && unitsOld >= 0;
   let holdNew: bigint | null = null;
   let holdExtra = 0n;
+  let extraUnits = Number.NaN;
   let grows: boolean;
   if (exact) {
     grows = unitsNew > unitsOld;
-    if (grows) holdExtra = BigInt(unitsNew - unitsOld);
+    if (grows) {
+      extraUnits = unitsNew - unitsOld;
+      holdExtra = BigInt(extraUnits);
+    }
   } else {
     holdNew = holdFor(market, isBuy, priceTicks, lots);
     grows = holdNew > order.heldAmount;
     if (grows) holdExtra = holdNew - order.heldAmount;
   }
-  if (grows && order.holdAccount.available < holdExtra) {
+  // Enough when the exact doubles say so (NaN says nothing); else the BigInts decide.
+  const account = order.holdAccount;
+  if (grows && !(account.availableUnits >= extraUnits) && account.available < holdExtra) {
     return fail("insufficient_balance");
   }
 
@@ -48,7 +54,7 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   const filledBefore = order.filledLots;
   const heldBefore = order.heldAmount;
   if (grows) {
-    hold(state, order.holdAccount, holdExtra);
+    hold(state, account, holdExtra, extraUnits);
     if (holdNew === null) setHeldUnits(order, unitsNew);
     else setHeld(order, holdNew);
   }
@@ -79,7 +85,7 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
       order.priceTicks = priceBefore;
       order.quantityLots = quantityBefore;
       if (grows) {
-        release(state, order.holdAccount, holdExtra);
+        release(state, account, holdExtra, extraUnits);
         setHeld(order, heldBefore);
       }
       return fail(bookRejectCode(outcome.outcome));

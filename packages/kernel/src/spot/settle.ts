@@ -203,7 +203,8 @@ export function settleRest(
     // Both exact: compare and subtract in doubles.
     if (heldUnits !== units) {
       assert(heldUnits > units, "a resting order holds too little");
-      release(state, order.holdAccount, BigInt(heldUnits - units));
+      const excess = heldUnits - units;
+      release(state, order.holdAccount, BigInt(excess), excess);
       setHeldUnits(order, units);
     }
   } else {
