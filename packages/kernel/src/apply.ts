@@ -64,8 +64,7 @@ export function apply<C extends Command>(state: KernelState, command: C): ApplyO
   state.commandSerial++;
   state.command = command;
   state.eventCount = 0;
-  const touched = state.ledger.touched;
-  if (touched.length > 0) touched.length = 0;
+  state.ledger.touchedCount = 0;
   const handler = handlers[command.type] as unknown as Handler<CommandType>;
   const result = handler(state, command) as ApplyOutput<C>["result"];
   let events: Event[];

@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CommandMemory } from "./command-memory.ts";
 import { Fingerprinter } from "./fingerprint.ts";
 import { CommandMaker } from "./testing/commands.ts";
 import type { Command } from "./types.ts";
@@ -53,5 +55,59 @@ describe("command fingerprint", () => {
       fingerprinter.fingerprintGeneral(command, general);
       expect([...fast]).toEqual([...general]);
     }
+  });
+});
+
+describe("command memory ring", () => {
+  it("finds exactly the unexpired ids, in order, while it wraps and grows", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat({ max: 5 }), fc.nat({ max: 3 })), { maxLength: 3_000 }),
+        fc.nat({ max: 2_500 }),
+        (steps, hoard) => {
+          const memory = new CommandMemory();
+          const model: { id: string; atMs: number; orderId: number }[] = [];
+          let nowMs = 0;
+          let serial = 0;
+          // Nothing expires during the first `hoard` commands, so the ring must grow.
+          for (const [step, [advance, expireAfter]] of steps.entries()) {
+            const expire = step < hoard ? 0 : expireAfter;
+            nowMs += advance;
+            const id = `k${serial++}`;
+            const command: Command = {
+              type: "cancel_order",
+              id,
+              atMs: nowMs,
+              ownerId: "u1",
+              mode: "real",
+              orderId: serial,
+            };
+            memory.remember(command, { ok: true, value: { orderId: serial, cancelledCount: 1 } });
+            model.push({ id, atMs: nowMs, orderId: serial });
+            // Expire everything older than a window of 40 ms, at most `expire` at a time.
+            memory.prune(nowMs - 40, expire);
+            let dropped = 0;
+            while (dropped < expire && model.length > 0 && model[0]!.atMs < nowMs - 40) {
+              model.shift();
+              dropped++;
+            }
+          }
+          expect(memory.size).toBe(model.length);
+          expect([...memory.entries()].map((e) => [e.id, e.atMs])).toEqual(
+            model.map((m) => [m.id, m.atMs]),
+          );
+          for (const m of model) {
+            const position = memory.find(m.id);
+            expect(position).not.toBe(-1);
+            expect(memory.result(position)).toEqual({
+              ok: true,
+              value: { orderId: m.orderId, cancelledCount: 1 },
+            });
+          }
+          for (let k = 0; k < serial - model.length; k++) expect(memory.find(`k${k}`)).toBe(-1);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

@@ -3,7 +3,6 @@
 // command and result objects alive for the whole window made every command survive garbage
 // collection into the old generation, which cost more than everything else the kernel does.
 
-import { assert } from "./assert.ts";
 import { Fingerprinter } from "./fingerprint.ts";
 import { IdIndex, type IdSource } from "./id-index.ts";
 import type { ResultField } from "./module.ts";
@@ -70,16 +69,23 @@ export interface RememberedCommand {
   result: CommandResult;
 }
 
-/** Remembered commands in arrival (and so time) order; positions grow for the kernel's life. */
+/**
+ * Remembered commands in arrival (and so time) order. Positions grow for the kernel's life; the
+ * entry at position `p` lives in slot `p & mask` of ring buffers (typed arrays, and one array of
+ * ids), so forgetting the oldest moves nothing and no compaction ever copies the window.
+ */
 export class CommandMemory implements IdSource {
   /**
-   * Ids by position − `base`; forgotten ones are undefined until compaction drops them. Sized
-   * like the typed arrays and written by index (`count` are in use): growing an array by
-   * `push` cost more than everything else the memory does per command.
+   * Ids by slot; forgotten ones are undefined. Sized like the typed arrays and written by
+   * index: growing an array by `push` cost more than everything else the memory does.
    */
   ids: (string | undefined)[] = new Array<string | undefined>(1024).fill(undefined);
-  /** Entries in use, from index 0. */
-  private count = 0;
+  /** Capacity − 1 (capacity is a power of two). */
+  mask = 1023;
+  /** Oldest remembered position; positions before it are forgotten. */
+  head = 0;
+  /** The next position to fill. */
+  private tail = 0;
   private atMs = new Float64Array(1024);
   private types = new Uint8Array(1024);
   private prints = new Int32Array(2048);
@@ -91,9 +97,6 @@ export class CommandMemory implements IdSource {
   private statuses = new Int8Array(1024);
   /** orderId, filledLots, restingLots, cancelledCount, postingSeq; NaN = null. */
   private numbers = new Float64Array(5 * 1024);
-  /** Position of index 0 of the arrays; positions before `head` are forgotten. */
-  base = 0;
-  head = 0;
   private readonly index: IdIndex;
   private readonly print = new Int32Array(2);
   private readonly fingerprinter = new Fingerprinter();
@@ -114,7 +117,7 @@ export class CommandMemory implements IdSource {
 
   /** True when `command` has the content of the one remembered at `position`. */
   sameContent(position: number, command: Command): boolean {
-    const at = position - this.base;
+    const at = position & this.mask;
     if (commandTypesByCode[this.types[at]!] !== command.type) return false;
     this.fingerprinter.fingerprint(command, this.print);
     return this.prints[2 * at] === this.print[0] && this.prints[2 * at + 1] === this.print[1];
@@ -122,7 +125,7 @@ export class CommandMemory implements IdSource {
 
   /** The first result of the command at `position`, as a fresh object. */
   result(position: number): CommandResult {
-    const at = position - this.base;
+    const at = position & this.mask;
     const code = this.codes[at]!;
     if (code >= 0) return { ok: false, code: rejectCodes[code]! };
     // The value has the fields of its command type's result, in their order.
@@ -155,13 +158,12 @@ export class CommandMemory implements IdSource {
     print1: number,
     result: CommandResult,
   ): void {
-    const at = this.count;
-    if (at === this.atMs.length) this.grow();
-    const position = this.base + at;
+    if (this.tail - this.head > this.mask) this.grow();
+    const position = this.tail++;
+    const at = position & this.mask;
     this.index.set(id, position);
     this.hashes[at] = this.index.hashOf(id);
     this.ids[at] = id;
-    this.count = at + 1;
     this.atMs[at] = atMs;
     this.types[at] = typeCode;
     this.prints[2 * at] = print0;
@@ -223,24 +225,23 @@ export class CommandMemory implements IdSource {
 
   /** Forgets up to `countMax` of the oldest commands older than `cutoffMs`. */
   prune(cutoffMs: number, countMax: number): void {
-    const end = Math.min(this.base + this.count, this.head + countMax);
+    const end = Math.min(this.tail, this.head + countMax);
+    const mask = this.mask;
     let head = this.head;
     while (head < end) {
-      const at = head - this.base;
+      const at = head & mask;
       if (this.atMs[at]! >= cutoffMs) break;
       this.index.delete(this.ids[at]!, head, this.hashes[at]);
       this.ids[at] = undefined;
       head++;
     }
     this.head = head;
-    const dropped = head - this.base;
-    if (dropped > 1024 && dropped * 2 > this.count) this.compact(dropped);
   }
 
   /** Every remembered command, oldest first. */
   *entries(): IterableIterator<RememberedCommand> {
-    for (let position = this.head; position < this.base + this.count; position++) {
-      const at = position - this.base;
+    for (let position = this.head; position < this.tail; position++) {
+      const at = position & this.mask;
       yield {
         id: this.ids[at]!,
         atMs: this.atMs[at]!,
@@ -251,42 +252,40 @@ export class CommandMemory implements IdSource {
     }
   }
 
-  private compact(dropped: number): void {
-    const live = this.count - dropped;
-    this.ids.copyWithin(0, dropped, dropped + live);
-    this.ids.fill(undefined, live, this.count);
-    this.count = live;
-    this.atMs.copyWithin(0, dropped, dropped + live);
-    this.types.copyWithin(0, dropped, dropped + live);
-    this.prints.copyWithin(0, 2 * dropped, 2 * (dropped + live));
-    this.hashes.copyWithin(0, dropped, dropped + live);
-    this.codes.copyWithin(0, dropped, dropped + live);
-    this.statuses.copyWithin(0, dropped, dropped + live);
-    this.numbers.copyWithin(0, 5 * dropped, 5 * (dropped + live));
-    this.base += dropped;
-    assert(this.base === this.head, "compaction must start at the head");
-  }
-
+  /** Doubles the ring buffers, moving each live entry to its slot under the new mask. */
   private grow(): void {
-    const capacity = this.atMs.length * 2;
-    const grow = <T extends Float64Array | Uint8Array | Int32Array | Int16Array | Int8Array>(
-      old: T,
-      make: (length: number) => T,
-      factor: number,
-    ): T => {
-      const next = make(capacity * factor);
-      next.set(old);
-      return next;
-    };
+    const oldMask = this.mask;
+    const capacity = (oldMask + 1) * 2;
+    const mask = capacity - 1;
     const ids = new Array<string | undefined>(capacity).fill(undefined);
-    for (let i = 0; i < this.count; i++) ids[i] = this.ids[i];
+    const atMs = new Float64Array(capacity);
+    const types = new Uint8Array(capacity);
+    const prints = new Int32Array(2 * capacity);
+    const hashes = new Int32Array(capacity);
+    const codes = new Int16Array(capacity);
+    const statuses = new Int8Array(capacity);
+    const numbers = new Float64Array(5 * capacity);
+    for (let position = this.head; position < this.tail; position++) {
+      const from = position & oldMask;
+      const to = position & mask;
+      ids[to] = this.ids[from];
+      atMs[to] = this.atMs[from]!;
+      types[to] = this.types[from]!;
+      prints[2 * to] = this.prints[2 * from]!;
+      prints[2 * to + 1] = this.prints[2 * from + 1]!;
+      hashes[to] = this.hashes[from]!;
+      codes[to] = this.codes[from]!;
+      statuses[to] = this.statuses[from]!;
+      for (let k = 0; k < 5; k++) numbers[5 * to + k] = this.numbers[5 * from + k]!;
+    }
     this.ids = ids;
-    this.atMs = grow(this.atMs, (n) => new Float64Array(n), 1);
-    this.types = grow(this.types, (n) => new Uint8Array(n), 1);
-    this.prints = grow(this.prints, (n) => new Int32Array(n), 2);
-    this.hashes = grow(this.hashes, (n) => new Int32Array(n), 1);
-    this.codes = grow(this.codes, (n) => new Int16Array(n), 1);
-    this.statuses = grow(this.statuses, (n) => new Int8Array(n), 1);
-    this.numbers = grow(this.numbers, (n) => new Float64Array(n), 5);
+    this.atMs = atMs;
+    this.types = types;
+    this.prints = prints;
+    this.hashes = hashes;
+    this.codes = codes;
+    this.statuses = statuses;
+    this.numbers = numbers;
+    this.mask = mask;
   }
 }

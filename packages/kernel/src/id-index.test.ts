@@ -9,7 +9,7 @@ describe("IdIndex", () => {
         fc.array(fc.tuple(fc.string({ maxLength: 6 }), fc.nat({ max: 3 })), { maxLength: 400 }),
         (steps) => {
           const ids: string[] = [];
-          const source = { ids, base: 0, head: 0 };
+          const source = { ids, mask: 0x3fffffff, head: 0 };
           const index = new IdIndex(source, 4);
           const model = new Map<string, number>();
           for (const [id, expire] of steps) {

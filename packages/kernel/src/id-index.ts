@@ -6,12 +6,13 @@
 import { assert } from "./assert.ts";
 
 /**
- * Where the ids live (the caller keeps them): the id at position `p` is `ids[p - base]`, and no
- * position before `head` is indexed. Read as fields, not called, on every probe.
+ * Where the ids live (the caller keeps them): the id at position `p` is `ids[p & mask]`, and no
+ * position before `head` is indexed (live positions span at most `mask + 1`). Read as fields,
+ * not called, on every probe.
  */
 export interface IdSource {
   readonly ids: readonly (string | undefined)[];
-  readonly base: number;
+  readonly mask: number;
   readonly head: number;
 }
 
@@ -83,7 +84,7 @@ export class IdIndex {
       if (table[index * 2 + 1] === hash) {
         const position = this.absolute(slot);
         const source = this.source;
-        if (source.ids[position - source.base] === id) return position;
+        if (source.ids[position & source.mask] === id) return position;
       }
       index = (index + 1) & this.mask;
     }

@@ -91,6 +91,8 @@ export function accountOf(
       assetId,
       available: 0n,
       held: 0n,
+      availableUnits: 0,
+      heldUnits: 0,
       negativeAllowed:
         owner.ownerId === systemOwners.external || owner.ownerId === systemOwners.demoFaucet,
       postings: [],

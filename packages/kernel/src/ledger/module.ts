@@ -6,16 +6,19 @@ import type { Json, KernelModule } from "../module.ts";
 import type { KernelState } from "../state.ts";
 import type { Mode, Wallet } from "../types.ts";
 import { accountOf, balanceView, compareStrings, openOwner } from "./accounts.ts";
-import { createLedgerState } from "./state.ts";
+import { setBalances } from "./post.ts";
+import { createLedgerState, unitsOfAmount } from "./state.ts";
 import type { AccountBalance, Posting, PostingReason } from "./types.ts";
 import { emit } from "../events.ts";
 
 /** Reports the balances of every account the command touched, after it (last event). */
 export function reportBalances(state: KernelState): void {
-  const touched = state.ledger.touched;
-  if (touched.length === 0) return;
-  const balances: AccountBalance[] = new Array<AccountBalance>(touched.length);
-  for (let i = 0; i < touched.length; i++) balances[i] = balanceView(touched[i]!);
+  const ledger = state.ledger;
+  const count = ledger.touchedCount;
+  if (count === 0) return;
+  const touched = ledger.touched;
+  const balances: AccountBalance[] = new Array<AccountBalance>(count);
+  for (let i = 0; i < count; i++) balances[i] = balanceView(touched[i]!);
   emit(state, { type: "balances_changed", balances });
 }
 
@@ -32,6 +35,11 @@ export function checkLedgerBalances(state: KernelState): void {
     const sums = account.mode === "real" ? sumsReal : sumsDemo;
     sums.set(account.assetId, (sums.get(account.assetId) ?? 0n) + account.available + account.held);
     assert(account.held >= 0n, `held balance negative: ${account.key}`);
+    assert(
+      Object.is(account.availableUnits, unitsOfAmount(account.available)) &&
+        Object.is(account.heldUnits, unitsOfAmount(account.held)),
+      `balance copies wrong: ${account.key}`,
+    );
     assert(
       account.negativeAllowed || account.available >= 0n,
       `available balance negative: ${account.key}`,
@@ -144,8 +152,7 @@ export const ledgerModule = {
         const owner = ledger.owners.get(mode + "|" + ownerId);
         assert(owner !== undefined, "snapshot account without owner");
         const account = accountOf(state, owner, wallet, assetId);
-        account.available = BigInt(available);
-        account.held = BigInt(held);
+        setBalances(account, BigInt(available), BigInt(held));
         for (const seq of seqs) {
           const posting = kept.get(seq);
           assert(posting !== undefined, "snapshot account keeps an unknown posting");

@@ -5,7 +5,7 @@
 import { assert } from "../assert.ts";
 import type { RejectCode } from "../reject-codes.ts";
 import type { KernelState } from "../state.ts";
-import type { Account } from "./state.ts";
+import { unitsOfAmount, type Account } from "./state.ts";
 import type { AssetState } from "../reference/state.ts";
 import type { Posting, PostingReason } from "./types.ts";
 import { emit } from "../events.ts";
@@ -43,13 +43,19 @@ export function post(state: KernelState, input: PostingInput): number {
   assert(debit.mode === credit.mode, "posting across modes");
   assert(debit !== credit, "posting to the same account");
   if (debitHeld) {
-    debit.held -= amount;
-    assert(debit.held >= 0n, "held balance went negative");
+    const held = debit.held - amount;
+    assert(held >= 0n, "held balance went negative");
+    debit.held = held;
+    debit.heldUnits = unitsOfAmount(held);
   } else {
-    debit.available -= amount;
-    assert(debit.negativeAllowed || debit.available >= 0n, "available balance went negative");
+    const available = debit.available - amount;
+    assert(debit.negativeAllowed || available >= 0n, "available balance went negative");
+    debit.available = available;
+    debit.availableUnits = unitsOfAmount(available);
   }
-  credit.available += amount;
+  const credited = credit.available + amount;
+  credit.available = credited;
+  credit.availableUnits = unitsOfAmount(credited);
   const ledger = state.ledger;
   const seq = ++ledger.postingSeqLast;
   const command = state.command!;
@@ -87,21 +93,69 @@ function keepPosting(account: Account, posting: Posting, kept: number): void {
   if (list.length > 2 * kept) list.splice(0, list.length - kept);
 }
 
-/** Available → held. */
-export function hold(state: KernelState, account: Account, amount: bigint): void {
-  assert(amount >= 0n, "hold must not be negative");
-  account.available -= amount;
-  assert(account.available >= 0n, "hold exceeds available");
-  account.held += amount;
+/**
+ * Sets both balances of an account and their double copies (restoring a snapshot; the
+ * primitives below keep the copies themselves).
+ */
+export function setBalances(account: Account, available: bigint, held: bigint): void {
+  account.available = available;
+  account.availableUnits = unitsOfAmount(available);
+  account.held = held;
+  account.heldUnits = unitsOfAmount(held);
+}
+
+/**
+ * Available → held. `units` is `amount` as an exact double when the caller has it (else NaN):
+ * while the account's copies are exact too, the BigInts are made from doubles and never read.
+ */
+export function hold(
+  state: KernelState,
+  account: Account,
+  amount: bigint,
+  units = Number.NaN,
+): void {
+  const available = account.availableUnits - units;
+  const held = account.heldUnits + units;
+  // NaN anywhere fails these comparisons: then the BigInt path decides.
+  if (units >= 0 && available >= 0 && held <= Number.MAX_SAFE_INTEGER) {
+    account.available = BigInt(available);
+    account.availableUnits = available;
+    account.held = BigInt(held);
+    account.heldUnits = held;
+  } else {
+    assert(amount >= 0n, "hold must not be negative");
+    const availableNext = account.available - amount;
+    assert(availableNext >= 0n, "hold exceeds available");
+    setBalances(account, availableNext, account.held + amount);
+  }
   touch(state, account);
 }
 
-/** Held → available. */
-export function release(state: KernelState, account: Account, amount: bigint): void {
-  assert(amount >= 0n, "release must not be negative");
-  account.held -= amount;
-  assert(account.held >= 0n, "release exceeds held");
-  account.available += amount;
+/** Held → available; `units` as for `hold`. */
+export function release(
+  state: KernelState,
+  account: Account,
+  amount: bigint,
+  units = Number.NaN,
+): void {
+  const held = account.heldUnits - units;
+  const available = account.availableUnits + units;
+  if (
+    units >= 0 &&
+    held >= 0 &&
+    available <= Number.MAX_SAFE_INTEGER &&
+    available >= -Number.MAX_SAFE_INTEGER
+  ) {
+    account.held = BigInt(held);
+    account.heldUnits = held;
+    account.available = BigInt(available);
+    account.availableUnits = available;
+  } else {
+    assert(amount >= 0n, "release must not be negative");
+    const heldNext = account.held - amount;
+    assert(heldNext >= 0n, "release exceeds held");
+    setBalances(account, account.available + amount, heldNext);
+  }
   touch(state, account);
 }
 
@@ -109,7 +163,8 @@ export function release(state: KernelState, account: Account, amount: bigint): v
 export function touch(state: KernelState, account: Account): void {
   if (account.touchedSerial !== state.commandSerial) {
     account.touchedSerial = state.commandSerial;
-    state.ledger.touched.push(account);
+    const ledger = state.ledger;
+    ledger.touched[ledger.touchedCount++] = account;
   }
 }
 

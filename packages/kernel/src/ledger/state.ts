@@ -14,6 +14,13 @@ export interface Account {
   assetId: string;
   available: bigint;
   held: bigint;
+  /**
+   * `available` and `held` as doubles while they are safe integers (exact), else NaN: holds and
+   * releases then do their arithmetic and checks in doubles and never read the BigInts (which
+   * stay the record). Only the ledger's primitives write the four fields.
+   */
+  availableUnits: number;
+  heldUnits: number;
   /** Only `system:external` and `system:demo_faucet` may go below zero. */
   negativeAllowed: boolean;
   /**
@@ -56,8 +63,13 @@ export interface LedgerState {
   accounts: Map<string, Account>;
   /** Sequence number of the last posting. */
   postingSeqLast: number;
-  /** Accounts the current command touched, in the order it first touched them. */
+  /**
+   * Scratch: the first `touchedCount` are the accounts the current command touched, in the
+   * order it first touched them. Written by index and never truncated (setting a V8 array's
+   * length to 0 drops its backing store, so the next push reallocates it).
+   */
   touched: Account[];
+  touchedCount: number;
 }
 
 /** `owner|mode|wallet|asset`: the key of an account in postings and balances. */
@@ -79,5 +91,13 @@ export function createLedgerState(): LedgerState {
     accounts: new Map(),
     postingSeqLast: 0,
     touched: [],
+    touchedCount: 0,
   };
+}
+
+const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** An amount as an exact double when it is a safe integer, else NaN. */
+export function unitsOfAmount(amount: bigint): number {
+  return amount <= SAFE_MAX && amount >= -SAFE_MAX ? Number(amount) : Number.NaN;
 }

@@ -25,6 +25,22 @@ export function holdFor(
   return BigInt(lots) * market.lotUnits;
 }
 
+/**
+ * What an order holds (see `holdFor`) as an exact double, or -1 when the product may exceed
+ * 2^53 − 1 (the caller then falls back to `holdFor`).
+ */
+export function holdUnits(
+  market: MarketState,
+  isBuy: boolean,
+  priceTicks: number,
+  lots: number,
+): number {
+  const product = isBuy
+    ? priceTicks * lots * market.tickLotUnitsNumber
+    : lots * market.lotUnitsNumber;
+  return product <= Number.MAX_SAFE_INTEGER ? product : -1;
+}
+
 /** Validates the numbers of a limit order; null when they are fine. */
 export function limitCode(
   market: MarketState,

@@ -10,7 +10,7 @@ import { cancelAll, cancelOrder } from "./cancel.ts";
 import { placeOrder } from "./place.ts";
 import { replaceOrder } from "./replace.ts";
 import { cancelOwnerOrders, createListener } from "./settle.ts";
-import { openOrderIds, type OrderState, type SpotState } from "./state.ts";
+import { openOrderIds, unitsOf, type OrderState, type SpotState } from "./state.ts";
 import type { OrderType, TimeInForce } from "./types.ts";
 
 declare module "../state.ts" {
@@ -169,6 +169,7 @@ export const spotModule = {
           quoteAmount: r[10] === null ? null : BigInt(r[10] as string),
           filledLots: r[11] as number,
           heldAmount: BigInt(r[12] as string),
+          heldUnits: unitsOf(BigInt(r[12] as string)),
           holdAccount: side === "buy" ? quoteAccount : baseAccount,
           baseAccount,
           quoteAccount,
@@ -216,6 +217,10 @@ export const spotModule = {
           ? BigInt(order.priceTicks) * BigInt(remaining) * order.market.tickLotUnits
           : BigInt(remaining) * order.market.lotUnits;
       assert(order.heldAmount === expectedHold, `order ${order.orderId} hold is wrong`);
+      assert(
+        order.heldUnits === unitsOf(order.heldAmount),
+        `order ${order.orderId} hold copy is wrong`,
+      );
       assert(
         openOrderIds(spot, order.owner).has(order.orderId),
         `order ${order.orderId} not listed by owner`,

@@ -13,7 +13,7 @@ import { ok } from "../results.ts";
 import { bookRejectCode, holdFor, limitCode, lotsCode } from "./holds.ts";
 import { openOrdersMax, traderOwner } from "./orders.ts";
 import { settleGone, settleRest } from "./settle.ts";
-import { openOrderIds, type OrderState } from "./state.ts";
+import { openOrderIds, setHeld, unitsOf, type OrderState } from "./state.ts";
 import type { OrderStatus } from "./types.ts";
 import { orderView } from "./views.ts";
 import { emit } from "../events.ts";
@@ -104,6 +104,7 @@ export const placeOrder: Handler<"place_order"> = (state, command) => {
     quoteAmount: byQuote ? holdAmount : null,
     filledLots: 0,
     heldAmount: holdAmount,
+    heldUnits: unitsOf(holdAmount),
     holdAccount,
     baseAccount,
     quoteAccount,
@@ -113,7 +114,7 @@ export const placeOrder: Handler<"place_order"> = (state, command) => {
   if (lots === 0) {
     // A market buy whose quote amount cannot pay for one lot within the band: nothing trades.
     emit(state, { type: "order_accepted", order: orderView(order) });
-    order.heldAmount = 0n;
+    setHeld(order, 0n);
     order.status = "expired";
     emit(state, { type: "order_done", orderId, status: "expired", filledLots: 0 });
     return ok({ orderId, orderStatus: "expired", filledLots: 0, restingLots: 0 });
@@ -147,7 +148,7 @@ export const placeOrder: Handler<"place_order"> = (state, command) => {
         order,
         outcome.restingLots,
         true,
-        order.filledLots === 0 ? holdAmount : null,
+        order.filledLots === 0 ? order.heldUnits : -1,
       );
       orderStatus = "open";
       break;

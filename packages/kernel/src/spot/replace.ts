@@ -5,9 +5,10 @@ import { hold, release } from "../ledger/post.ts";
 import type { Handler } from "../module.ts";
 import { fail } from "../reject-codes.ts";
 import { ok } from "../results.ts";
-import { bookRejectCode, holdFor, limitCode } from "./holds.ts";
+import { bookRejectCode, holdFor, holdUnits, limitCode } from "./holds.ts";
 import { commandedOrder } from "./orders.ts";
 import { settleGone, settleRest } from "./settle.ts";
+import { setHeld, setHeldUnits } from "./state.ts";
 import type { OrderOutcome } from "./types.ts";
 import { emit } from "../events.ts";
 
@@ -20,21 +21,42 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   const lots = command.quantityLots;
   const code = limitCode(market, priceTicks, lots);
   if (code !== null) return fail(code);
-  const holdNew = holdFor(market, order.side === "buy", priceTicks, lots);
+  const isBuy = order.side === "buy";
   // Hold more now when the new terms need more; when they need less, the excess is released
-  // once the order rests (settleRest), and when they need the same, nothing is computed.
+  // once the order rests (settleRest), and when they need the same, nothing is computed. In
+  // doubles while both holds are exact safe integers (the usual case), else in BigInt.
+  const unitsNew = holdUnits(market, isBuy, priceTicks, lots);
+  const unitsOld = order.heldUnits;
+  const exact = unitsNew >= 0 && unitsOld >= 0;
+  let holdNew: bigint | null = null;
   let holdExtra = 0n;
-  if (holdNew > order.heldAmount) {
-    holdExtra = holdNew - order.heldAmount;
-    if (order.holdAccount.available < holdExtra) return fail("insufficient_balance");
+  let extraUnits = Number.NaN;
+  let grows: boolean;
+  if (exact) {
+    grows = unitsNew > unitsOld;
+    if (grows) {
+      extraUnits = unitsNew - unitsOld;
+      holdExtra = BigInt(extraUnits);
+    }
+  } else {
+    holdNew = holdFor(market, isBuy, priceTicks, lots);
+    grows = holdNew > order.heldAmount;
+    if (grows) holdExtra = holdNew - order.heldAmount;
+  }
+  // Enough when the exact doubles say so (NaN says nothing); else the BigInts decide.
+  const account = order.holdAccount;
+  if (grows && !(account.availableUnits >= extraUnits) && account.available < holdExtra) {
+    return fail("insufficient_balance");
   }
 
   const priceBefore = order.priceTicks;
   const quantityBefore = order.quantityLots;
   const filledBefore = order.filledLots;
-  if (holdExtra > 0n) {
-    hold(state, order.holdAccount, holdExtra);
-    order.heldAmount = holdNew;
+  const heldBefore = order.heldAmount;
+  if (grows) {
+    hold(state, account, holdExtra, extraUnits);
+    if (holdNew === null) setHeldUnits(order, unitsNew);
+    else setHeld(order, holdNew);
   }
   order.priceTicks = priceTicks;
   order.quantityLots = filledBefore + lots;
@@ -62,9 +84,9 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
       assert(order.filledLots === filledBefore, "a rejected replacement filled");
       order.priceTicks = priceBefore;
       order.quantityLots = quantityBefore;
-      if (holdExtra > 0n) {
-        release(state, order.holdAccount, holdExtra);
-        order.heldAmount -= holdExtra;
+      if (grows) {
+        release(state, account, holdExtra, extraUnits);
+        setHeld(order, heldBefore);
       }
       return fail(bookRejectCode(outcome.outcome));
     case "rested":
@@ -73,7 +95,7 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
         order,
         outcome.restingLots,
         false,
-        order.filledLots === filledBefore ? holdNew : null,
+        order.filledLots === filledBefore ? unitsNew : -1,
       );
       orderStatus = "open";
       break;

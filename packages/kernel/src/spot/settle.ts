@@ -9,8 +9,8 @@ import { post, release } from "../ledger/post.ts";
 import type { OwnerState } from "../ledger/state.ts";
 import type { KernelState } from "../state.ts";
 import { systemOwners } from "../types.ts";
-import { holdFor } from "./holds.ts";
-import { openOrderIds, type OrderState } from "./state.ts";
+import { holdFor, holdUnits } from "./holds.ts";
+import { openOrderIds, setHeld, setHeldUnits, type OrderState } from "./state.ts";
 import type { CancelReason } from "./types.ts";
 import { emit } from "../events.ts";
 
@@ -60,7 +60,7 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
     reason: "trade",
     refs: buyerRefs,
   });
-  buyer.heldAmount -= quoteAmount;
+  setHeld(buyer, buyer.heldAmount - quoteAmount);
   post(state, {
     debit: seller.baseAccount,
     credit: buyer.baseAccount,
@@ -69,7 +69,7 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
     reason: "trade",
     refs: sellerRefs,
   });
-  seller.heldAmount -= baseAmount;
+  setHeld(seller, seller.heldAmount - baseAmount);
   assert(buyer.heldAmount >= 0n && seller.heldAmount >= 0n, "order hold went negative");
   const fees = systemOwner(state, taker.owner.mode, systemOwners.fees);
   // Each side pays its fee in what it receives: the buyer in base, the seller in quote.
@@ -148,7 +148,7 @@ export function removeOpenOrder(
 function finishCancelled(state: KernelState, order: OrderState, reason: CancelReason): void {
   const released = order.heldAmount;
   if (released > 0n) release(state, order.holdAccount, released);
-  order.heldAmount = 0n;
+  setHeld(order, 0n);
   emit(state, {
     type: "order_cancelled",
     orderId: order.orderId,
@@ -183,22 +183,38 @@ export function cancelOwnerOrders(
   return count;
 }
 
-/** The remainder rests: keep exactly its hold (a buy that filled below its limit gets change). */
+/**
+ * The remainder rests: keep exactly its hold (a buy that filled below its limit gets change).
+ * `neededUnits` is that hold as an exact double when the caller knows it, else -1.
+ */
 export function settleRest(
   state: KernelState,
   order: OrderState,
   restingLots: number,
   joining: boolean,
-  neededKnown: bigint | null,
+  neededUnits: number,
 ): void {
   assert(restingLots === order.quantityLots - order.filledLots, "resting lots disagree");
-  const needed =
-    neededKnown ?? holdFor(order.market, order.side === "buy", order.priceTicks, restingLots);
-  if (order.heldAmount !== needed) {
-    const excess = order.heldAmount - needed;
-    assert(excess > 0n, "a resting order holds too little");
-    release(state, order.holdAccount, excess);
-    order.heldAmount = needed;
+  const isBuy = order.side === "buy";
+  const units =
+    neededUnits >= 0 ? neededUnits : holdUnits(order.market, isBuy, order.priceTicks, restingLots);
+  const heldUnits = order.heldUnits;
+  if (units >= 0 && heldUnits >= 0) {
+    // Both exact: compare and subtract in doubles.
+    if (heldUnits !== units) {
+      assert(heldUnits > units, "a resting order holds too little");
+      const excess = heldUnits - units;
+      release(state, order.holdAccount, BigInt(excess), excess);
+      setHeldUnits(order, units);
+    }
+  } else {
+    const needed = holdFor(order.market, isBuy, order.priceTicks, restingLots);
+    if (order.heldAmount !== needed) {
+      const excess = order.heldAmount - needed;
+      assert(excess > 0n, "a resting order holds too little");
+      release(state, order.holdAccount, excess);
+      setHeld(order, needed);
+    }
   }
   // A replaced order that rests again never left its owner's open set.
   if (joining) openOrderIds(state.spot, order.owner).add(order.orderId);
@@ -218,6 +234,6 @@ export function settleGone(
   status: "filled" | "expired",
 ): void {
   if (order.heldAmount > 0n) release(state, order.holdAccount, order.heldAmount);
-  order.heldAmount = 0n;
+  setHeld(order, 0n);
   removeOpenOrder(state, order, status);
 }

@@ -22,7 +22,13 @@ export interface OrderState {
   quantityLots: number;
   quoteAmount: bigint | null;
   filledLots: number;
+  /** What the order holds (the record). Set it through `setHeld` / `setHeldUnits`. */
   heldAmount: bigint;
+  /**
+   * `heldAmount` as a double when it is at most 2^53 − 1 (so exactly), else -1. Lets the
+   * replace path compare and subtract holds without BigInt calls or a hop to the BigInt.
+   */
+  heldUnits: number;
   /** Quote account for buys, base account for sells. */
   holdAccount: Account;
   baseAccount: Account;
@@ -56,4 +62,23 @@ export function openOrderIds(spot: SpotState, owner: OwnerState): Set<number> {
     spot.openByOwner[owner.index] = ids;
   }
   return ids;
+}
+
+const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Sets an order's hold and its double copy. */
+export function setHeld(order: OrderState, amount: bigint): void {
+  order.heldAmount = amount;
+  order.heldUnits = amount >= 0n && amount <= SAFE_MAX ? Number(amount) : -1;
+}
+
+/** Sets an order's hold from an exact double (a safe integer ≥ 0). */
+export function setHeldUnits(order: OrderState, units: number): void {
+  order.heldAmount = BigInt(units);
+  order.heldUnits = units;
+}
+
+/** The double copy of a hold: the amount when it is a safe integer ≥ 0, else -1. */
+export function unitsOf(amount: bigint): number {
+  return amount >= 0n && amount <= SAFE_MAX ? Number(amount) : -1;
 }
