@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerFactory } from "fastify";
 import type { Database } from "./db/database.ts";
 import { authenticatePlugin } from "./http/authenticate.ts";
 import { envelopePlugin } from "./http/envelope.ts";
@@ -47,6 +47,11 @@ export interface AppDeps {
   captcha?: "required" | "off";
   /** Market data (REST under /api/v1/market and the WebSocket /api/v1/ws), when built. */
   market?: MarketModule;
+  /**
+   * Serve on a server made outside (`main.ts` listens before the app is built and answers 503
+   * until then); the caller then never calls `listen`.
+   */
+  serverFactory?: FastifyServerFactory;
 }
 
 /**
@@ -63,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Behind a load balancer, set trustProxy there; the default trusts nobody.
     trustProxy: false,
     forceCloseConnections: "idle",
+    ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
   });
   await app.register(envelopePlugin);
   // Contract endpoints (`defineRoute`) register here; /api/openapi.json and /api/docs list them.
