@@ -66,7 +66,7 @@ async function serveBare(): Promise<Ready> {
 }
 
 async function serveFull(): Promise<Ready> {
-  const database = await openDatabase({ kind: "pglite" });
+  const database = await openDatabase({ kind: "pglite", worker: true });
   await migrate(database);
   // The projector batches as the server does (50 ms), not as the tests do.
   const running = await startTestEngine(database, Date.now, { projectorFlushDelayMs: 50 });
@@ -148,7 +148,16 @@ async function serveFull(): Promise<Ready> {
 function startChild(kind: "bare" | "full"): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", fileURLToPath(import.meta.url), "--serve", kind],
+    [
+      ...(process.env.BENCH_CPU_PROF
+        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+        : []),
+      "--import",
+      "tsx",
+      fileURLToPath(import.meta.url),
+      "--serve",
+      kind,
+    ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   return new Promise((resolve, reject) => {

@@ -30,7 +30,7 @@ export async function serve(config: Config, starting: StartingServer) {
   const database = await openDatabase(
     config.DATABASE_URL
       ? { kind: "postgres", url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA }
-      : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+      : { kind: "pglite", dataDir: path.join(dataDir, "pglite"), worker: true },
   );
   mark("database");
   await migrate(database);
