@@ -7,13 +7,15 @@
 // STARTUP_RESTARTS (default 3) SIGKILL/restart rounds follow the first start, each after a few
 // seconds of orders and ticks so the journal has records past the last snapshot.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const restarts = Number(process.env.STARTUP_RESTARTS ?? 3);
 const runSeconds = Number(process.env.STARTUP_RUN_SECONDS ?? 5);
+// After the first start: idle this long (the backfill's candle writes finish), then read RSS.
+const idleSeconds = Number(process.env.STARTUP_IDLE_SECONDS ?? 60);
 const port = 18_000 + Math.floor(Math.random() * 2_000);
 const url = `http://127.0.0.1:${port}`;
 
@@ -85,6 +87,15 @@ try {
       }),
     );
   report("first start (empty data folder)", server);
+  await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+  const rssKb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.child.pid}/status`, "utf8"));
+  console.log(
+    JSON.stringify({
+      workload: "memory",
+      kind: `server RSS after ${idleSeconds} s idle (first start, all markets live)`,
+      rssMb: rssKb ? Math.round(Number(rssKb[1]) / 1024) : null,
+    }),
+  );
   for (let round = 0; round < restarts; round++) {
     // Deposits keep the journal growing between kills (ticks and the market maker do too).
     const until = performance.now() + runSeconds * 1000;
