@@ -54,6 +54,10 @@ export async function serve(config: Config, starting: StartingServer) {
     snapshotEvery: config.SNAPSHOT_EVERY,
   });
   mark("journal replayed");
+  // History reads answer 503 until the projector has written what the journal held at start.
+  const catchUpTo = running.engine.sequence;
+  let caughtUp = false;
+  const readModelsCaughtUp = () => (caughtUp ||= running.projector.cursor >= catchUpTo);
   console.log(
     `Journal: sequence ${running.engine.sequence}, state hash ${running.engine.stateHash()}`,
   );
@@ -92,6 +96,7 @@ export async function serve(config: Config, starting: StartingServer) {
     passwordCost: config.PASSWORD_COST,
     captcha: config.CAPTCHA,
     market,
+    readModelsCaughtUp,
     // The app serves on the server that already listens, once it is ready.
     serverFactory: (appHandler) => {
       handler = appHandler;

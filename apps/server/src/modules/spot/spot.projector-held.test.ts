@@ -124,4 +124,44 @@ describeEachDatabase("spot orders with the projector held back", (database) => {
     expect(before.statusCode, before.body).toBe(200);
     expect(before.json().data.items).toEqual([]);
   }
+
+  it("answers history reads 503 with Retry-After until the read models caught up (restart)", async () => {
+    let caughtUp = false;
+    const restarted = await buildApp({
+      database: database(),
+      passwordCost: 10,
+      captcha: "off",
+      engine: running.engine,
+      readModelsCaughtUp: () => caughtUp,
+    });
+    try {
+      const get = (url: string) =>
+        restarted.inject({
+          method: "GET",
+          url,
+          remoteAddress: "10.3.0.1",
+          headers: { authorization: `Bearer ${token}`, "x-lang": "fr" },
+        });
+      for (const url of [
+        "/api/v1/spot/orders/history?limit=10",
+        "/api/v1/spot/orders/1",
+        "/api/v1/spot/statement",
+      ]) {
+        const waiting = await get(url);
+        expect(waiting.statusCode, url).toBe(503);
+        expect(waiting.headers["retry-after"]).toBe("1");
+        expect(waiting.json()).toMatchObject({
+          error: "service_unavailable",
+          message: "Le service est temporairement indisponible",
+        });
+      }
+      // Reads from the kernel's memory are served meanwhile.
+      expect((await get("/api/v1/spot/orders/open")).statusCode).toBe(200);
+      expect((await get("/api/v1/spot/balances")).statusCode).toBe(200);
+      caughtUp = true;
+      expect((await get("/api/v1/spot/orders/history?limit=10")).statusCode).toBe(200);
+    } finally {
+      await restarted.close();
+    }
+  });
 });
