@@ -95,6 +95,7 @@ export async function serve(config: Config, starting: StartingServer) {
     publicUrl: config.PUBLIC_URL,
     passwordCost: config.PASSWORD_COST,
     captcha: config.CAPTCHA,
+    proofIntervalMs: config.PROOF_INTERVAL_MS || undefined,
     market,
     readModelsCaughtUp,
     // The app serves on the server that already listens, once it is ready.
