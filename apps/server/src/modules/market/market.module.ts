@@ -151,6 +151,13 @@ export async function createMarketModule(
         await pumping;
         clearInterval(ticker);
         clearInterval(flusher);
+        // Write what the clock made since the last flush, unless that flush is still busy
+        // (the backfill): then stop it between chunks rather than hold up the shutdown.
+        const busy = await Promise.race([
+          flushing.then(() => false),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 500)),
+        ]);
+        if (busy) service.stopWriting();
         await flushing;
         await service.flush();
       };

@@ -90,6 +90,8 @@ export class MarketService {
   /** Candles being written by `flush`: still served from memory until the write is done. */
   private writing: Candle[] = [];
   private tradeSequence = 0;
+  /** Set on shutdown: a running flush stops between chunks (see `stopWriting`). */
+  private writingStopped = false;
   private publisher: MarketPublisher | undefined;
 
   constructor(options: MarketServiceOptions) {
@@ -214,7 +216,9 @@ export class MarketService {
       list.push(candle);
     }
     try {
-      for (const [source, candles] of bySource) await this.repository.upsert(candles, source);
+      for (const [source, candles] of bySource) {
+        await this.repository.upsert(candles, source, () => this.writingStopped);
+      }
     } catch (error) {
       // Not written: keep them for the next flush (upserts make a repeat harmless).
       this.pending = completed.concat(this.pending);
@@ -222,6 +226,15 @@ export class MarketService {
     } finally {
       this.writing = [];
     }
+  }
+
+  /**
+   * Shutdown: a flush in progress (the first start's backfill takes many seconds) stops
+   * after its current chunk, and later flushes write nothing. What was not written is
+   * derived data: the next start gap-fills from the newest stored bar.
+   */
+  stopWriting(): void {
+    this.writingStopped = true;
   }
 
   // ---- queries ----
