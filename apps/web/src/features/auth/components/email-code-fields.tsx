@@ -1,21 +1,19 @@
 import { Form, Input } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import { CaptchaField } from "./captcha-field.tsx";
 import { EmailCodeButton } from "./email-code-button.tsx";
 
 /**
- * The fields registration and password reset share: e-mail, captcha, the e-mailed code and a
- * password typed twice. They belong inside the page's `Form`.
+ * The fields registration and password reset share: e-mail, the e-mailed code and a password
+ * typed twice (the captcha is solved by the browser with each request). They belong inside
+ * the page's `Form`.
  */
 export function EmailCodeFields({
   emailField,
   passwordLabel,
-  onCaptchaId,
   sendCode,
 }: {
   emailField: "email" | "account";
   passwordLabel: string;
-  onCaptchaId: (id: string) => void;
   sendCode: () => Promise<unknown>;
 }) {
   const { t } = useTranslation();
@@ -32,13 +30,6 @@ export function EmailCodeFields({
           aria-label={t("auth.fields.email")}
           maxLength={254}
         />
-      </Form.Item>
-      <Form.Item
-        name="captchaAnswer"
-        label={t("auth.fields.captcha")}
-        rules={[{ required: true, message: t("auth.fields.captchaPrompt") }]}
-      >
-        <CaptchaField onCaptchaId={onCaptchaId} />
       </Form.Item>
       <Form.Item
         name="emailCode"
