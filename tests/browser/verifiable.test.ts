@@ -73,6 +73,21 @@ describe("proof of liabilities", () => {
   });
 });
 
+describe("transparency", () => {
+  it("shows what is owed and what system accounts hold, in French, and passes axe", async () => {
+    const t = texts("fr");
+    const session = await newUser();
+    await credit(session.user.id, "USDT", "5");
+    await open("/transparency", "fr");
+    await page.getByTestId("owed").waitFor();
+    await poll(() => page.getByTestId("owed").textContent()).toContain("USDT");
+    await poll(() => page.getByTestId("system-accounts").textContent()).toContain(
+      t.proof.owners.external,
+    );
+    await expectAccessible("transparency fr");
+  });
+});
+
 describe("tape viewer", () => {
   it("shows a recorded tick with its neighbours, in German, and passes axe", async () => {
     const t = texts("de");

@@ -144,7 +144,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       streams,
       tradePassword: auth.tradePassword,
     });
-    await app.register(walletModule, { engine: deps.engine, database, streams });
+    await app.register(walletModule, {
+      engine: deps.engine,
+      database,
+      streams,
+      now,
+      tradePassword: auth.tradePassword,
+      recipients: auth,
+    });
     await app.register(proofModule, {
       database,
       engine: deps.engine,

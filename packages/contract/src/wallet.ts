@@ -63,6 +63,7 @@ export const StatementReason = z.enum([
   "trade",
   "fee_maker",
   "fee_taker",
+  "exchange",
 ]);
 
 /** One line of the fund wallet's statement: one side of a balanced posting. */
@@ -145,4 +146,400 @@ export const resetDemoFunds = defineEndpoint({
     items: z.array(SpotBalanceView),
   }),
   errors: ["demo_mode_required", "rate_limited"],
+});
+
+/*
+ * Accounts, transfers and quick exchange (issue 16): the user's fund, contract and fiat wallets,
+ * moves between them and to another user, and swaps at the recorded tape price against the
+ * labelled house account. Paths under `/api/v1/wallet/`.
+ */
+
+/** The three wallets every user has per mode. */
+export const WalletName = z.enum(["fund", "contract", "fiat"]);
+export type WalletName = z.infer<typeof WalletName>;
+
+/** A user id as the API shows it (decimal digits). */
+export const UserIdString = z.string().regex(/^[1-9]\d{0,18}$/);
+
+/** One asset of one wallet, with its value in the valuation asset at the tape's last price. */
+export const AccountAssetView = SpotBalanceView.extend({
+  /** total × price, rounded down to the valuation asset's decimals; null without a price. */
+  valuation: DecimalString.nullable(),
+  /** The tape price used (valuation asset per whole unit), "1" for the valuation asset itself. */
+  price: DecimalString.nullable(),
+  /** The tape tick the price came from; null for the valuation asset or without a price. */
+  tickId: z.string().nullable(),
+});
+export type AccountAssetView = z.infer<typeof AccountAssetView>;
+
+/** One wallet: its assets and their summed valuation. */
+export const WalletAccountView = z.object({
+  wallet: WalletName,
+  /** Sum of the priced assets' valuations. */
+  valuation: DecimalString,
+  items: z.array(AccountAssetView),
+});
+export type WalletAccountView = z.infer<typeof WalletAccountView>;
+
+export const walletAccounts = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/accounts",
+  summary: "The fund, contract and fiat wallets of the session's mode, valued at tape prices",
+  tag: "wallet",
+  auth: "user",
+  response: z.object({
+    mode: AccountMode,
+    /** The asset valuations are expressed in (USDT). */
+    valuationAsset: z.string(),
+    valuationDecimals: z.number().int().nonnegative(),
+    /** Sum over all wallets. */
+    totalValuation: DecimalString,
+    wallets: z.array(WalletAccountView),
+  }),
+  description:
+    "Each asset's valuation is its total times the last tick of its market against the " +
+    "valuation asset, rounded down; the tick id is given so it can be checked on the tape. " +
+    "Assets without a price are listed with a null valuation and left out of the sums.",
+});
+
+export const walletAccountStatement = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/accounts/:wallet/statement",
+  summary: "One wallet's postings in the session's mode, newest first (account detail)",
+  tag: "wallet",
+  auth: "user",
+  params: z.strictObject({ wallet: WalletName }),
+  query: StatementQuery,
+  response: z.object({ items: z.array(StatementLineView), nextCursor: z.string().nullable() }),
+});
+
+/** One transfer as its sender or recipient sees it. */
+export const TransferView = z.object({
+  transferId: z.string(),
+  /** "wallet": between the user's own wallets; "user": to or from another user. */
+  kind: z.enum(["wallet", "user"]),
+  /** "out": sent by the user, "in": received from another user, "self": between own wallets. */
+  direction: z.enum(["out", "in", "self"]),
+  mode: AccountMode,
+  asset: z.string(),
+  amount: DecimalString,
+  sourceWallet: WalletName,
+  targetWallet: WalletName,
+  /** For user transfers: the other user's id and masked name; else null. */
+  counterpartyId: z.string().nullable(),
+  counterpartyName: z.string().nullable(),
+  postingSeq: z.string(),
+  atMs: z.number().int(),
+});
+export type TransferView = z.infer<typeof TransferView>;
+
+export const transferBetweenWallets = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/transfers/internal",
+  summary: "Move available funds between the user's own wallets (instant)",
+  tag: "wallet",
+  auth: "user",
+  body: z.strictObject({
+    /** Idempotency key minted on the device. */
+    requestId: ClientOrderId,
+    asset: AssetId,
+    amount: decimalString(18, { positive: true }),
+    sourceWallet: WalletName,
+    targetWallet: WalletName,
+  }),
+  response: TransferView,
+  errors: [
+    "same_wallet",
+    "asset_not_found",
+    "insufficient_balance",
+    "amount_too_many_decimals",
+    "amount_above_maximum",
+  ],
+});
+
+export const transferRecipient = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/recipients/:userId",
+  summary: "The masked name of a user to transfer to, shown before confirming",
+  tag: "wallet",
+  auth: "user",
+  params: z.strictObject({ userId: UserIdString }),
+  response: z.object({ userId: z.string(), maskedName: z.string() }),
+  errors: ["recipient_not_found", "recipient_is_self", "demo_not_allowed", "rate_limited"],
+});
+
+export const transferToUser = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/transfers/user",
+  summary: "Send available funds from the fund wallet to another user (real money, irreversible)",
+  tag: "wallet",
+  auth: "user",
+  body: z.strictObject({
+    requestId: ClientOrderId,
+    recipientId: UserIdString,
+    asset: AssetId,
+    amount: decimalString(18, { positive: true }),
+    tradePassword: z.string().min(1).max(64),
+    /** The user confirmed the "cannot be undone" warning. */
+    confirmIrreversible: z.boolean(),
+  }),
+  response: TransferView,
+  errors: [
+    "demo_not_allowed",
+    "confirmation_required",
+    "recipient_not_found",
+    "recipient_is_self",
+    "trade_password_not_set",
+    "trade_password_invalid",
+    "transfer_limit_exceeded",
+    "insufficient_balance",
+    "asset_not_found",
+    "amount_too_many_decimals",
+    "rate_limited",
+  ],
+  description:
+    "Demo money never leaves its demo account: demo sessions are refused. Each asset has a " +
+    "per-user limit over any 24 hours (GET /api/v1/wallet/transfers/limits).",
+});
+
+export const transferLimits = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/transfers/limits",
+  summary: "The user's transfer limit per asset over 24 hours, and how much is left",
+  tag: "wallet",
+  auth: "user",
+  response: z.object({
+    items: z.array(z.object({ asset: z.string(), limit: DecimalString, left: DecimalString })),
+  }),
+});
+
+export const PageQuery = z.strictObject({
+  cursor: z
+    .string()
+    .regex(/^\d{1,16}$/)
+    .optional(),
+  limit: PageLimit,
+});
+
+export const transferRecords = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/transfers",
+  summary: "Transfer records of the session's mode, sent and received, newest first",
+  tag: "wallet",
+  auth: "user",
+  query: PageQuery,
+  response: z.object({ items: z.array(TransferView), nextCursor: z.string().nullable() }),
+});
+
+/** A quick-exchange quote: the kernel's price from the tape, the spread, and its expiry. */
+export const ExchangeQuoteView = z.object({
+  quoteId: z.string(),
+  mode: AccountMode,
+  sourceAsset: z.string(),
+  sourceAmount: DecimalString,
+  targetAsset: z.string(),
+  /** What the user receives, rounded down. */
+  targetAmount: DecimalString,
+  /** The tape price (quote asset per whole base unit) and the tick it came from. */
+  instrumentId: z.string(),
+  tickId: z.string(),
+  price: DecimalString,
+  /** Disclosed spread against the tape price, basis points. */
+  spreadBps: z.number().int().nonnegative(),
+  /** Units of target received per unit of source, at the quote (rounded down, 18 decimals max). */
+  rate: DecimalString,
+  /** The labelled counterparty: `system:house`. */
+  counterparty: z.string(),
+  quotedAtMs: z.number().int(),
+  expiresAtMs: z.number().int(),
+});
+export type ExchangeQuoteView = z.infer<typeof ExchangeQuoteView>;
+
+/** An executed quick exchange. */
+export const ExchangeRecordView = ExchangeQuoteView.extend({
+  paymentPostingSeq: z.string(),
+  deliveryPostingSeq: z.string(),
+  executedAtMs: z.number().int(),
+});
+export type ExchangeRecordView = z.infer<typeof ExchangeRecordView>;
+
+/** A quote id as `requestExchangeQuote` made it (the kernel command id; ≤ 110 characters). */
+export const QuoteId = z
+  .string()
+  .max(110)
+  .regex(/^[A-Za-z0-9_:.-]+$/);
+
+export const exchangePairs = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/exchange/pairs",
+  summary: "Asset pairs quick exchange quotes (each way), the spread and the quote lifetime",
+  tag: "wallet",
+  auth: "none",
+  response: z.object({
+    spreadBps: z.number().int().nonnegative(),
+    quoteTtlMs: z.number().int().positive(),
+    counterparty: z.string(),
+    items: z.array(
+      z.object({
+        base: z.string(),
+        quote: z.string(),
+        instrumentId: z.string(),
+        price: DecimalString.nullable(),
+        tickId: z.string().nullable(),
+      }),
+    ),
+  }),
+});
+
+export const requestExchangeQuote = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/exchange/quotes",
+  summary: "Ask for a quick-exchange quote at the tape price ± the disclosed spread",
+  tag: "wallet",
+  auth: "user",
+  body: z.strictObject({
+    requestId: ClientOrderId,
+    sourceAsset: AssetId,
+    targetAsset: AssetId,
+    sourceAmount: decimalString(18, { positive: true }),
+  }),
+  response: ExchangeQuoteView,
+  errors: [
+    "exchange_pair_unsupported",
+    "exchange_amount_too_small",
+    "house_insufficient",
+    "reference_price_stale",
+    "no_reference_price",
+    "insufficient_balance",
+    "too_many_quotes",
+    "amount_too_many_decimals",
+  ],
+});
+
+export const acceptExchangeQuote = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/exchange/quotes/:quoteId/accept",
+  summary: "Execute a standing quote exactly as quoted (before its expiry)",
+  tag: "wallet",
+  auth: "user",
+  params: z.strictObject({ quoteId: QuoteId }),
+  response: ExchangeRecordView,
+  errors: ["quote_expired", "quote_not_found", "insufficient_balance", "house_insufficient"],
+});
+
+export const exchangeRecords = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/exchanges",
+  summary: "Executed quick exchanges of the session's mode, newest first",
+  tag: "wallet",
+  auth: "user",
+  query: PageQuery,
+  response: z.object({ items: z.array(ExchangeRecordView), nextCursor: z.string().nullable() }),
+});
+
+export const fundHouse = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/house/deposits",
+  summary: "Operator: credit real money the operator put in to the labelled house account",
+  tag: "operator",
+  auth: "operator",
+  body: z.strictObject({
+    id: ClientOrderId,
+    assetId: AssetId,
+    amount: decimalString(18, { positive: true }),
+    reference: z.string().min(1).max(200),
+  }),
+  response: z.object({ postingSeq: z.string() }),
+  errors: ["asset_not_found", "amount_too_many_decimals"],
+});
+
+/*
+ * Withdrawal address book (issue 16, spec tibidizhi / tibidizhiEdit, /api/credit/*withdrawaddress).
+ * Real money only. A new or changed address can receive withdrawals only from `usableFromMs`.
+ */
+
+/** The chains of USDT withdrawals: Ethereum (1), BNB Smart Chain (56), Cronos (25). */
+export const WithdrawNetwork = z.enum(["ethereum", "bsc", "cronos"]);
+export type WithdrawNetwork = z.infer<typeof WithdrawNetwork>;
+
+export const WithdrawAddressId = z.string().regex(/^[1-9]\d{0,15}$/);
+
+export const WithdrawAddressView = z.object({
+  addressId: z.string(),
+  network: WithdrawNetwork,
+  /** EIP-55 checksummed. */
+  address: z.string(),
+  remark: z.string(),
+  /** Withdrawals to it are accepted from this time on (ms since epoch). */
+  usableFromMs: z.number().int(),
+  createdAtMs: z.number().int(),
+});
+export type WithdrawAddressView = z.infer<typeof WithdrawAddressView>;
+
+/** An EVM address as typed: 0x and 40 hex digits (the checksum is checked by the server). */
+const EvmAddressInput = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an 0x address");
+const Remark = z.string().max(40);
+
+export const listWithdrawAddresses = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/withdraw-addresses",
+  summary: "The user's withdrawal address book",
+  tag: "wallet",
+  auth: "user",
+  response: z.object({ items: z.array(WithdrawAddressView) }),
+  errors: ["demo_withdraw_not_allowed"],
+});
+
+/** Added or edited: the address, and a warning when it looks like another one of the user's. */
+const SavedAddress = z.object({
+  address: WithdrawAddressView,
+  /**
+   * Another saved address with the same first and last four hex digits but different in the
+   * middle: a sign of address poisoning. Null when there is none.
+   */
+  similarTo: WithdrawAddressView.nullable(),
+});
+
+export const addWithdrawAddress = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/withdraw-addresses",
+  summary: "Save a withdrawal address (usable after the waiting period)",
+  tag: "wallet",
+  auth: "user",
+  body: z.strictObject({ network: WithdrawNetwork, address: EvmAddressInput, remark: Remark }),
+  response: SavedAddress,
+  errors: [
+    "withdraw_address_invalid",
+    "withdraw_address_exists",
+    "withdraw_address_limit",
+    "demo_withdraw_not_allowed",
+  ],
+});
+
+export const editWithdrawAddress = defineEndpoint({
+  method: "PUT",
+  path: "/api/v1/wallet/withdraw-addresses/:addressId",
+  summary: "Change a saved address's remark, network or address (a new address waits again)",
+  tag: "wallet",
+  auth: "user",
+  params: z.strictObject({ addressId: WithdrawAddressId }),
+  body: z.strictObject({ network: WithdrawNetwork, address: EvmAddressInput, remark: Remark }),
+  response: SavedAddress,
+  errors: [
+    "withdraw_address_not_found",
+    "withdraw_address_invalid",
+    "withdraw_address_exists",
+    "demo_withdraw_not_allowed",
+  ],
+});
+
+export const deleteWithdrawAddress = defineEndpoint({
+  method: "DELETE",
+  path: "/api/v1/wallet/withdraw-addresses/:addressId",
+  summary: "Delete a saved address",
+  tag: "wallet",
+  auth: "user",
+  params: z.strictObject({ addressId: WithdrawAddressId }),
+  response: z.object({ deleted: z.literal(true) }),
+  errors: ["withdraw_address_not_found", "demo_withdraw_not_allowed"],
 });

@@ -26,6 +26,7 @@ export {
   getBalance,
   getBalances,
   getDepth,
+  getExchangeQuote,
   getLastTick,
   getMarkets,
   getNowMs,

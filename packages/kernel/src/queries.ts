@@ -1,7 +1,7 @@
 // Read-only views of kernel state. They return fresh plain objects, sorted deterministically.
 
 import { withdrawalView } from "./funds/movements.ts";
-import type { WithdrawalView } from "./funds/types.ts";
+import type { ExchangeQuoteView, WithdrawalView } from "./funds/types.ts";
 import { balanceView, compareStrings, ownerOf } from "./ledger/accounts.ts";
 import { accountKey } from "./ledger/state.ts";
 import type { AccountBalance, Posting } from "./ledger/types.ts";
@@ -142,6 +142,15 @@ export function getStatement(
 /** Kernel time: the latest `atMs` applied. */
 export function getNowMs(state: KernelState): number {
   return state.nowMs;
+}
+
+/** A standing quick-exchange quote (until accepted, or pruned after its expiry). */
+export function getExchangeQuote(
+  state: KernelState,
+  quoteId: string,
+): ExchangeQuoteView | undefined {
+  const quote = state.funds.quotes.get(quoteId);
+  return quote === undefined ? undefined : { ...quote };
 }
 
 /** What the operator owes its users in one mode, per asset, for a proof of liabilities. */

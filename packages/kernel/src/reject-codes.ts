@@ -61,6 +61,12 @@ export const rejectCodes = [
   "price_invalid",
   "quote_amount_too_small",
   "tick_out_of_order",
+  "quote_not_found",
+  "quote_expired",
+  "quote_terms_invalid",
+  "too_many_quotes",
+  "house_insufficient",
+  "reference_price_stale",
 ] as const;
 
 /** One of the stable rejection codes above. */

@@ -31,10 +31,16 @@ export const kernelPort: KernelPort<KernelState, Command, CommandResult, Event> 
   // A user's placed order: what its answer is built from (the accepted order and its fills),
   // so a retry with the same client order id gets the first answer back. System owners (the
   // market maker) never retry through the API and are not kept.
-  answerEvents: (command, result, events) =>
-    command.type === "place_order" && result.ok && !command.ownerId.startsWith("system:")
-      ? events.filter((e) => e.type === "order_accepted" || e.type === "fill")
-      : undefined,
+  answerEvents: (command, result, events) => {
+    if (command.type === "place_order" && result.ok && !command.ownerId.startsWith("system:")) {
+      return events.filter((e) => e.type === "order_accepted" || e.type === "fill");
+    }
+    // A retried quote or accept is answered with the quote it made or executed.
+    if ((command.type === "exchange_quote" || command.type === "exchange_accept") && result.ok) {
+      return events.filter((e) => e.type === "exchange_quoted" || e.type === "exchange_executed");
+    }
+    return undefined;
+  },
   idempotencyWindowMs: (state) => state.options.idempotencyWindowMs,
 };
 

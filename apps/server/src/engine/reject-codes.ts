@@ -68,6 +68,13 @@ export const errorCodeByRejectCode = {
   quote_amount_too_small: "quote_amount_too_small",
   // Ticks come from the server's own tape, never from a user.
   tick_out_of_order: "command_rejected",
+  quote_not_found: "quote_not_found",
+  quote_expired: "quote_expired",
+  // The spread, lifetime and tick age come from the server's configuration, not the user.
+  quote_terms_invalid: "command_rejected",
+  too_many_quotes: "too_many_quotes",
+  house_insufficient: "house_insufficient",
+  reference_price_stale: "reference_price_stale",
 } as const satisfies Record<RejectCode, ErrorCode>;
 
 export function errorCodeOf(code: RejectCode): ErrorCode {

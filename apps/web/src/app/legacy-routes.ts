@@ -15,6 +15,13 @@ export const legacyRedirects: Readonly<Record<string, string>> = {
   "/pages/login/login": "/login",
   "/pages/login/register": "/register",
   "/pages/login/forget": "/forgot-password",
+  "/pages/index/Exchange": "/assets/exchange",
+  "/pages/index/ExchangeList": "/assets/exchange",
+  "/pages/index/Transfer": "/assets/transfer",
+  "/pages/index/TransferList": "/assets/transfer",
+  "/pages/assets/zhanghuDetail": "/assets/account/fund",
+  "/pages/assets/tibidizhi": "/assets/addresses",
+  "/pages/assets/tibidizhiEdit": "/assets/addresses",
 };
 
 /** The readable route for a legacy path (query kept), or undefined when it is not one. */

@@ -11,8 +11,16 @@ import {
   withdrawalComplete,
   withdrawalHold,
 } from "./movements.ts";
+import { exchangeAccept, exchangeQuote, pruneQuotes, QUOTES_PER_OWNER_MAX } from "./exchange.ts";
 import { grantDemo, openAccounts, resetDemo } from "./owners.ts";
-import { createFundsState, type FundsState, type WithdrawalState } from "./state.ts";
+import {
+  createFundsState,
+  type ExchangeQuoteState,
+  type FundsState,
+  type WithdrawalState,
+} from "./state.ts";
+import { ownerKey } from "../ledger/state.ts";
+import type { Mode } from "../types.ts";
 
 declare module "../state.ts" {
   interface KernelSlices {
@@ -95,6 +103,24 @@ export const fundsModule = {
       ],
       result: ["postingSeq"],
     },
+    exchange_quote: {
+      typeCode: 18,
+      fields: [
+        ...ownerMode,
+        ["sourceAssetId", "string"],
+        ["sourceAmount", "bigint"],
+        ["targetAssetId", "string"],
+        ["spreadBps", "int"],
+        ["ttlMs", "int"],
+        ["tickAgeMaxMs", "int"],
+      ],
+      result: [],
+    },
+    exchange_accept: {
+      typeCode: 19,
+      fields: [...ownerMode, ["quoteId", "string"]],
+      result: ["postingSeq"],
+    },
   },
   handlers: {
     open_accounts: openAccounts,
@@ -106,6 +132,8 @@ export const fundsModule = {
     withdrawal_cancel: withdrawalCancel,
     transfer_wallet: transferWallet,
     transfer_user: transferUser,
+    exchange_quote: exchangeQuote,
+    exchange_accept: exchangeAccept,
   },
   snapshot: {
     write(state) {
@@ -118,7 +146,28 @@ export const fundsModule = {
           w.status,
           w.reference,
         ]);
-      return { withdrawals };
+      // Written only while quotes stand, so states without any keep their snapshot and hash.
+      const quotes =
+        state.funds.quotes.size === 0
+          ? undefined
+          : [...state.funds.quotes.values()].map((q): Json => [
+              q.quoteId,
+              q.ownerId,
+              q.mode,
+              q.sourceAssetId,
+              q.sourceAmount.toString(),
+              q.targetAssetId,
+              q.targetAmount.toString(),
+              q.marketId,
+              q.instrumentId,
+              q.tickId,
+              q.price,
+              q.spreadBps,
+              q.side,
+              q.quotedAtMs,
+              q.expiresAtMs,
+            ]);
+      return { withdrawals, exchangeQuotes: quotes };
     },
     read(state, json) {
       for (const [withdrawalId, key, amount, status, reference] of json.withdrawals as [
@@ -138,12 +187,66 @@ export const fundsModule = {
           reference,
         });
       }
+      const quotes = (json.exchangeQuotes ?? []) as [
+        string,
+        string,
+        Mode,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        number,
+        "buy" | "sell",
+        number,
+        number,
+      ][];
+      for (const q of quotes) {
+        const quote: ExchangeQuoteState = {
+          quoteId: q[0],
+          ownerId: q[1],
+          mode: q[2],
+          sourceAssetId: q[3],
+          sourceAmount: BigInt(q[4]),
+          targetAssetId: q[5],
+          targetAmount: BigInt(q[6]),
+          marketId: q[7],
+          instrumentId: q[8],
+          tickId: q[9],
+          price: q[10],
+          spreadBps: q[11],
+          side: q[12],
+          quotedAtMs: q[13],
+          expiresAtMs: q[14],
+        };
+        state.funds.quotes.set(quote.quoteId, quote);
+        const key = ownerKey(quote.mode, quote.ownerId);
+        state.funds.quotesPerOwner.set(key, (state.funds.quotesPerOwner.get(key) ?? 0) + 1);
+      }
     },
   },
+  onClock: pruneQuotes,
   checkInvariants(state) {
     // A pending withdrawal holds its amount.
     for (const withdrawal of state.funds.withdrawals.values()) {
       if (withdrawal.status === "pending") withdrawal.account.heldExpected += withdrawal.amount;
+    }
+    // Standing quotes are counted per owner, bounded, and promise something positive.
+    const counted = new Map<string, number>();
+    for (const quote of state.funds.quotes.values()) {
+      const key = ownerKey(quote.mode, quote.ownerId);
+      counted.set(key, (counted.get(key) ?? 0) + 1);
+      assert(quote.sourceAmount > 0n, "quote without a source amount");
+      assert(quote.targetAmount > 0n, "quote without a target amount");
+      assert(quote.expiresAtMs > quote.quotedAtMs, "quote expires before it was made");
+    }
+    assert(counted.size === state.funds.quotesPerOwner.size, "quote counts out of step");
+    for (const [key, count] of counted) {
+      assert(state.funds.quotesPerOwner.get(key) === count, "quote count out of step");
+      assert(count <= QUOTES_PER_OWNER_MAX, "too many standing quotes");
     }
   },
 } satisfies KernelModule;

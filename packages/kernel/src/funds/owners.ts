@@ -51,7 +51,12 @@ export const grantDemo: Handler<"grant_demo"> = (state, command) => {
   if (command.mode !== "demo") return fail("real_not_allowed");
   const owner = findOwner(state, command.ownerId, command.mode);
   if (typeof owner === "string") return fail(owner);
-  if (owner.system && owner.ownerId !== systemOwners.marketMaker) {
+  // Demo inventory of the labelled market maker and the quick-exchange house.
+  if (
+    owner.system &&
+    owner.ownerId !== systemOwners.marketMaker &&
+    owner.ownerId !== systemOwners.house
+  ) {
     return fail("owner_not_allowed");
   }
   const asset = state.reference.assets.get(command.assetId);

@@ -94,6 +94,76 @@ export interface TransferUserCommand extends CommandBase {
   targetOwnerId: string;
 }
 
+/**
+ * Asks for a quick-exchange quote: the kernel prices it from the last tick of the market that
+ * joins the two assets (base/quote either way round) ± `spreadBps`, and keeps it until
+ * `atMs + ttlMs`. The quote's id is the command id. The labelled house (`system:house`) is the
+ * counterparty and must hold the amount the user would receive (`house_insufficient`).
+ */
+export interface ExchangeQuoteCommand extends CommandBase {
+  type: "exchange_quote";
+  ownerId: string;
+  mode: Mode;
+  /** What the user gives, from the fund wallet. */
+  sourceAssetId: string;
+  /** Smallest units of the source asset, positive. */
+  sourceAmount: bigint;
+  /** What the user receives, into the fund wallet. */
+  targetAssetId: string;
+  /** Disclosed spread against the tape price, basis points, 0–1,000. */
+  spreadBps: number;
+  /** How long the quote stands, ms, 1,000–60,000. */
+  ttlMs: number;
+  /** The tick may be at most this old (command time − tick time), ms, 1–3,600,000. */
+  tickAgeMaxMs: number;
+}
+
+/** Executes a standing quote exactly as quoted; after its expiry: `quote_expired`. */
+export interface ExchangeAcceptCommand extends CommandBase {
+  type: "exchange_accept";
+  ownerId: string;
+  mode: Mode;
+  /** The id of the `exchange_quote` command. */
+  quoteId: string;
+}
+
+/** A standing quick-exchange quote, as the kernel priced it. */
+export interface ExchangeQuoteView {
+  quoteId: string;
+  ownerId: string;
+  mode: Mode;
+  sourceAssetId: string;
+  sourceAmount: bigint;
+  targetAssetId: string;
+  /** What the user receives, smallest units (rounded down: the house never gives more). */
+  targetAmount: bigint;
+  marketId: string;
+  instrumentId: string;
+  /** The tape tick the price came from, and that price (quote per base, decimal string). */
+  tickId: string;
+  price: string;
+  spreadBps: number;
+  /** "sell": the user gives the market's base; "buy": the user gives its quote. */
+  side: "buy" | "sell";
+  quotedAtMs: number;
+  expiresAtMs: number;
+}
+
+export interface ExchangeQuotedEvent {
+  type: "exchange_quoted";
+  quote: ExchangeQuoteView;
+}
+
+/** A quote executed: two postings (user → house, house → user) at the quoted amounts. */
+export interface ExchangeExecutedEvent {
+  type: "exchange_executed";
+  quote: ExchangeQuoteView;
+  /** Posting sequence numbers of the user's payment and of the house's delivery. */
+  paymentPostingSeq: number;
+  deliveryPostingSeq: number;
+  atMs: number;
+}
+
 /** A pending or finished withdrawal. */
 export interface WithdrawalView {
   withdrawalId: string;
@@ -131,6 +201,8 @@ declare module "../types.ts" {
     withdrawal_cancel: WithdrawalCancelCommand;
     transfer_wallet: TransferWalletCommand;
     transfer_user: TransferUserCommand;
+    exchange_quote: ExchangeQuoteCommand;
+    exchange_accept: ExchangeAcceptCommand;
   }
   interface ResultMap {
     open_accounts: NoValue;
@@ -142,10 +214,14 @@ declare module "../types.ts" {
     withdrawal_cancel: NoValue;
     transfer_wallet: PostingValue;
     transfer_user: PostingValue;
+    exchange_quote: NoValue;
+    exchange_accept: PostingValue;
   }
   interface EventMap {
     accounts_opened: AccountsOpenedEvent;
     demo_reset: DemoResetEvent;
     withdrawal_changed: WithdrawalChangedEvent;
+    exchange_quoted: ExchangeQuotedEvent;
+    exchange_executed: ExchangeExecutedEvent;
   }
 }

@@ -13,7 +13,8 @@ export type PostingReason =
   | "demo_reset"
   | "trade"
   | "fee_maker"
-  | "fee_taker";
+  | "fee_taker"
+  | "exchange";
 
 /**
  * One balanced movement of `amount` of `assetId`: the debit account loses it, the credit

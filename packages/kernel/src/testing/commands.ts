@@ -226,4 +226,31 @@ export class CommandMaker {
       targetOwnerId,
     };
   }
+
+  /** A quick-exchange quote (id = quote id) with default terms: 50 bps, 10 s, tick ≤ 60 s old. */
+  exchangeQuote(
+    ownerId: string,
+    sourceAssetId: string,
+    sourceAmount: bigint,
+    targetAssetId: string,
+    mode: Mode = "real",
+    terms: { spreadBps?: number; ttlMs?: number; tickAgeMaxMs?: number } = {},
+  ): Command {
+    return {
+      type: "exchange_quote",
+      ...this.next(),
+      ownerId,
+      mode,
+      sourceAssetId,
+      sourceAmount,
+      targetAssetId,
+      spreadBps: terms.spreadBps ?? 50,
+      ttlMs: terms.ttlMs ?? 10_000,
+      tickAgeMaxMs: terms.tickAgeMaxMs ?? 60_000,
+    };
+  }
+
+  exchangeAccept(ownerId: string, quoteId: string, mode: Mode = "real"): Command {
+    return { type: "exchange_accept", ...this.next(), ownerId, mode, quoteId };
+  }
 }

@@ -48,6 +48,12 @@ export interface SimulationOptions {
   bookFactory: OrderBookFactory;
   /** Check invariants after every command (default true). */
   checkEveryStep?: boolean;
+  /**
+   * Mix quick-exchange quotes and accepts into the stream and fund the house (default false).
+   * Off, the stream is exactly the one the pinned simulation hashes of 2026-11-24 were made
+   * from: no random number is drawn for it.
+   */
+  exchange?: boolean;
 }
 
 export interface SimulationReport {
@@ -55,6 +61,8 @@ export interface SimulationReport {
   commands: number;
   accepted: number;
   fills: number;
+  /** Quick exchanges executed (exchange_executed events). */
+  exchanges: number;
   rejections: Record<string, number>;
   hash: string;
 }
@@ -100,6 +108,7 @@ export function simulate(options: SimulationOptions): SimulationReport {
     commands: 0,
     accepted: 0,
     fills: 0,
+    exchanges: 0,
     rejections: {},
     hash: "",
   };
@@ -118,6 +127,7 @@ export function simulate(options: SimulationOptions): SimulationReport {
       if (!out.duplicate) report.accepted++;
       for (const event of out.events) {
         if (event.type === "fill") report.fills++;
+        if (event.type === "exchange_executed") report.exchanges++;
         if (event.type === "order_rested") {
           const order = state.spot.orders.get(event.orderId)!;
           const key = order.owner.mode + "|" + order.owner.ownerId;
@@ -159,15 +169,25 @@ export function simulate(options: SimulationOptions): SimulationReport {
       setup.push(c.deposit(user, "ETH", BigInt(random.int(0, 3_000)) * 1_000_000n));
       setup.push(c.grant(user, "BTC", 100_000_000n), c.grant(user, "ETH", 1_000_000_000n));
     }
+    if (options.exchange === true) {
+      const house = "system:house";
+      setup.push(c.deposit(house, "USDT", 50_000_000_000n), c.deposit(house, "BTC", 500_000_000n));
+      setup.push(c.deposit(house, "ETH", 5_000_000_000n), c.grant(house, "BTC", 500_000_000n));
+      setup.push(c.grant(house, "USDT", 50_000_000_000n), c.grant(house, "ETH", 5_000_000_000n));
+    }
     for (const command of setup) send(command, false);
     checkInvariants(state);
+    const quoteIds: string[] = [];
 
     for (step = 0; step < options.commands; step++) {
       if (step === snapshotAt) {
         snapshotBytes = snapshot(state);
         snapshotIndex = history.length;
       }
-      const command = randomCommand(random, c, state, history, openOrders, withdrawals);
+      const command =
+        options.exchange === true && random.chance(0.1)
+          ? exchangeCommand(random, c, quoteIds)
+          : randomCommand(random, c, state, history, openOrders, withdrawals);
       send(command, options.checkEveryStep !== false);
     }
     if (snapshotBytes === null) {
@@ -190,6 +210,36 @@ export function simulate(options: SimulationOptions): SimulationReport {
     throw new SimulationFailure(seed, step, error);
   }
   return report;
+}
+
+/** A quick-exchange quote (remembered) or an accept of a recent one, now and then someone else's. */
+function exchangeCommand(random: Random, c: CommandMaker, quoteIds: string[]): Command {
+  const mode: Mode = random.chance(0.25) ? "demo" : "real";
+  const owner = random.pick(USERS);
+  if (quoteIds.length === 0 || random.chance(0.5)) {
+    const [source, target] = random.pick([
+      ["USDT", "BTC"],
+      ["BTC", "USDT"],
+      ["BTC", "ETH"],
+      ["ETH", "BTC"],
+      ["ETH", "USDT"],
+    ] as const);
+    const amount = BigInt(random.int(0, 5_000)) * 10n ** BigInt(random.int(2, 6));
+    const command = c.exchangeQuote(owner, source, amount, target, mode, {
+      spreadBps: random.int(0, 200),
+    });
+    quoteIds.push(`${mode}|${owner}|${command.id}`);
+    if (quoteIds.length > 50) quoteIds.shift();
+    return command;
+  }
+  const [quoteMode, quoteOwner, quoteId] = random.pick(quoteIds).split("|") as [
+    Mode,
+    string,
+    string,
+  ];
+  return random.chance(0.9)
+    ? c.exchangeAccept(quoteOwner, quoteId, quoteMode)
+    : c.exchangeAccept(owner, quoteId, mode);
 }
 
 function randomCommand(

@@ -61,6 +61,15 @@ export class AuthRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /** The user, or undefined for an unknown id. */
+  async findUser(userId: bigint) {
+    return this.db
+      .selectFrom("users")
+      .select(userInfoColumns)
+      .where("id", "=", userId)
+      .executeTakeFirst();
+  }
+
   async userIdByEmail(email: string): Promise<bigint | undefined> {
     const row = await this.db
       .selectFrom("users")

@@ -68,6 +68,18 @@ interface CaptchaFields {
   captchaAnswer?: string;
 }
 
+/**
+ * A name with all but its first and last characters hidden ("Alice" → "A***e", "Al" → "A*"),
+ * by code point, so a name in any script masks alike. At most three stars: the length is not
+ * told either.
+ */
+export function maskName(name: string): string {
+  const chars = [...name.trim()];
+  if (chars.length === 0) return "***";
+  if (chars.length <= 2) return `${chars[0]}*`;
+  return `${chars[0]}***${chars[chars.length - 1]}`;
+}
+
 /** An e-mail address lower-cased; a phone number as given. Keys sign-in attempts too. */
 export function normalizeAccount(account: string): string {
   return account.includes("@") ? account.toLowerCase() : account;
@@ -348,6 +360,19 @@ export class AuthService {
 
   async me(user: AuthUser) {
     return toUserInfo(await this.repository.user(user.id), user.mode);
+  }
+
+  /**
+   * Who a transfer would reach, for the sender to check before confirming: the nickname masked
+   * (first and last character kept), and whether the user exists only in demo. Undefined for
+   * an unknown id.
+   */
+  async transferRecipient(
+    userId: bigint,
+  ): Promise<{ maskedName: string; demoOnly: boolean } | undefined> {
+    const row = await this.repository.findUser(userId);
+    if (!row) return undefined;
+    return { maskedName: maskName(row.nickname), demoOnly: row.demo_only };
   }
 
   async updateMe(user: AuthUser, body: EndpointBody<typeof updateMe>) {

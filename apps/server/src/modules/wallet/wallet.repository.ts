@@ -22,10 +22,11 @@ export interface StatementRow {
 export class WalletRepository {
   constructor(private readonly database: Database) {}
 
-  /** Statement lines of one owner's fund wallet, newest first, before `beforeSeq`. */
+  /** Statement lines of one owner's wallet (fund by default), newest first, before `beforeSeq`. */
   async statement(filter: {
     ownerId: string;
     mode: string;
+    wallet?: string;
     assetId?: string;
     beforeSeq?: number;
     limit: number;
@@ -33,7 +34,7 @@ export class WalletRepository {
     const where = [
       sql`l.owner_id = ${filter.ownerId}`,
       sql`l.mode = ${filter.mode}`,
-      sql`l.wallet = 'fund'`,
+      sql`l.wallet = ${filter.wallet ?? "fund"}`,
     ];
     if (filter.assetId) where.push(sql`l.asset_id = ${filter.assetId}`);
     if (filter.beforeSeq !== undefined) where.push(sql`l.posting_seq < ${filter.beforeSeq}`);
@@ -60,5 +61,259 @@ export class WalletRepository {
       sequence: BigInt(r.sequence as bigint),
       atMs: Number(r.at_ms),
     }));
+  }
+}
+
+/** A transfer record as stored. */
+export interface TransferRow {
+  id: bigint;
+  commandId: string;
+  kind: "wallet" | "user";
+  ownerId: string;
+  mode: "real" | "demo";
+  assetId: string;
+  amount: bigint;
+  sourceWallet: string;
+  targetWallet: string;
+  recipientId: string | null;
+  recipientName: string | null;
+  senderName: string | null;
+  postingSeq: number;
+  atMs: number;
+}
+
+/** An executed quick exchange as stored. */
+export interface ExchangeRow {
+  id: bigint;
+  quoteId: string;
+  ownerId: string;
+  mode: "real" | "demo";
+  sourceAsset: string;
+  sourceAmount: bigint;
+  targetAsset: string;
+  targetAmount: bigint;
+  instrumentId: string;
+  tickId: string;
+  price: string;
+  spreadBps: number;
+  paymentPostingSeq: number;
+  deliveryPostingSeq: number;
+  quotedAtMs: number;
+  expiresAtMs: number;
+  executedAtMs: number;
+}
+
+function transferRow(r: Record<string, unknown>): TransferRow {
+  return {
+    id: BigInt(r.id as string),
+    commandId: r.command_id as string,
+    kind: r.kind as TransferRow["kind"],
+    ownerId: r.owner_id as string,
+    mode: r.mode as TransferRow["mode"],
+    assetId: r.asset_id as string,
+    amount: BigInt(r.amount as string),
+    sourceWallet: r.source_wallet as string,
+    targetWallet: r.target_wallet as string,
+    recipientId: (r.recipient_id as string | null) ?? null,
+    recipientName: (r.recipient_name as string | null) ?? null,
+    senderName: (r.sender_name as string | null) ?? null,
+    postingSeq: Number(r.posting_seq),
+    atMs: Number(r.at_ms),
+  };
+}
+
+function exchangeRow(r: Record<string, unknown>): ExchangeRow {
+  return {
+    id: BigInt(r.id as string),
+    quoteId: r.quote_id as string,
+    ownerId: r.owner_id as string,
+    mode: r.mode as ExchangeRow["mode"],
+    sourceAsset: r.source_asset as string,
+    sourceAmount: BigInt(r.source_amount as string),
+    targetAsset: r.target_asset as string,
+    targetAmount: BigInt(r.target_amount as string),
+    instrumentId: r.instrument_id as string,
+    tickId: r.tick_id as string,
+    price: r.price as string,
+    spreadBps: Number(r.spread_bps),
+    paymentPostingSeq: Number(r.payment_posting_seq),
+    deliveryPostingSeq: Number(r.delivery_posting_seq),
+    quotedAtMs: Number(r.quoted_at_ms),
+    expiresAtMs: Number(r.expires_at_ms),
+    executedAtMs: Number(r.executed_at_ms),
+  };
+}
+
+const transferColumns = sql`id::text AS id, command_id, kind, owner_id, mode, asset_id,
+  amount::text AS amount, source_wallet, target_wallet, recipient_id, recipient_name,
+  sender_name, posting_seq, at_ms`;
+const exchangeColumns = sql`id::text AS id, quote_id, owner_id, mode, source_asset,
+  source_amount::text AS source_amount, target_asset, target_amount::text AS target_amount,
+  instrument_id, tick_id, price, spread_bps, payment_posting_seq, delivery_posting_seq,
+  quoted_at_ms, expires_at_ms, executed_at_ms`;
+
+/** Transfer and exchange records: the wallet module's own tables (migration 0011). */
+export class WalletRecordsRepository {
+  constructor(private readonly database: Database) {}
+
+  /** Stores a transfer once; a second insert of the same command id changes nothing. */
+  async addTransfer(row: Omit<TransferRow, "id">): Promise<void> {
+    await sql`INSERT INTO wallet_transfers (command_id, kind, owner_id, mode, asset_id, amount,
+        source_wallet, target_wallet, recipient_id, recipient_name, sender_name, posting_seq,
+        at_ms)
+      VALUES (${row.commandId}, ${row.kind}, ${row.ownerId}, ${row.mode}, ${row.assetId},
+        ${row.amount.toString()}, ${row.sourceWallet}, ${row.targetWallet}, ${row.recipientId},
+        ${row.recipientName}, ${row.senderName}, ${row.postingSeq}, ${row.atMs})
+      ON CONFLICT (command_id) DO NOTHING`.execute(this.database.db);
+  }
+
+  async transferByCommandId(commandId: string): Promise<TransferRow | undefined> {
+    const rows = await sql<Record<string, unknown>>`SELECT ${transferColumns}
+      FROM wallet_transfers WHERE command_id = ${commandId}`.execute(this.database.db);
+    return rows.rows[0] === undefined ? undefined : transferRow(rows.rows[0]);
+  }
+
+  /** Transfers an owner sent or received in a mode, newest first, before the id `beforeId`. */
+  async transfers(filter: {
+    ownerId: string;
+    mode: string;
+    beforeId?: bigint;
+    limit: number;
+  }): Promise<TransferRow[]> {
+    const before = filter.beforeId === undefined ? sql`` : sql`AND id < ${filter.beforeId}`;
+    const rows = await sql<Record<string, unknown>>`SELECT ${transferColumns}
+      FROM wallet_transfers
+      WHERE mode = ${filter.mode} AND (owner_id = ${filter.ownerId} OR recipient_id = ${filter.ownerId})
+        ${before}
+      ORDER BY id DESC LIMIT ${filter.limit}`.execute(this.database.db);
+    return rows.rows.map(transferRow);
+  }
+
+  /** Smallest units of one asset an owner sent to other users since `sinceMs`. */
+  async sentToUsersSince(ownerId: string, assetId: string, sinceMs: number): Promise<bigint> {
+    const rows = await sql<{ total: string | null }>`SELECT sum(amount)::text AS total
+      FROM wallet_transfers
+      WHERE owner_id = ${ownerId} AND mode = 'real' AND kind = 'user' AND asset_id = ${assetId}
+        AND at_ms >= ${sinceMs}`.execute(this.database.db);
+    return BigInt(rows.rows[0]?.total ?? "0");
+  }
+
+  async addExchange(row: Omit<ExchangeRow, "id">): Promise<void> {
+    await sql`INSERT INTO wallet_exchanges (quote_id, owner_id, mode, source_asset, source_amount,
+        target_asset, target_amount, instrument_id, tick_id, price, spread_bps,
+        payment_posting_seq, delivery_posting_seq, quoted_at_ms, expires_at_ms, executed_at_ms)
+      VALUES (${row.quoteId}, ${row.ownerId}, ${row.mode}, ${row.sourceAsset},
+        ${row.sourceAmount.toString()}, ${row.targetAsset}, ${row.targetAmount.toString()},
+        ${row.instrumentId}, ${row.tickId}, ${row.price}, ${row.spreadBps},
+        ${row.paymentPostingSeq}, ${row.deliveryPostingSeq}, ${row.quotedAtMs},
+        ${row.expiresAtMs}, ${row.executedAtMs})
+      ON CONFLICT (quote_id) DO NOTHING`.execute(this.database.db);
+  }
+
+  async exchangeByQuoteId(quoteId: string): Promise<ExchangeRow | undefined> {
+    const rows = await sql<Record<string, unknown>>`SELECT ${exchangeColumns}
+      FROM wallet_exchanges WHERE quote_id = ${quoteId}`.execute(this.database.db);
+    return rows.rows[0] === undefined ? undefined : exchangeRow(rows.rows[0]);
+  }
+
+  async exchanges(filter: {
+    ownerId: string;
+    mode: string;
+    beforeId?: bigint;
+    limit: number;
+  }): Promise<ExchangeRow[]> {
+    const before = filter.beforeId === undefined ? sql`` : sql`AND id < ${filter.beforeId}`;
+    const rows = await sql<Record<string, unknown>>`SELECT ${exchangeColumns}
+      FROM wallet_exchanges
+      WHERE owner_id = ${filter.ownerId} AND mode = ${filter.mode} ${before}
+      ORDER BY id DESC LIMIT ${filter.limit}`.execute(this.database.db);
+    return rows.rows.map(exchangeRow);
+  }
+}
+
+/** A saved withdrawal address. */
+export interface WithdrawAddressRow {
+  id: bigint;
+  userId: bigint;
+  network: "ethereum" | "bsc" | "cronos";
+  address: string;
+  remark: string;
+  usableFromMs: number;
+  createdAtMs: number;
+}
+
+function withdrawAddressRow(r: Record<string, unknown>): WithdrawAddressRow {
+  return {
+    id: BigInt(r.id as string),
+    userId: BigInt(r.user_id as string),
+    network: r.network as WithdrawAddressRow["network"],
+    address: r.address as string,
+    remark: r.remark as string,
+    usableFromMs: Number(r.usable_from_ms),
+    createdAtMs: Number(r.created_at_ms),
+  };
+}
+
+const addressColumns = sql`id::text AS id, user_id::text AS user_id, network, address, remark,
+  usable_from_ms, created_at_ms`;
+
+/** The withdrawal address book (migration 0012). */
+export class WithdrawAddressRepository {
+  constructor(private readonly database: Database) {}
+
+  async list(userId: bigint): Promise<WithdrawAddressRow[]> {
+    const rows = await sql<Record<string, unknown>>`SELECT ${addressColumns}
+      FROM wallet_withdraw_addresses WHERE user_id = ${userId} ORDER BY id`.execute(
+      this.database.db,
+    );
+    return rows.rows.map(withdrawAddressRow);
+  }
+
+  async byId(userId: bigint, id: bigint): Promise<WithdrawAddressRow | undefined> {
+    const rows = await sql<Record<string, unknown>>`SELECT ${addressColumns}
+      FROM wallet_withdraw_addresses WHERE user_id = ${userId} AND id = ${id}`.execute(
+      this.database.db,
+    );
+    return rows.rows[0] === undefined ? undefined : withdrawAddressRow(rows.rows[0]);
+  }
+
+  async count(userId: bigint): Promise<number> {
+    const rows = await sql<{ n: string }>`SELECT count(*)::text AS n
+      FROM wallet_withdraw_addresses WHERE user_id = ${userId}`.execute(this.database.db);
+    return Number(rows.rows[0]?.n ?? 0);
+  }
+
+  /** The new row's id, or undefined when the user already saved this address on this network. */
+  async insert(row: Omit<WithdrawAddressRow, "id">): Promise<bigint | undefined> {
+    const rows = await sql<{ id: string }>`INSERT INTO wallet_withdraw_addresses
+        (user_id, network, address, remark, usable_from_ms, created_at_ms)
+      VALUES (${row.userId}, ${row.network}, ${row.address}, ${row.remark}, ${row.usableFromMs},
+        ${row.createdAtMs})
+      ON CONFLICT (user_id, network, address) DO NOTHING
+      RETURNING id::text AS id`.execute(this.database.db);
+    return rows.rows[0] === undefined ? undefined : BigInt(rows.rows[0].id);
+  }
+
+  /** False when the change would duplicate another saved address. */
+  async update(
+    userId: bigint,
+    id: bigint,
+    change: Pick<WithdrawAddressRow, "network" | "address" | "remark" | "usableFromMs">,
+  ): Promise<boolean> {
+    const clash = await sql<{ id: string }>`SELECT id::text AS id FROM wallet_withdraw_addresses
+      WHERE user_id = ${userId} AND network = ${change.network} AND address = ${change.address}
+        AND id <> ${id}`.execute(this.database.db);
+    if (clash.rows.length > 0) return false;
+    await sql`UPDATE wallet_withdraw_addresses SET network = ${change.network},
+        address = ${change.address}, remark = ${change.remark},
+        usable_from_ms = ${change.usableFromMs}
+      WHERE user_id = ${userId} AND id = ${id}`.execute(this.database.db);
+    return true;
+  }
+
+  async remove(userId: bigint, id: bigint): Promise<boolean> {
+    const rows = await sql<{ id: string }>`DELETE FROM wallet_withdraw_addresses
+      WHERE user_id = ${userId} AND id = ${id} RETURNING id::text AS id`.execute(this.database.db);
+    return rows.rows.length > 0;
   }
 }

@@ -1,9 +1,42 @@
-import { grantDemoFunds, resetDemoFunds, spotBalances, spotStatement } from "@candor/contract";
+import {
+  acceptExchangeQuote,
+  addWithdrawAddress,
+  deleteWithdrawAddress,
+  editWithdrawAddress,
+  listWithdrawAddresses,
+  exchangePairs,
+  exchangeRecords,
+  fundHouse,
+  grantDemoFunds,
+  requestExchangeQuote,
+  resetDemoFunds,
+  spotBalances,
+  spotStatement,
+  transferBetweenWallets,
+  transferLimits,
+  transferRecipient,
+  transferRecords,
+  transferToUser,
+  walletAccounts,
+  walletAccountStatement,
+} from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
-import { WalletRepository } from "./wallet.repository.ts";
+import { QuickExchange, type QuickExchangeOptions } from "./wallet.exchange.ts";
+import { WithdrawAddressBook } from "./wallet.addresses.ts";
+import {
+  WalletRecordsRepository,
+  WalletRepository,
+  WithdrawAddressRepository,
+} from "./wallet.repository.ts";
+import {
+  defaultUserTransferDailyLimits,
+  WalletTransfers,
+  type RecipientDirectory,
+  type WalletTradePassword,
+} from "./wallet.transfers.ts";
 import { WalletService, type WalletEngine, type WalletSession } from "./wallet.service.ts";
 import { WalletStreams, type WalletStreamEngine, type WalletStreamSink } from "./wallet.streams.ts";
 
@@ -16,6 +49,17 @@ export interface WalletModuleOptions {
   streams?: WalletStreamSink;
   /** Largest demo grant per request, in whole units of the value asset (default 100,000). */
   demoGrantValueMax?: bigint;
+  /** The auth service's trade-password check (`auth.tradePassword`). */
+  tradePassword: WalletTradePassword;
+  /** Who a transfer reaches (the auth service). */
+  recipients: RecipientDirectory;
+  now?: () => number;
+  /** Per-asset 24-hour limits of transfers to other users, whole units (see wallet.transfers). */
+  userTransferDailyLimits?: Readonly<Record<string, string>>;
+  /** Quick exchange: spread, quote lifetime, tick age and demo house funding. */
+  exchange?: Omit<QuickExchangeOptions, "engine" | "records">;
+  /** How long a new withdrawal address waits before use, ms (default 24 h). */
+  withdrawAddressLockMs?: number;
 }
 
 /** Balances, statement and demo funds of the signed-in user, and the private balances stream. */
@@ -29,6 +73,31 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     const streams = new WalletStreams(options.engine, options.streams);
     app.addHook("onClose", async () => streams.stop());
   }
+  const records = new WalletRecordsRepository(options.database);
+  const transfers = new WalletTransfers({
+    engine: options.engine,
+    records,
+    recipients: options.recipients,
+    tradePassword: options.tradePassword,
+    allowTradePasswordAttempt: (userId) =>
+      app.rateLimiter.hit(`wallet-trade-password|user|${userId}`, {
+        max: 10,
+        windowMs: 15 * minute,
+      }),
+    now: options.now ?? Date.now,
+    userTransferDailyLimits: options.userTransferDailyLimits ?? defaultUserTransferDailyLimits,
+  });
+  const exchange = new QuickExchange({ engine: options.engine, records, ...options.exchange });
+  const addresses = new WithdrawAddressBook({
+    repository: new WithdrawAddressRepository(options.database),
+    now: options.now ?? Date.now,
+    lockMs: options.withdrawAddressLockMs,
+  });
+  const addressSession = (user: AuthUser) => ({
+    userId: user.id,
+    mode: user.mode,
+    demoOnly: user.demoOnly,
+  });
   const session = (user: AuthUser): WalletSession => ({
     ownerId: String(user.id),
     mode: user.mode,
@@ -54,5 +123,104 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
 
   defineRoute(app, resetDemoFunds, { perUser: { max: 10, windowMs: minute } }, async ({ user }) =>
     service.resetDemo(session(user)),
+  );
+
+  // Accounts (issue 16): the three wallets, valued at tape prices, and each one's postings.
+  defineRoute(app, walletAccounts, { perUser: { max: 600, windowMs: minute } }, ({ user }) =>
+    service.accounts(session(user)),
+  );
+
+  defineRoute(
+    app,
+    walletAccountStatement,
+    { perUser: { max: 600, windowMs: minute } },
+    ({ params, query, user }) =>
+      service.statement(session(user), { ...query, wallet: params.wallet }),
+  );
+
+  // Transfers.
+  defineRoute(
+    app,
+    transferBetweenWallets,
+    { bodyBytes: 1024, perUser: { max: 60, windowMs: minute } },
+    ({ body, user }) => transfers.betweenWallets(session(user), body),
+  );
+
+  defineRoute(
+    app,
+    transferRecipient,
+    // A directory of users must not be walked: few look-ups per user.
+    { perUser: { max: 30, windowMs: minute } },
+    ({ params, user }) => transfers.recipient(session(user), params.userId),
+  );
+
+  defineRoute(
+    app,
+    transferToUser,
+    { bodyBytes: 1024, perUser: { max: 20, windowMs: minute } },
+    ({ body, user }) => transfers.toUser({ ...session(user), userId: user.id }, body),
+  );
+
+  defineRoute(app, transferLimits, { perUser: { max: 120, windowMs: minute } }, ({ user }) =>
+    transfers.limits(session(user)),
+  );
+
+  defineRoute(
+    app,
+    transferRecords,
+    { perUser: { max: 600, windowMs: minute } },
+    ({ query, user }) => transfers.list(session(user), query),
+  );
+
+  // Quick exchange.
+  defineRoute(app, exchangePairs, { perIp: { max: 600, windowMs: minute } }, () =>
+    exchange.pairs(),
+  );
+
+  defineRoute(
+    app,
+    requestExchangeQuote,
+    { bodyBytes: 1024, perUser: { max: 60, windowMs: minute } },
+    ({ body, user }) => exchange.quote(session(user), body),
+  );
+
+  defineRoute(
+    app,
+    acceptExchangeQuote,
+    { bodyBytes: 256, perUser: { max: 60, windowMs: minute } },
+    ({ params, user }) => exchange.accept(session(user), params.quoteId),
+  );
+
+  defineRoute(
+    app,
+    exchangeRecords,
+    { perUser: { max: 600, windowMs: minute } },
+    ({ query, user }) => exchange.list(session(user), query),
+  );
+
+  // The operator funds the real house with money actually put in: a journaled deposit credit.
+  defineRoute(app, fundHouse, { bodyBytes: 1024 }, ({ body }) => exchange.fundHouse(body));
+
+  // Withdrawal address book.
+  defineRoute(app, listWithdrawAddresses, { perUser: { max: 300, windowMs: minute } }, ({ user }) =>
+    addresses.list(addressSession(user)),
+  );
+  defineRoute(
+    app,
+    addWithdrawAddress,
+    { bodyBytes: 512, perUser: { max: 20, windowMs: minute } },
+    ({ body, user }) => addresses.add(addressSession(user), body),
+  );
+  defineRoute(
+    app,
+    editWithdrawAddress,
+    { bodyBytes: 512, perUser: { max: 20, windowMs: minute } },
+    ({ body, params, user }) => addresses.edit(addressSession(user), params.addressId, body),
+  );
+  defineRoute(
+    app,
+    deleteWithdrawAddress,
+    { perUser: { max: 20, windowMs: minute } },
+    ({ params, user }) => addresses.remove(addressSession(user), params.addressId),
   );
 };

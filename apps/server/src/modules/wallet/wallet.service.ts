@@ -1,11 +1,19 @@
 import { randomBytes } from "node:crypto";
 import type { SpotBalanceView, StatementLineView } from "@candor/contract";
-import { getAssets, getLastTick, getMarkets, parseAmount, type Mode } from "@candor/kernel";
+import {
+  getAssets,
+  getLastTick,
+  getMarkets,
+  parseAmount,
+  type Mode,
+  type Wallet,
+} from "@candor/kernel";
 import type { CandorCommand, Submitted } from "../../engine/kernel-port.ts";
 import { errorCodeOf } from "../../engine/reject-codes.ts";
 import { ensureAccounts, submit, type EngineSubmitQuery } from "../../engine/submit.ts";
 import { AppError } from "../../http/app-error.ts";
 import type { WalletRepository } from "./wallet.repository.ts";
+import { walletAccounts } from "./wallet.valuation.ts";
 import { fundBalances, statementLineView } from "./wallet.views.ts";
 
 /** What the wallet needs from the engine: submit commands, read state. */
@@ -49,9 +57,22 @@ export class WalletService {
     return { mode: session.mode, items: this.fund(session) };
   }
 
+  /** The fund, contract and fiat wallets valued in the valuation asset at tape prices. */
+  async accounts(session: WalletSession) {
+    if (session.mode === "demo") await ensureAccounts(this.engine, session.ownerId, "demo");
+    const valuationAsset = this.options.demoValueAsset ?? "USDT";
+    return {
+      mode: session.mode,
+      valuationAsset,
+      ...this.engine.query((state) =>
+        walletAccounts(state, session.ownerId, session.mode, valuationAsset),
+      ),
+    };
+  }
+
   async statement(
     session: WalletSession,
-    filter: { asset?: string; cursor?: string; limit: number },
+    filter: { asset?: string; cursor?: string; limit: number; wallet?: Wallet },
   ): Promise<{ items: StatementLineView[]; nextCursor: string | null }> {
     const scales = new Map(
       this.engine.query((s) => getAssets(s)).map((a) => [a.assetId, a.scale] as const),
@@ -59,6 +80,7 @@ export class WalletService {
     const rows = await this.repository.statement({
       ownerId: session.ownerId,
       mode: session.mode,
+      wallet: filter.wallet ?? "fund",
       assetId: filter.asset,
       beforeSeq: filter.cursor === undefined ? undefined : Number(filter.cursor),
       limit: filter.limit + 1,

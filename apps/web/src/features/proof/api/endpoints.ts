@@ -9,4 +9,5 @@ export const proofEndpoints = endpointTable({
     auth: "none",
   },
   myLiabilityProofEndpoint: { method: "GET", path: "/api/v1/proof/liabilities/me", auth: "user" },
+  transparencyEndpoint: { method: "GET", path: "/api/v1/transparency", auth: "none" },
 });

@@ -7,6 +7,7 @@ export const proofKeys = {
   all: ["proof"] as const,
   latest: () => [...proofKeys.all, "latest"] as const,
   history: () => [...proofKeys.all, "history"] as const,
+  transparency: () => [...proofKeys.all, "transparency"] as const,
 };
 
 /** GET /api/v1/proof/liabilities: the latest published root. */
@@ -17,6 +18,11 @@ export function fetchLatestRoot() {
 /** GET /api/v1/proof/liabilities/history: earlier roots, newest first. */
 export function fetchRootHistory(limit: number) {
   return callEndpoint(proofEndpoints.liabilitiesHistoryEndpoint, { query: { limit } });
+}
+
+/** GET /api/v1/transparency: figures read from the ledger. */
+export function fetchTransparency() {
+  return callEndpoint(proofEndpoints.transparencyEndpoint);
 }
 
 /** What the check found: the leaf's amounts (smallest units) when it verified. */

@@ -119,6 +119,14 @@ export function SettingsPage({
         >
           {t("proof.title")}
         </List.Item>
+        <List.Item
+          clickable
+          arrowIcon
+          onClick={() => void navigate("/transparency")}
+          data-testid="transparency-link"
+        >
+          {t("proof.transparency.title")}
+        </List.Item>
       </List>
       {session ? (
         <>

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import { useBalances } from "../api/wallet-api.ts";
+import { AccountsSummary } from "./accounts-summary.tsx";
 import { BalanceTable } from "./balance-table.tsx";
 import { FundsLinks } from "./funds-links.tsx";
 
@@ -31,6 +32,7 @@ export function AssetsPage() {
         ) : null}{" "}
         {demo ? t("mode.demo") : t("mode.real")}
       </p>
+      <AccountsSummary />
       <h2>{t("coinCoin.funds.title")}</h2>
       {balances.isPending ? <LoadingState /> : null}
       {balances.isError ? (

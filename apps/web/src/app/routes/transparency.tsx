@@ -1,0 +1,1 @@
+export { TransparencyPage as Component } from "../../features/proof/components/transparency-page.tsx";
