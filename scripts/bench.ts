@@ -10,6 +10,7 @@ const benchmarks: Record<string, string> = {
   journal: "apps/server/scripts/journal-bench.ts",
   fanout: "apps/server/scripts/fanout-bench.ts",
   http: "apps/server/scripts/http-bench.ts",
+  startup: "apps/server/scripts/startup-bench.ts",
 };
 
 const name = process.argv[2];

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { PlaceSpotOrderBody } from "@candor/contract";
 import autocannon from "autocannon";
 import Fastify from "fastify";
+import pg from "pg";
 import { openDatabase } from "../src/db/database.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { buildApp } from "../src/app.ts";
@@ -24,6 +25,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
 // Users per side: each may place 1,200 orders a minute (the route's per-user limit).
 const usersPerSide = Number(process.env.BENCH_USERS_PER_SIDE ?? 50);
 const path = "/api/v1/spot/orders";
+const benchSchema = process.env.BENCH_SCHEMA ?? `bench_${process.pid}`;
 
 interface Ready {
   port: number;
@@ -67,7 +69,15 @@ async function serveBare(): Promise<Ready> {
 }
 
 async function serveFull(): Promise<Ready> {
-  const database = await openDatabase({ kind: "pglite" });
+  // DATABASE_URL: the read models (and sessions) on PostgreSQL in a schema of their own, which
+  // the parent drops afterwards; else PGlite in a worker thread, as the server runs it.
+  const database = process.env.DATABASE_URL
+    ? await openDatabase({
+        kind: "postgres",
+        url: process.env.DATABASE_URL,
+        schema: benchSchema,
+      })
+    : await openDatabase({ kind: "pglite", worker: true });
   await migrate(database);
   // The projector batches as the server does (50 ms), not as the tests do.
   const running = await startTestEngine(database, Date.now, { projectorFlushDelayMs: 50 });
@@ -150,8 +160,17 @@ async function serveFull(): Promise<Ready> {
 function startChild(kind: "bare" | "full"): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", fileURLToPath(import.meta.url), "--serve", kind],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    [
+      ...(process.env.BENCH_CPU_PROF
+        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+        : []),
+      "--import",
+      "tsx",
+      fileURLToPath(import.meta.url),
+      "--serve",
+      kind,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, BENCH_SCHEMA: benchSchema } },
   );
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
@@ -235,6 +254,12 @@ async function main() {
   } finally {
     bare.child.kill("SIGTERM");
     full.child.kill("SIGTERM");
+    if (process.env.DATABASE_URL) {
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${benchSchema}" CASCADE`);
+      await client.end();
+    }
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const summary = (rs: Run[]) => ({
@@ -249,6 +274,7 @@ async function main() {
   console.log(
     JSON.stringify({
       workload: "W6",
+      database: process.env.DATABASE_URL ? "postgres" : "pglite (worker thread)",
       name: "spot order placement over HTTP: full stack with durable journal vs bare Fastify route",
       connections,
       secondsPerRun: seconds,

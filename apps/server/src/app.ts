@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerFactory } from "fastify";
 import type { Database } from "./db/database.ts";
 import { authenticatePlugin } from "./http/authenticate.ts";
-import { envelopePlugin } from "./http/envelope.ts";
+import { envelopePlugin, sendError } from "./http/envelope.ts";
+import { startingRetryAfterS } from "./http/starting-server.ts";
 import { docsRoutes } from "./http/openapi.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { securityHeadersPlugin } from "./http/security-headers.ts";
@@ -58,7 +59,24 @@ export interface AppDeps {
   proofIntervalMs?: number;
   /** Market data (REST under /api/v1/market and the WebSocket /api/v1/ws), when built. */
   market?: MarketModule;
+  /**
+   * Serve on a server made outside (`main.ts` listens before the app is built and answers 503
+   * until then); the caller then never calls `listen`.
+   */
+  serverFactory?: FastifyServerFactory;
+  /**
+   * Whether the read models have caught up with the journal as it was at start-up. Until
+   * then, history reads (`readModelPaths`) answer 503 with Retry-After rather than stale data.
+   */
+  readModelsCaughtUp?: () => boolean;
 }
+
+/** GET paths answered from the read models (order history, finished orders, statements). */
+const readModelPaths = [
+  /^\/api\/v1\/spot\/orders\/history$/,
+  /^\/api\/v1\/spot\/orders\/\d+$/,
+  /^\/api\/v1\/spot\/statement$/,
+];
 
 /**
  * Builds the whole HTTP app. It never listens: `main.ts` does, and tests use `inject`. Each
@@ -74,10 +92,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Behind a load balancer, set trustProxy there; the default trusts nobody.
     trustProxy: false,
     forceCloseConnections: "idle",
+    ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
   });
   // First, so every answer carries them: API, errors, 404s, docs, the web app's files.
   await app.register(securityHeadersPlugin, { publicUrl: deps.publicUrl });
   await app.register(envelopePlugin);
+  if (deps.readModelsCaughtUp) {
+    const caughtUp = deps.readModelsCaughtUp;
+    app.addHook("onRequest", async (request, reply) => {
+      if (request.method !== "GET" || caughtUp()) return;
+      const path = request.url.split("?")[0] ?? "";
+      if (!readModelPaths.some((pattern) => pattern.test(path))) return;
+      reply.header("retry-after", String(startingRetryAfterS));
+      return sendError(request, reply, "service_unavailable");
+    });
+  }
   // Contract endpoints (`defineRoute`) register here; /api/openapi.json and /api/docs list them.
   app.decorate("endpoints", []);
   app.decorate("rateLimiter", new RateLimiter(now));

@@ -1,3 +1,4 @@
+import { Worker } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
@@ -17,14 +18,104 @@ export interface Database {
 
 /** How to open a database: a PGlite folder (or in memory), or a PostgreSQL URL and schema. */
 export type DatabaseOptions =
-  | { kind: "pglite"; dataDir?: string }
+  | {
+      kind: "pglite";
+      dataDir?: string;
+      /**
+       * Run PGlite in a worker thread (the server does): its WASM then uses a core of its own
+       * instead of the main thread's, which serves requests and runs the kernel.
+       */
+      worker?: boolean;
+    }
   | { kind: "postgres"; url: string; schema?: string; poolSize?: number };
 
 const INT8_OID = 20;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.kind === "pglite" ? openPglite(options.dataDir) : openPostgres(options);
+  if (options.kind === "postgres") return openPostgres(options);
+  return options.worker ? openPgliteWorker(options.dataDir) : openPglite(options.dataDir);
 }
+
+/** What the pool needs of a PGlite client, in this thread or in a worker. */
+interface PgliteClient {
+  query(
+    sql: string,
+    parameters: unknown[],
+  ): Promise<{ rows: unknown[]; affectedRows?: number | undefined }>;
+}
+
+async function openPgliteWorker(dataDir: string | undefined): Promise<Database> {
+  const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), {
+    workerData: { dataDir },
+  });
+  const waiting = new Map<
+    number,
+    {
+      resolve: (value: { rows: unknown[]; affectedRows: number }) => void;
+      reject: (error: Error) => void;
+    }
+  >();
+  let nextId = 0;
+  let failure: Error | undefined;
+  const failAll = (error: Error) => {
+    failure = error;
+    for (const { reject } of waiting.values()) reject(error);
+    waiting.clear();
+  };
+  await new Promise<void>((resolve, reject) => {
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`PGlite worker exited with ${code}`)));
+    worker.once("message", () => resolve());
+  });
+  worker.on("message", (response: PgliteResponse) => {
+    const entry = waiting.get(response.id);
+    if (!entry) return;
+    waiting.delete(response.id);
+    if ("error" in response) {
+      entry.reject(Object.assign(new Error(String(response.error.message)), response.error));
+    } else {
+      entry.resolve(response);
+    }
+  });
+  worker.on("error", (error) => failAll(error));
+  worker.on("exit", (code) => failAll(new Error(`PGlite worker exited with ${code}`)));
+  const send = (request: DistributiveOmit<PgliteRequest, "id">) =>
+    new Promise<{ rows: unknown[]; affectedRows: number }>((resolve, reject) => {
+      if (failure) return reject(failure);
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ ...request, id });
+    });
+  const client: PgliteClient = {
+    query: (sql, parameters) => send({ kind: "query", sql, parameters }),
+  };
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pglitePool(client) }) });
+  return {
+    kind: "pglite",
+    db,
+    async execScript(sql) {
+      await send({ kind: "exec", sql });
+    },
+    async close() {
+      await db.destroy();
+      await send({ kind: "close" });
+      await worker.terminate();
+    },
+  };
+}
+
+/** A request to the PGlite worker (`pglite-worker.mjs`). */
+type PgliteRequest =
+  | { id: number; kind: "query"; sql: string; parameters: unknown[] }
+  | { id: number; kind: "exec"; sql: string }
+  | { id: number; kind: "close" };
+
+/** The worker's answer to one request. */
+type PgliteResponse =
+  | { id: number; rows: unknown[]; affectedRows: number }
+  | { id: number; error: Record<string, unknown> };
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   // int8 columns hold money and sequence numbers: read them as bigint, never as a float.
@@ -47,7 +138,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
  * PGlite is one connection, so the "pool" hands it out to one caller at a time; a transaction
  * keeps it until released. Kysely's PostgresDialect needs only connect/release/query/end.
  */
-function pglitePool(client: PGlite) {
+function pglitePool(client: PgliteClient) {
   let queue: Promise<void> = Promise.resolve();
   return {
     async connect() {

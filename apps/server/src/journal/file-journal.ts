@@ -60,6 +60,9 @@ export function segmentName(firstSequence: bigint) {
  * very end of the last segment is cut off (and logged); any other damage stops with a
  * `JournalCorruptionError` naming the segment and byte offset.
  */
+/** Most bytes `read` takes from a segment in one read (whole frames; a larger frame alone). */
+const readChunkBytes = 8 * 1024 * 1024;
+
 export async function openFileJournal(options: FileJournalOptions): Promise<Journal> {
   const fileSystem = options.fileSystem ?? nodeFileSystem;
   const logger = options.logger ?? silentLogger;
@@ -175,30 +178,48 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
     const last = to ?? committer.durableSequence;
     const end = last < committer.durableSequence ? last : committer.durableSequence;
     for (const segment of [...segments]) {
-      const frames = [...segment.frames];
-      for (const frame of frames) {
-        const frameLast = frame.firstSequence + BigInt(frame.count) - 1n;
-        if (frameLast < from) continue;
-        if (frame.firstSequence > end) return;
+      const frames = segment.frames.filter(
+        (frame) =>
+          frame.firstSequence + BigInt(frame.count) - 1n >= from && frame.firstSequence <= end,
+      );
+      // Frames are contiguous in the file: read up to `readChunkBytes` of them at once (one
+      // read per chunk, not per frame: live batches are small, and replay after a restart
+      // went one system call per frame).
+      for (let first = 0; first < frames.length;) {
+        const chunkStart = frames[first]!.offset;
+        let last = first;
+        while (
+          last + 1 < frames.length &&
+          frames[last + 1]!.offset + frameHeaderBytes + frames[last + 1]!.bodyBytes - chunkStart <=
+            readChunkBytes
+        ) {
+          last += 1;
+        }
+        const lastFrame = frames[last]!;
         const bytes = await fileSystem.readRange(
           segment.path,
-          frame.offset,
-          frameHeaderBytes + frame.bodyBytes,
+          chunkStart,
+          lastFrame.offset + frameHeaderBytes + lastFrame.bodyBytes - chunkStart,
         );
-        const checked = checkFrame(
-          bytes,
-          0,
-          segment.name,
-          frame.firstSequence,
-          bytes.subarray(24, 56),
-          frame.offset,
-        );
-        if (checked.kind !== "frame") {
-          throw new JournalCorruptionError(segment.name, frame.offset, checked.detail);
+        for (let i = first; i <= last; i++) {
+          const frame = frames[i]!;
+          const at = frame.offset - chunkStart;
+          const checked = checkFrame(
+            bytes,
+            at,
+            segment.name,
+            frame.firstSequence,
+            bytes.subarray(at + 24, at + 56),
+            chunkStart,
+          );
+          if (checked.kind !== "frame") {
+            throw new JournalCorruptionError(segment.name, frame.offset, checked.detail);
+          }
+          for (const record of checked.records) {
+            if (record.sequence >= from && record.sequence <= end) yield record;
+          }
         }
-        for (const record of checked.records) {
-          if (record.sequence >= from && record.sequence <= end) yield record;
-        }
+        first = last + 1;
       }
     }
   }

@@ -30,6 +30,12 @@ export interface MarketModule {
   kernel: KernelGateway | undefined;
   /** Whether WebSocket `auth` tokens have a checker already (else the app's sessions are used). */
   hasAuthenticate: boolean;
+  /**
+   * Fills market history up to now (`MarketService.start`), once; created with
+   * `deferHistory`, the caller runs it after the server listens. Candles are written by the
+   * clock's first flush, in the background.
+   */
+  startHistory(): Promise<void>;
   /** Starts the real-time loop (ticks, candle writes, heartbeat sweep); returns a stopper. */
   startClock(now: () => number): () => Promise<void>;
 }
@@ -52,6 +58,11 @@ export interface CreateMarketModuleOptions extends Omit<MarketServiceOptions, "r
   marketMakerDemoFunding?: ReadonlyMap<string, bigint>;
   /** Instruments to price from Binance's public stream instead of the simulator. */
   binance?: { baseUrl: string; instrumentIds: readonly string[] };
+  /**
+   * Leave the history (simulated backfill, gap fill) to `startHistory`, for a server that
+   * listens first; by default it is filled and written before this resolves.
+   */
+  deferHistory?: boolean;
 }
 
 /** Builds the service (backfilled up to now) and the hub wired to it. */
@@ -68,8 +79,9 @@ export async function createMarketModule(
   const spotMarkets = new Map(spot.map((i) => [i.id, spotMarketId(i)]));
   let maker: MarketMaker | undefined;
   if (kernel) {
-    // Rejections here (asset_exists, market_exists on later starts) change nothing.
-    for (const command of spotSetupCommands(catalogue)) await kernel.submit(command);
+    // Rejections here (asset_exists, market_exists on later starts) change nothing. Submitted
+    // together, they share one group commit (the engine applies them in submission order).
+    await Promise.all(spotSetupCommands(catalogue).map((command) => kernel.submit(command)));
     const held = kernel.query((s) => getBalances(s, systemOwners.marketMaker, "demo"));
     if (!held.some((b) => b.available > 0n || b.held > 0n)) {
       const funding = options.marketMakerDemoFunding ?? defaultDemoFunding(spot);
@@ -88,7 +100,12 @@ export async function createMarketModule(
     sourceByInstrument,
     repository: sqlCandleRepository(options.database),
   });
-  await service.start(options.now());
+  let history: Promise<void> | undefined;
+  const startHistory = () => (history ??= service.start(options.now()));
+  if (!options.deferHistory) {
+    await startHistory();
+    await service.flush();
+  }
   const hub = new WsHub({
     now: options.now,
     authenticate: options.authenticate,
@@ -108,6 +125,7 @@ export async function createMarketModule(
     marketMaker: maker,
     kernel,
     hasAuthenticate: options.authenticate !== undefined,
+    startHistory,
     startClock(now) {
       const feed =
         options.binance && binanceInstruments.length > 0
@@ -123,7 +141,8 @@ export async function createMarketModule(
         hub.sweep(now());
         maker?.refresh(service.lastPrices(), now()).catch(() => {});
       }, tickIntervalMs);
-      let flushing: Promise<void> = Promise.resolve();
+      // The first flush at once: it writes the backfill of a first start.
+      let flushing: Promise<void> = service.flush().catch(() => {});
       const flusher = setInterval(() => {
         flushing = flushing.then(() => service.flush()).catch(() => {});
       }, options.flushIntervalMs ?? 5_000);
@@ -132,6 +151,13 @@ export async function createMarketModule(
         await pumping;
         clearInterval(ticker);
         clearInterval(flusher);
+        // Write what the clock made since the last flush, unless that flush is still busy
+        // (the backfill): then stop it between chunks rather than hold up the shutdown.
+        const busy = await Promise.race([
+          flushing.then(() => false),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 500)),
+        ]);
+        if (busy) service.stopWriting();
         await flushing;
         await service.flush();
       };

@@ -7,8 +7,11 @@ const rowsPerInsert = 1_000;
 
 /** Candle storage. The only file of the market module that speaks SQL. */
 export interface CandleRepository {
-  /** Inserts or replaces candles (same instrument, interval and open time). */
-  upsert(candles: readonly Candle[], source: FeedSource): Promise<void>;
+  /**
+   * Inserts or replaces candles (same instrument, interval and open time), in chunks; stops
+   * between chunks once `stopped()` says so (shutdown: candles are derived data).
+   */
+  upsert(candles: readonly Candle[], source: FeedSource, stopped?: () => boolean): Promise<void>;
   /** Candles of one instrument and interval with fromMs ≤ openMs < toMs, oldest first, the newest `limit`. */
   range(
     instrumentId: string,
@@ -52,8 +55,9 @@ function toCandle(row: Row): Candle {
 export function sqlCandleRepository(database: Database): CandleRepository {
   const db = database.db;
   return {
-    async upsert(candles, source) {
+    async upsert(candles, source, stopped) {
       for (let i = 0; i < candles.length; i += rowsPerInsert) {
+        if (stopped?.()) return;
         const chunk = candles.slice(i, i + rowsPerInsert);
         await db
           .insertInto("market_candles")

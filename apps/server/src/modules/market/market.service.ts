@@ -87,7 +87,11 @@ export class MarketService {
   private readonly depthSource: DepthSource;
   /** Completed candles not yet written. */
   private pending: Candle[] = [];
+  /** Candles being written by `flush`: still served from memory until the write is done. */
+  private writing: Candle[] = [];
   private tradeSequence = 0;
+  /** Set on shutdown: a running flush stops between chunks (see `stopWriting`). */
+  private writingStopped = false;
   private publisher: MarketPublisher | undefined;
 
   constructor(options: MarketServiceOptions) {
@@ -112,7 +116,8 @@ export class MarketService {
   /**
    * Fills history up to `nowMs`: on the first start, `backfillDays` of simulated candles (5-minute
    * bars, the last day in 1-minute bars); after a restart, only the gap since the newest stored
-   * candle, continuing from its close. Then writes the candles.
+   * candle, continuing from its close. The candles are written by the next `flush`; until
+   * then `candles` serves them from memory.
    */
   async start(nowMs: number): Promise<void> {
     const minuteNow = Math.floor(nowMs / minuteMs) * minuteMs;
@@ -162,7 +167,6 @@ export class MarketService {
       this.sessionOpen.set(instrument.id, open);
       this.tape?.setSession(instrument, open, nowMs);
     }
-    await this.flush();
   }
 
   /** Advances the simulator to `nowMs`: ticks for open markets, session changes, closed candles. */
@@ -200,8 +204,10 @@ export class MarketService {
 
   /** Writes completed candles and the ones still open (so a crash loses at most one flush). */
   async flush(): Promise<void> {
-    const batch = this.pending.concat(this.aggregator.currentAll());
+    const completed = this.pending;
+    const batch = completed.concat(this.aggregator.currentAll());
     this.pending = [];
+    this.writing = batch;
     const bySource = new Map<FeedSource, Candle[]>();
     for (const candle of batch) {
       const source = this.sourceOf(candle.instrumentId);
@@ -209,7 +215,26 @@ export class MarketService {
       if (!list) bySource.set(source, (list = []));
       list.push(candle);
     }
-    for (const [source, candles] of bySource) await this.repository.upsert(candles, source);
+    try {
+      for (const [source, candles] of bySource) {
+        await this.repository.upsert(candles, source, () => this.writingStopped);
+      }
+    } catch (error) {
+      // Not written: keep them for the next flush (upserts make a repeat harmless).
+      this.pending = completed.concat(this.pending);
+      throw error;
+    } finally {
+      this.writing = [];
+    }
+  }
+
+  /**
+   * Shutdown: a flush in progress (the first start's backfill takes many seconds) stops
+   * after its current chunk, and later flushes write nothing. What was not written is
+   * derived data: the next start gap-fills from the newest stored bar.
+   */
+  stopWriting(): void {
+    this.writingStopped = true;
   }
 
   // ---- queries ----
@@ -282,10 +307,12 @@ export class MarketService {
     const stored = await this.repository.range(instrument.id, interval, fromMs, toMs, range.limit);
     const byOpen = new Map(stored.map((c) => [c.openMs, c]));
     // Newer than the database: completed but not yet flushed, and the bar being built.
-    for (const candle of [...this.pending, this.aggregator.current(instrument.id, interval)]) {
-      if (!candle || candle.instrumentId !== instrument.id || candle.interval !== interval)
-        continue;
-      if (candle.openMs >= fromMs && candle.openMs < toMs) byOpen.set(candle.openMs, candle);
+    const current = this.aggregator.current(instrument.id, interval);
+    for (const list of [this.writing, this.pending, current ? [current] : []]) {
+      for (const candle of list) {
+        if (candle.instrumentId !== instrument.id || candle.interval !== interval) continue;
+        if (candle.openMs >= fromMs && candle.openMs < toMs) byOpen.set(candle.openMs, candle);
+      }
     }
     return [...byOpen.values()]
       .sort((a, b) => a.openMs - b.openMs)

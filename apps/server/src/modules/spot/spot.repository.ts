@@ -69,6 +69,27 @@ export class SpotRepository {
     return rows.rows[0] ? toOrder(rows.rows[0]) : undefined;
   }
 
+  /** The last journal sequence the read models hold. */
+  async readModelCursor(): Promise<bigint> {
+    const rows = await sql<{ sequence: bigint }>`SELECT sequence FROM read_model_cursor
+      WHERE name = ${projectorName}`.execute(this.database.db);
+    return BigInt(rows.rows[0]?.sequence ?? 0n);
+  }
+
+  /** Client order ids of orders after `afterOrderId`, by order id (a page of the index load). */
+  async clientOrderIdsAfter(
+    afterOrderId: number,
+    limit: number,
+  ): Promise<{ orderId: number; clientOrderId: string }[]> {
+    const rows = await sql<{ order_id: bigint; client_order_id: string }>`
+      SELECT order_id, client_order_id FROM rm_orders WHERE order_id > ${afterOrderId}
+      ORDER BY order_id LIMIT ${limit}`.execute(this.database.db);
+    return rows.rows.map((r) => ({
+      orderId: Number(r.order_id),
+      clientOrderId: r.client_order_id,
+    }));
+  }
+
   async order(orderId: number): Promise<OrderRow | undefined> {
     const rows = await sql<RawOrder>`SELECT ${orderColumns} FROM rm_orders
       WHERE order_id = ${orderId}`.execute(this.database.db);

@@ -11,6 +11,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
+import { ClientOrderIdIndex } from "./spot.client-order-ids.ts";
 import { SpotMarkets } from "./spot.markets.ts";
 import { SpotQueries } from "./spot.queries.ts";
 import { SpotRepository } from "./spot.repository.ts";
@@ -49,7 +50,20 @@ export const spotModule: FastifyPluginAsync<SpotModuleOptions> = async (app, opt
     priceWarningBpsDown: options.priceWarningBpsDown ?? 500,
   });
   const queries = new SpotQueries(engine, markets, repository);
-  const service = new SpotService(engine, markets, repository, queries);
+  // Subscribed before the load: orders after this sequence come from the engine, earlier ones
+  // from the read model once it has caught up (in the background; until then, the database).
+  const clientOrderIds = new ClientOrderIdIndex();
+  const unsubscribe = engine.subscribe((applied) => clientOrderIds.handle(applied));
+  let closed = false;
+  const loading = clientOrderIds
+    .load(repository, engine.sequence, { stopped: () => closed })
+    .catch((error: unknown) => app.log.warn({ err: error }, "spot: client order id index"));
+  app.addHook("onClose", async () => {
+    closed = true;
+    unsubscribe();
+    await loading;
+  });
+  const service = new SpotService(engine, markets, repository, queries, clientOrderIds);
   const gate = new TradePasswordGate({
     tradePassword: options.tradePassword,
     now: options.now ?? Date.now,

@@ -18,6 +18,7 @@ import { errorCodeOf } from "../../engine/reject-codes.ts";
 import { ensureAccounts, submit } from "../../engine/submit.ts";
 import { AppError } from "../../http/app-error.ts";
 import { fillRecordOf, type FillRecord } from "../../read-models/fill-record.ts";
+import type { ClientOrderIdIndex } from "./spot.client-order-ids.ts";
 import type { SpotMarkets } from "./spot.markets.ts";
 import type { SpotQueries } from "./spot.queries.ts";
 import type { OrderRow, SpotRepository } from "./spot.repository.ts";
@@ -30,6 +31,8 @@ export interface SpotEngine {
   /** The first application of a command id, while the engine keeps it (`Engine.recall`). */
   recall(id: string): CandorFirst | undefined;
   subscribe(listener: (applied: CandorApplied) => void): () => void;
+  /** The journal sequence of the last applied command. */
+  readonly sequence: bigint;
 }
 
 /** The session the request runs in: the user's kernel owner id and mode. */
@@ -62,6 +65,8 @@ export class SpotService {
     private readonly markets: SpotMarkets,
     private readonly repository: SpotRepository,
     private readonly queries: SpotQueries,
+    /** Ids ever accepted, in memory: a new id is placed without reading the database. */
+    private readonly clientOrderIds?: Pick<ClientOrderIdIndex, "mayContain">,
   ) {}
 
   async place(session: SpotSession, input: PlaceOrderInput): Promise<PlaceSpotOrderResult> {
@@ -89,8 +94,12 @@ export class SpotService {
       if (!sameOrder(first.command, command)) throw new AppError("client_order_id_reused");
       return { ...answerOf(first, market), duplicate: true };
     }
-    // After the window the read model still knows the id.
-    const known = await this.repository.orderByClientOrderId(command.id);
+    // After the window the read model still knows the id. The index says, from memory, when
+    // an id is certainly new (the usual case), so the database is read only for a retry.
+    const known =
+      this.clientOrderIds && !this.clientOrderIds.mayContain(command.id)
+        ? undefined
+        : await this.repository.orderByClientOrderId(command.id);
     if (known) {
       if (!sameOrderRow(known, command)) throw new AppError("client_order_id_reused");
       return { ...(await this.queries.withFills(known, null)), duplicate: true };

@@ -1,0 +1,51 @@
+// The embedded database in a worker thread (`openDatabase({ kind: "pglite", worker: true })`):
+// PGlite runs PostgreSQL compiled to WASM on the thread that calls it, so on the main thread
+// every read-model write competed with HTTP requests and the kernel for the same core. Here it
+// has a thread of its own; the main thread sends statements and gets rows back (structured
+// clone keeps bigint, Date and Uint8Array).
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
+
+// Plain JavaScript: a worker thread does not get the TypeScript loader of the main thread.
+// The messages are typed in database.ts (PgliteRequest, PgliteResponse).
+
+const INT8_OID = 20;
+const port = parentPort;
+const { dataDir } = workerData;
+const client = await PGlite.create({ dataDir, parsers: { [INT8_OID]: (text) => BigInt(text) } });
+
+port.on("message", (request) => {
+  void answer(request).then((response) => port.postMessage(response));
+});
+port.postMessage({ ready: true });
+
+/** @param {{ id: number, kind: "query" | "exec" | "close", sql?: string, parameters?: unknown[] }} request */
+async function answer(request) {
+  try {
+    switch (request.kind) {
+      case "query": {
+        const result = await client.query(request.sql, request.parameters);
+        return { id: request.id, rows: result.rows, affectedRows: result.affectedRows ?? 0 };
+      }
+      case "exec":
+        await client.exec(request.sql);
+        return { id: request.id, rows: [], affectedRows: 0 };
+      case "close":
+        await client.close();
+        return { id: request.id, rows: [], affectedRows: 0 };
+    }
+  } catch (error) {
+    // PostgreSQL errors carry code, detail, constraint…: send every field, not only the message.
+    const fields = { message: String(error) };
+    if (error instanceof Error) {
+      for (const [key, value] of Object.entries(error)) {
+        if (value === null || ["string", "number", "boolean"].includes(typeof value)) {
+          fields[key] = value;
+        }
+      }
+      fields.message = error.message;
+      fields.name = error.name;
+    }
+    return { id: request.id, error: fields };
+  }
+}

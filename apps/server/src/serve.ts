@@ -1,0 +1,160 @@
+import { mkdirSync } from "node:fs";
+import { lockDataDir, lockPgJournal, WriterLockedError } from "./journal/writer-lock.ts";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildApp } from "./app.ts";
+import type { Config } from "./config.ts";
+import type { StartingServer } from "./http/starting-server.ts";
+import { openDatabase } from "./db/database.ts";
+import { migrate } from "./db/migrate.ts";
+import { accountOpener } from "./engine/submit.ts";
+import { openEngine } from "./engine/open-engine.ts";
+import { createMarketModule } from "./modules/market/market.module.ts";
+import pino from "pino";
+import { version } from "./version.ts";
+
+const shutdownGraceMs = 4_000;
+
+/**
+ * Everything after the port is open (`main.ts`): opens the database and the journal, restores
+ * the kernel, builds the app on the already-listening server and hands requests over to it.
+ * Market history (the simulated backfill and its candle writes) follows in the background:
+ * charts fill in while the server already answers.
+ */
+export async function serve(config: Config, starting: StartingServer) {
+  // Where start-up time goes, printed once ready: ms since the process started, per phase.
+  const phases: string[] = [];
+  const mark = (phase: string) => phases.push(`${phase} ${Math.round(performance.now())}`);
+  mark("loaded");
+  const dataDir = path.resolve(config.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  // One server per data folder and per PostgreSQL journal (issue 14 item 10).
+  let pgJournalLock: { release(): Promise<void> } | undefined;
+  try {
+    lockDataDir(dataDir);
+    if (config.DATABASE_URL) {
+      pgJournalLock = await lockPgJournal(config.DATABASE_URL, config.DATABASE_SCHEMA);
+    }
+  } catch (error) {
+    if (error instanceof WriterLockedError) {
+      console.error(`candor: ${error.message}`);
+      process.exit(75); // EX_TEMPFAIL
+    }
+    throw error;
+  }
+  const database = await openDatabase(
+    config.DATABASE_URL
+      ? { kind: "postgres", url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA }
+      : { kind: "pglite", dataDir: path.join(dataDir, "pglite"), worker: true },
+  );
+  mark("database");
+  await migrate(database);
+  mark("migrated");
+  await database.db.insertInto("server_starts").values({ version }).execute();
+
+  const logger = pino({ level: config.LOG_LEVEL });
+  // A failed journal write or a broken kernel invariant: stop at once, acknowledge nothing more.
+  const onFatal = (error: unknown) => {
+    logger.fatal(
+      { error: String(error) },
+      "candor: stopping after a fatal journal or kernel error",
+    );
+    process.exit(70); // EX_SOFTWARE
+  };
+  const running = await openEngine({
+    database,
+    dataDir,
+    logger,
+    onFatal,
+    snapshotEvery: config.SNAPSHOT_EVERY,
+  });
+  mark("journal replayed");
+  // History reads answer 503 until the projector has written what the journal held at start.
+  const catchUpTo = running.engine.sequence;
+  let caughtUp = false;
+  const readModelsCaughtUp = () => (caughtUp ||= running.projector.cursor >= catchUpTo);
+  console.log(
+    `Journal: sequence ${running.engine.sequence}, state hash ${running.engine.stateHash()}`,
+  );
+
+  const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
+  const market = await createMarketModule({
+    database,
+    now: Date.now,
+    seed: config.MARKET_SEED,
+    backfillDays: config.MARKET_BACKFILL_DAYS,
+    tickIntervalMs: config.MARKET_TICK_INTERVAL_MS,
+    // Defines the spot assets and markets from the catalogue, sends ticks and sessions to the
+    // kernel as journaled commands (the public tape) and runs the market maker.
+    kernel: running.engine,
+    binance: config.MARKET_BINANCE_INSTRUMENTS
+      ? {
+          baseUrl: config.BINANCE_STREAM_URL,
+          instrumentIds: config.MARKET_BINANCE_INSTRUMENTS.split(","),
+        }
+      : undefined,
+    // History is a pure function of the seed: simulated after the app serves, charts fill in.
+    deferHistory: true,
+  });
+  let handler: Parameters<StartingServer["handOver"]>[0] | undefined;
+  mark("market");
+  const app = await buildApp({
+    database,
+    webRoot,
+    logLevel: config.LOG_LEVEL,
+    engine: running.engine,
+    accounts: accountOpener(running.engine),
+    smtpUrl: config.SMTP_URL,
+    mailFrom: config.MAIL_FROM,
+    operatorToken: config.OPERATOR_TOKEN,
+    publicUrl: config.PUBLIC_URL,
+    port: config.PORT,
+    passwordCost: config.PASSWORD_COST,
+    captcha: config.CAPTCHA,
+    captchaCost: config.CAPTCHA_COST,
+    proofIntervalMs: config.PROOF_INTERVAL_MS || undefined,
+    market,
+    readModelsCaughtUp,
+    // The app serves on the server that already listens, once it is ready.
+    serverFactory: (appHandler) => {
+      handler = appHandler;
+      return starting.server;
+    },
+  });
+  await app.ready();
+  starting.handOver(handler!);
+  mark("ready");
+  console.log(`Database: ${database.kind}${database.kind === "pglite" ? ` in ${dataDir}` : ""}`);
+
+  let stopMarketClock: (() => Promise<void>) | undefined;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`Received ${signal}, shutting down…`);
+    // If draining hangs, leave anyway: the journal, not this process, is the record.
+    setTimeout(() => process.exit(1), shutdownGraceMs).unref();
+    await stopMarketClock?.();
+    // The app did not listen itself (it serves on the starting server): close that here.
+    const closed = new Promise((resolve) => starting.server.close(resolve));
+    starting.server.closeIdleConnections();
+    await app.close();
+    await closed;
+    await running.close();
+    console.log(
+      `Stopped at journal sequence ${running.engine.sequence}, state hash ${running.engine.stateHash()}`,
+    );
+    await database.close();
+    await pgJournalLock?.release();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+
+  console.log("Market data: filling simulated history in the background…");
+  await market.startHistory();
+  if (!stopping) stopMarketClock = market.startClock(Date.now);
+  mark("history");
+  console.log(`Start-up (ms since the process started): ${phases.join(", ")}`);
+  console.log(`Candor ${version} is running at ${starting.url.replace("[::1]", "localhost")}/`);
+}
