@@ -9,7 +9,7 @@ import { Amount } from "../../../components/ui/amount.tsx";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
-import { useSession } from "../../../lib/session.ts";
+import { isDemo, useSession } from "../../../lib/session.ts";
 import { marketSocket } from "../../../lib/ws-client.ts";
 import {
   fetchSpotMarkets,
@@ -88,6 +88,7 @@ function SignedInTrading({
   const refresh = useRefreshOrders(onFundsChanged);
   const [draft, setDraft] = useState<OrderDraft | undefined>();
   const lastPasswordMs = useRef<number | undefined>(undefined);
+  const demo = isDemo(useSession());
 
   if (markets.isPending) return <LoadingState />;
   if (markets.isError) {
@@ -115,10 +116,12 @@ function SignedInTrading({
     );
   }
   const windowMs = markets.data.tradePasswordWindowMs;
+  // Demo sessions trade simulated money without a trade password (the server never asks).
   const needsPassword =
-    lastPasswordMs.current === undefined ||
-    windowMs === 0 ||
-    Date.now() - lastPasswordMs.current > windowMs;
+    !demo &&
+    (lastPasswordMs.current === undefined ||
+      windowMs === 0 ||
+      Date.now() - lastPasswordMs.current > windowMs);
 
   const place = async (order: OrderDraft, tradePassword: string | undefined) => {
     try {
