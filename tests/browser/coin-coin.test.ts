@@ -41,6 +41,8 @@ describe.each([
     await poll(() => page.getByTestId("pair-symbol").textContent()).toBe("BTC/USDT");
     // The ticker arrives by REST and then the socket: a real price, never a placeholder.
     await poll(() => page.getByTestId("last-price").textContent()).toMatch(/\d/);
+    // The chart is a collapsible panel under the form and the book (issue 18).
+    await page.getByTestId("chart-toggle").click();
     await page.getByTestId("price-chart").locator("canvas").first().waitFor();
     // The kernel's book of the pair: its levels, or "No orders in the book" — never made-up rows.
     await poll(async () => {
@@ -237,6 +239,20 @@ describe("orders on the Coin-Coin screen", () => {
     await page.getByTestId("demo-badge").waitFor();
     await page.getByTestId("demo-funds").click();
     await poll(() => page.getByTestId("balance-USDT").textContent()).toMatch(/[1-9]/);
+    // Issue 18: on a 390×844 phone the order button is within the first screen, the price is
+    // already filled in from the book, and the book shows bars and fixed decimals on every row.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const submit = await page.getByTestId("order-submit").boundingBox();
+    expect(submit).not.toBeNull();
+    expect(submit!.y + submit!.height).toBeLessThanOrEqual(844);
+    await poll(() => page.getByTestId("order-price").locator("input").inputValue()).toMatch(
+      /^\d+(\.\d+)?$/,
+    );
+    const rows = page.getByTestId("order-book").getByTestId("depth-price");
+    await poll(() => rows.count(), { timeout: 15_000 }).toBeGreaterThan(4);
+    const rowPrices = await rows.allTextContents();
+    const decimals = new Set(rowPrices.map((text) => text.split(".")[1]?.length ?? 0));
+    expect(decimals.size, rowPrices.join(" ")).toBe(1);
     const ticker = await api<{ last: string }>("GET", "/api/v1/market/instruments/BTCUSDT/ticker");
     const low = fromUnits((toUnits(ticker.json.data.last.split(".")[0]!, 0)! * 97n) / 100n, 0);
     // Demo money needs no trade password (issue 18): the sheet has no password field, and the

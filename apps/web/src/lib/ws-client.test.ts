@@ -4,7 +4,7 @@ import {
   type Channel,
 } from "@candor/contract";
 import { describe, expect, it } from "vitest";
-import { readServerMessage, streamKey, wsPath } from "./ws-client.ts";
+import { MarketSocket, readServerMessage, streamKey, wsPath } from "./ws-client.ts";
 
 describe("ws client", () => {
   it("names streams and the path exactly as the contract does", () => {
@@ -28,5 +28,54 @@ describe("ws client", () => {
       type: "pong",
       serverTimeMs: 1,
     });
+  });
+
+  it("subscribes channel by channel, and private channels only after the server took the token", () => {
+    class FakeSocket {
+      static OPEN = 1;
+      static last: FakeSocket | undefined;
+      readyState = 0;
+      sent: { op: string; channels?: Channel[]; token?: string }[] = [];
+      onopen: (() => void) | null = null;
+      onmessage: ((event: { data: string }) => void) | null = null;
+      onclose: (() => void) | null = null;
+      constructor() {
+        FakeSocket.last = this;
+      }
+      send(text: string) {
+        this.sent.push(JSON.parse(text));
+      }
+      close() {}
+    }
+    const original = globalThis.WebSocket;
+    globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket;
+    try {
+      const sut = new MarketSocket(
+        () => "ws://test/api/v1/ws",
+        () => "token-1",
+      );
+      sut.subscribe({ channel: "depth", instrumentId: "BTCUSDT", mode: "demo" }, () => {});
+      sut.subscribe({ channel: "orders" }, () => {});
+      sut.subscribe({ channel: "ticker", instrumentId: "BTCUSDT" }, () => {});
+      const socket = FakeSocket.last!;
+      socket.readyState = FakeSocket.OPEN;
+      socket.onopen!();
+      // Public channels one per message (a refused one takes no other with it), then auth.
+      expect(socket.sent.map((m) => (m.op === "auth" ? "auth" : m.channels![0]!.channel))).toEqual([
+        "depth",
+        "auth",
+        "ticker",
+      ]);
+      socket.onmessage!({ data: JSON.stringify({ type: "auth_ok", userId: "1", mode: "demo" }) });
+      expect(socket.sent.at(-1)).toEqual({ op: "subscribe", channels: [{ channel: "orders" }] });
+      // Without a session, private channels are never asked for.
+      const anonymous = new MarketSocket(() => "ws://test/api/v1/ws");
+      anonymous.subscribe({ channel: "fills" }, () => {});
+      FakeSocket.last!.readyState = FakeSocket.OPEN;
+      FakeSocket.last!.onopen!();
+      expect(FakeSocket.last!.sent).toEqual([]);
+    } finally {
+      globalThis.WebSocket = original;
+    }
   });
 });

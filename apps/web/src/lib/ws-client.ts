@@ -1,5 +1,6 @@
 import type { Channel, WsServerMessage as ServerMessage } from "@candor/contract";
 import i18n from "i18next";
+import { getSession } from "./session.ts";
 
 // The socket path and stream names of packages/contract/src/ws.ts, restated here so the home
 // route does not load zod (the budget); ws-client.test.ts checks they agree with the contract.
@@ -41,6 +42,9 @@ export function readServerMessage(text: string): ServerMessage | undefined {
   return value as ServerMessage;
 }
 
+/** Channels that need a signed-in connection (the server refuses them before `auth`). */
+const privateChannels: ReadonlySet<string> = new Set(["orders", "fills", "balances"]);
+
 /** Waits before reconnecting: 1 s, doubling, at most 30 s. */
 const reconnectDelayMsMin = 1_000;
 const reconnectDelayMsMax = 30_000;
@@ -64,9 +68,19 @@ export class MarketSocket {
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private reconnectDelayMs = reconnectDelayMsMin;
+  /** The server accepted our token on this connection: private channels may subscribe. */
+  private authenticated = false;
+  private authSent = false;
   state: SocketState = "closed";
 
-  constructor(private readonly url: () => string) {}
+  /**
+   * `token` gives the signed-in session's bearer token (or undefined): private channels
+   * (orders, fills, balances) are subscribed only after the server accepted it.
+   */
+  constructor(
+    private readonly url: () => string,
+    private readonly token: () => string | undefined = () => undefined,
+  ) {}
 
   /** Listens to one channel; returns the function that stops listening. */
   subscribe(channel: Channel, listener: Listener): () => void {
@@ -76,7 +90,7 @@ export class MarketSocket {
       set = new Set();
       this.listeners.set(key, set);
       this.channels.set(key, channel);
-      this.send({ op: "subscribe", channels: [channel] });
+      this.sendSubscribe(channel);
     }
     set.add(listener);
     this.ensureOpen();
@@ -100,6 +114,24 @@ export class MarketSocket {
     for (const listener of this.stateListeners) listener(state);
   }
 
+  /**
+   * One subscribe message per channel, so a refused channel never takes others with it (the
+   * server answers a batch with one error and subscribes none of it). Private channels wait
+   * for `auth_ok`; without a session they are not asked for at all.
+   */
+  private sendSubscribe(channel: Channel) {
+    if (!privateChannels.has(channel.channel)) {
+      this.send({ op: "subscribe", channels: [channel] });
+    } else if (this.authenticated) {
+      this.send({ op: "subscribe", channels: [channel] });
+    } else if (!this.authSent && this.socket?.readyState === WebSocket.OPEN) {
+      const token = this.token();
+      if (token === undefined) return;
+      this.authSent = true;
+      this.send({ op: "auth", token });
+    }
+  }
+
   private send(message: unknown) {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
@@ -112,8 +144,9 @@ export class MarketSocket {
     socket.onopen = () => {
       this.reconnectDelayMs = reconnectDelayMsMin;
       this.setState("open");
-      const channels = [...this.channels.values()];
-      if (channels.length > 0) this.send({ op: "subscribe", channels });
+      this.authenticated = false;
+      this.authSent = false;
+      for (const channel of this.channels.values()) this.sendSubscribe(channel);
     };
     socket.onmessage = (event) => {
       const message = readServerMessage(String(event.data));
@@ -121,6 +154,8 @@ export class MarketSocket {
     };
     socket.onclose = () => {
       clearInterval(this.heartbeat);
+      this.authenticated = false;
+      this.authSent = false;
       this.socket = undefined;
       this.setState("closed");
       if (this.listeners.size === 0) return;
@@ -137,6 +172,13 @@ export class MarketSocket {
       clearInterval(this.heartbeat);
       const everyMs = Math.max(1_000, Math.floor((message.heartbeatMs || heartbeatMsDefault) / 2));
       this.heartbeat = setInterval(() => this.send({ op: "ping" }), everyMs);
+      return;
+    }
+    if (message.type === "auth_ok") {
+      this.authenticated = true;
+      for (const channel of this.channels.values()) {
+        if (privateChannels.has(channel.channel)) this.sendSubscribe(channel);
+      }
       return;
     }
     if ("stream" in message && typeof message.stream === "string") {
@@ -157,9 +199,12 @@ let shared: MarketSocket | undefined;
 
 /** The app's socket; the URL carries the current language for server messages. */
 export function marketSocket(): MarketSocket {
-  shared ??= new MarketSocket(() => {
-    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${window.location.host}${wsPath}?lang=${encodeURIComponent(i18n.language)}`;
-  });
+  shared ??= new MarketSocket(
+    () => {
+      const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+      return `${scheme}://${window.location.host}${wsPath}?lang=${encodeURIComponent(i18n.language)}`;
+    },
+    () => getSession()?.token,
+  );
   return shared;
 }

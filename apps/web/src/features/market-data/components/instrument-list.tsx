@@ -2,11 +2,7 @@ import type { InstrumentView, TickerView } from "@candor/contract";
 import { List } from "antd-mobile";
 import { useTranslation } from "react-i18next";
 import { Amount, ChangePercent } from "../../../components/ui/amount.tsx";
-
-/** The instrument's name in the interface language: Chinese for zh-Hant, English otherwise. */
-export function instrumentName(instrument: InstrumentView, language: string): string {
-  return language === "zh-Hant" ? instrument.names["zh-Hant"] : instrument.names.en;
-}
+import { instrumentName } from "../../../lib/names.ts";
 
 /** Rows of symbol, name, last price, 24 h change and volume; "--" until a ticker arrives. */
 export function InstrumentList({
@@ -27,7 +23,7 @@ export function InstrumentList({
             data-testid="instrument-row"
             description={
               <span>
-                {instrumentName(instrument, i18n.language)} · {t("markets.volume")}{" "}
+                {instrumentName(instrument, t, i18n.language)} · {t("markets.volume")}{" "}
                 <Amount value={ticker?.volume24h} decimalsMax={2} />
               </span>
             }

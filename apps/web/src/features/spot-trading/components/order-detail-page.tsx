@@ -1,6 +1,7 @@
 import type { SpotFillView } from "@candor/contract";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { useFormat } from "../../../lib/format.ts";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import {
@@ -12,7 +13,8 @@ import {
 import { OrderCard } from "./orders-panel.tsx";
 
 function FillItem({ fill, mode }: { fill: SpotFillView; mode: AccountMode }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const format = useFormat();
   const link = tapeLink(fill, mode);
   return (
     <li className="order-card" data-testid="fill-row">
@@ -44,7 +46,7 @@ function FillItem({ fill, mode }: { fill: SpotFillView; mode: AccountMode }) {
         <dt>{t("coinCoin.fill.tick")}</dt>
         <dd data-testid="fill-tick">{fill.tickId ?? t("coinCoin.fill.noTick")}</dd>
         <dt>{t("coinCoin.order.time")}</dt>
-        <dd>{new Date(fill.atMs).toLocaleString(i18n.language)}</dd>
+        <dd>{format.dateTime(fill.atMs)}</dd>
       </dl>
       {link ? (
         <a href={link} target="_blank" rel="noreferrer" data-testid="fill-tape-link">
