@@ -64,5 +64,17 @@ describe.each([["en"], ["de"]])("Assets in %s", (locale) => {
     await expectAccessible(`assets demo ${locale}`);
     await page.getByTestId("assets-demo-funds").click();
     await poll(() => page.getByTestId("asset-row-USDT").textContent()).toMatch(/[1-9]/);
+    // Wallet-like (issue 18): a total in USDT, the four actions, zero balances hidden until asked.
+    await poll(() => page.getByTestId("assets-total").textContent()).toMatch(/[1-9]/);
+    for (const action of ["deposit", "withdraw", "transfer", "exchange"]) {
+      await page.getByTestId(`assets-${action}`).waitFor();
+    }
+    const rowsHidden = await page.locator('[data-testid^="asset-row-"]').count();
+    await page.getByTestId("assets-hide-zero").click();
+    await poll(() => page.locator('[data-testid^="asset-row-"]').count()).toBeGreaterThan(
+      rowsHidden,
+    );
+    await page.getByTestId("assets-deposit").click();
+    await page.getByTestId("coming-later").waitFor();
   });
 });

@@ -63,7 +63,13 @@ export const getCaptcha = defineEndpoint({
   summary: "A new captcha: an SVG image of digits, single use, valid 5 minutes",
   tag: "auth",
   auth: "none",
-  response: z.object({ captchaId: z.string(), svg: z.string(), expiresAt: z.string() }),
+  response: z.object({
+    captchaId: z.string(),
+    svg: z.string(),
+    expiresAt: z.string(),
+    /** False when the server runs with CAPTCHA=off: forms hide the captcha field. */
+    required: z.boolean(),
+  }),
 });
 
 export const getAgreement = defineEndpoint({

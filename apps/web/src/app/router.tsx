@@ -35,6 +35,10 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/assets/statement", page(() => import("./routes/statement.tsx"))],
   ["/trade", page(() => import("./routes/trade.tsx"))],
   ["/assets", page(() => import("./routes/assets.tsx"))],
+  ["/assets/deposit", page(() => import("./routes/assets-deposit.tsx"))],
+  ["/assets/withdraw", page(() => import("./routes/assets-withdraw.tsx"))],
+  ["/assets/transfer", page(() => import("./routes/assets-transfer.tsx"))],
+  ["/assets/exchange", page(() => import("./routes/assets-exchange.tsx"))],
   ["/vip", page(() => import("./routes/vip.tsx"))],
   ["*", page(() => import("./routes/not-found.tsx"))],
 ];

@@ -112,6 +112,7 @@ export class AuthService {
       captchaId: captcha.captchaId,
       svg: captcha.svg,
       expiresAt: captcha.expiresAt.toISOString(),
+      required: this.captchaRequired,
     };
   }
 

@@ -88,6 +88,8 @@ describeEachDatabase("auth", (database) => {
       expect(data.svg).toMatch(/^<svg[^>]*>.*<\/svg>$/s);
       expect(data.svg).not.toMatch(/<text/);
       expect(data.captchaId).toMatch(/^[A-Za-z0-9_-]{16,}$/);
+      // This server checks captchas, so forms show the field (CAPTCHA=off answers false).
+      expect(data.required).toBe(true);
     });
 
     it("serves the agreement in the requested language", async () => {

@@ -3,6 +3,20 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { authKeys, fetchCaptcha } from "../api/auth-api.ts";
 
+/**
+ * Whether the server asks for captchas (false under CAPTCHA=off), once `CaptchaField` loaded
+ * one; undefined before. Reads the field's query, never fetches a captcha of its own.
+ */
+export function useCaptchaRequired(): boolean | undefined {
+  const captcha = useQuery({
+    queryKey: authKeys.captcha(),
+    queryFn: fetchCaptcha,
+    enabled: false,
+    staleTime: Infinity,
+  });
+  return captcha.data?.required;
+}
+
 /** A captcha image with its answer field; a tap on the image loads a new one. */
 export function CaptchaField({
   value,
@@ -24,12 +38,12 @@ export function CaptchaField({
     staleTime: Infinity,
     retry: false,
   });
+  if (captcha.data?.required === false) return null;
   return (
     <div className="captcha-row">
       <Input
         value={value ?? ""}
         onChange={onChange}
-        placeholder={t("auth.fields.captchaPrompt")}
         aria-label={t("auth.fields.captcha")}
         maxLength={12}
       />

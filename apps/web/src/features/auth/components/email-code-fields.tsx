@@ -1,6 +1,6 @@
 import { Form, Input } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import { CaptchaField } from "./captcha-field.tsx";
+import { CaptchaField, useCaptchaRequired } from "./captcha-field.tsx";
 import { EmailCodeButton } from "./email-code-button.tsx";
 
 /**
@@ -19,6 +19,9 @@ export function EmailCodeFields({
   sendCode: () => Promise<unknown>;
 }) {
   const { t } = useTranslation();
+  const captchaRequired = useCaptchaRequired();
+  // Each field has a visible label; the longer "Enter …" prompts are not repeated as
+  // placeholders, which a 360 px screen cut off in several languages (issue 18).
   return (
     <>
       <Form.Item
@@ -26,17 +29,18 @@ export function EmailCodeFields({
         label={t("auth.fields.email")}
         rules={[{ required: true, type: "email", message: t("auth.fields.emailPrompt") }]}
       >
-        <Input
-          placeholder={t("auth.fields.emailPrompt")}
-          autoComplete="email"
-          aria-label={t("auth.fields.email")}
-          maxLength={254}
-        />
+        <Input autoComplete="email" aria-label={t("auth.fields.email")} maxLength={254} />
       </Form.Item>
       <Form.Item
         name="captchaAnswer"
         label={t("auth.fields.captcha")}
-        rules={[{ required: true, message: t("auth.fields.captchaPrompt") }]}
+        // Hidden when the server runs without captchas (issue 18: no image when they are off).
+        hidden={captchaRequired === false}
+        rules={
+          captchaRequired === false
+            ? []
+            : [{ required: true, message: t("auth.fields.captchaPrompt") }]
+        }
       >
         <CaptchaField onCaptchaId={onCaptchaId} />
       </Form.Item>
@@ -46,12 +50,7 @@ export function EmailCodeFields({
         extra={<EmailCodeButton send={sendCode} />}
         rules={[{ required: true, message: t("auth.fields.codePrompt") }]}
       >
-        <Input
-          placeholder={t("auth.fields.codePrompt")}
-          autoComplete="one-time-code"
-          aria-label={t("auth.fields.code")}
-          maxLength={12}
-        />
+        <Input autoComplete="one-time-code" aria-label={t("auth.fields.code")} maxLength={12} />
       </Form.Item>
       <Form.Item
         name="password"
@@ -60,7 +59,6 @@ export function EmailCodeFields({
       >
         <Input
           type="password"
-          placeholder={t("auth.fields.passwordPrompt")}
           autoComplete="new-password"
           aria-label={passwordLabel}
           maxLength={128}
@@ -82,7 +80,6 @@ export function EmailCodeFields({
       >
         <Input
           type="password"
-          placeholder={t("auth.fields.passwordConfirmPrompt")}
           autoComplete="new-password"
           aria-label={t("auth.fields.passwordConfirm")}
           maxLength={128}

@@ -1,7 +1,9 @@
 import type { InstrumentView, TickerView } from "@candor/contract";
 import { List } from "antd-mobile";
+import { StarFill, StarOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { Amount, ChangePercent } from "../../../components/ui/amount.tsx";
+import { toggleFavourite, useFavourites } from "../../../lib/favourites.ts";
 import { instrumentName } from "../../../lib/names.ts";
 
 /** Rows of symbol, name, last price, 24 h change and volume; "--" until a ticker arrives. */
@@ -21,6 +23,7 @@ export function InstrumentList({
           <List.Item
             key={instrument.id}
             data-testid="instrument-row"
+            prefix={<StarButton instrumentId={instrument.id} symbol={instrument.symbol} />}
             description={
               <span>
                 {instrumentName(instrument, t, i18n.language)} · {t("markets.volume")}{" "}
@@ -42,6 +45,24 @@ export function InstrumentList({
         );
       })}
     </List>
+  );
+}
+
+/** The star of a row: adds the market to the favourites, or takes it out. */
+function StarButton({ instrumentId, symbol }: { instrumentId: string; symbol: string }) {
+  const { t } = useTranslation();
+  const starred = useFavourites().includes(instrumentId);
+  return (
+    <button
+      type="button"
+      className={starred ? "star-button starred" : "star-button"}
+      aria-pressed={starred}
+      aria-label={starred ? t("markets.unstar", { symbol }) : t("markets.star", { symbol })}
+      onClick={() => toggleFavourite(instrumentId)}
+      data-testid="favourite-star"
+    >
+      {starred ? <StarFill aria-hidden="true" /> : <StarOutline aria-hidden="true" />}
+    </button>
   );
 }
 
