@@ -36,7 +36,7 @@ export function NoticesPage() {
             {items.map((notice) => (
               <List.Item
                 key={notice.id}
-                description={format.dateTime(notice.publishedAtMs)}
+                description={format.relative(notice.publishedAtMs, Date.now())}
                 arrowIcon
               >
                 <Link to={`/notices/${notice.id}`}>{notice.title}</Link>
