@@ -38,6 +38,7 @@ const signedInRoutes = [
   "/assets/statement",
   "/vip",
   "/wallet/info",
+  "/proof",
   "/no-such-page",
 ];
 const screenshotted = new Set(["/", "/coin-coin", "/assets", "/settings", "/register"]);

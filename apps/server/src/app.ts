@@ -12,6 +12,7 @@ import { createAuthService, type AccountOpener } from "./modules/auth/auth.servi
 import { healthModule } from "./modules/health/health.routes.ts";
 import { noticesModule } from "./modules/notices/notices.routes.ts";
 import { operatorModule } from "./modules/operator/operator.routes.ts";
+import { proofModule } from "./modules/proof/proof.routes.ts";
 import { tapeModule } from "./modules/tape/tape.routes.ts";
 import type { MarketModule } from "./modules/market/market.module.ts";
 import { marketModule } from "./modules/market/market.routes.ts";
@@ -45,6 +46,8 @@ export interface AppDeps {
   passwordCost?: number;
   /** "off" skips captchas (scripted local use and tests); default "required". */
   captcha?: "required" | "off";
+  /** Publish a proof of liabilities every this many ms (PROOF_INTERVAL_MS); unset: on request. */
+  proofIntervalMs?: number;
   /** Market data (REST under /api/v1/market and the WebSocket /api/v1/ws), when built. */
   market?: MarketModule;
 }
@@ -104,6 +107,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       tradePassword: auth.tradePassword,
     });
     await app.register(walletModule, { engine: deps.engine, database, streams });
+    await app.register(proofModule, {
+      database,
+      engine: deps.engine,
+      now,
+      intervalMs: deps.proofIntervalMs,
+    });
   }
 
   if (deps.webRoot && existsSync(deps.webRoot)) {

@@ -28,6 +28,8 @@ const ConfigSchema = z.object({
     .optional(),
   PASSWORD_COST: z.coerce.number().int().min(10).max(20).default(17),
   CAPTCHA: z.enum(["required", "off"]).default("required"),
+  /** Publish a proof of liabilities every this many ms (default hourly; 0 = on request only). */
+  PROOF_INTERVAL_MS: z.coerce.number().int().min(0).max(604_800_000).default(3_600_000),
   /** Seed of the price simulator: the same seed gives the same simulated history. */
   MARKET_SEED: z.coerce.number().int().min(0).max(4_294_967_295).default(20_261_123),
   /** Days of simulated history written on the first start. */

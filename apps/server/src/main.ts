@@ -86,6 +86,7 @@ async function main() {
     publicUrl: config.PUBLIC_URL,
     passwordCost: config.PASSWORD_COST,
     captcha: config.CAPTCHA,
+    proofIntervalMs: config.PROOF_INTERVAL_MS || undefined,
     market,
   });
   const address = await app.listen({ port: config.PORT, host: config.HOST });

@@ -67,6 +67,8 @@ export const httpStatusByErrorCode = {
   order_type_invalid: 400,
   time_in_force_invalid: 400,
   nothing_to_cancel: 404,
+  proof_not_published: 404,
+  proof_not_included: 404,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

@@ -11,3 +11,4 @@ export * from "./auth.ts";
 export * from "./notices.ts";
 export * from "./spot.ts";
 export * from "./wallet.ts";
+export * from "./proof.ts";

@@ -32,9 +32,11 @@ export {
   getOpenOrders,
   getOrder,
   getStatement,
+  getLiabilities,
   getWithdrawal,
   isOpen,
 } from "./queries.ts";
+export type { Liabilities } from "./queries.ts";
 export { rejectCodes, type RejectCode, type Result } from "./reject-codes.ts";
 export { AssertionError } from "./assert.ts";
 export {

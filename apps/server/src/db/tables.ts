@@ -13,3 +13,8 @@ export interface Tables extends UserTables, MarketTables {
 import type { NoticeTables } from "./notice-tables.ts";
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Tables extends NoticeTables {}
+
+// Proof of liabilities (migration 0009).
+import type { ProofTables } from "./proof-tables.ts";
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Tables extends ProofTables {}

@@ -111,6 +111,16 @@ export function SettingsPage({
           {t("settings.theme")}
         </List.Item>
       </List>
+      <List header={t("proof.section")}>
+        <List.Item
+          clickable
+          arrowIcon
+          onClick={() => void navigate("/proof")}
+          data-testid="proof-link"
+        >
+          {t("proof.title")}
+        </List.Item>
+      </List>
       {session ? (
         <>
           <List header={t("settings.account")}>

@@ -1,0 +1,203 @@
+import { getLiabilities, type Command } from "@candor/kernel";
+import { instruments } from "@candor/market";
+import { decodeProof, decodeRoot, verifyInclusion } from "@candor/proof";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { buildApp } from "../../app.ts";
+import type { Unstamped } from "../../engine/engine.ts";
+import { kernelPort } from "../../engine/kernel-port.ts";
+import { accountOpener } from "../../engine/submit.ts";
+import { describeEachDatabase } from "../../testing/databases.ts";
+import { spotSetupCommands } from "../market/spot-markets.ts";
+import { startTestEngine } from "../spot/spot.testing.ts";
+import { build, saltFor } from "./tree-builder.ts";
+
+const operator = { authorization: "Bearer operator-token-for-proof" };
+
+describeEachDatabase("proof of liabilities", (database) => {
+  const nowMs = Date.parse("2026-11-26T12:00:00Z");
+  let app: FastifyInstance;
+  let running: Awaited<ReturnType<typeof startTestEngine>>;
+  let ip = 1;
+  const users: Record<string, { token: string; id: string }> = {};
+
+  const call = (
+    method: "GET" | "POST",
+    url: string,
+    options: { token?: string; payload?: unknown; headers?: object } = {},
+  ) =>
+    app.inject({
+      method,
+      url,
+      remoteAddress: `10.2.0.${ip++ % 250}`,
+      headers: {
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...options.headers,
+      },
+      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+    });
+  const submit = async (command: Unstamped<Command>) => {
+    const applied = await running.engine.submit(command);
+    expect(applied.result.ok, JSON.stringify(applied.result)).toBe(true);
+  };
+
+  beforeAll(async () => {
+    running = await startTestEngine(database(), () => nowMs);
+    for (const command of spotSetupCommands(instruments)) await submit(command);
+    app = await buildApp({
+      database: database(),
+      now: () => nowMs,
+      passwordCost: 10,
+      captcha: "off",
+      operatorToken: operator.authorization.slice("Bearer ".length),
+      engine: running.engine,
+      accounts: accountOpener(running.engine),
+    });
+    for (const [name, phone] of [
+      ["a", "+4915100000011"],
+      ["b", "+4915100000012"],
+    ] as const) {
+      const registered = await call("POST", "/api/v1/auth/register", {
+        payload: {
+          account: phone,
+          password: "trade1234",
+          passwordConfirm: "trade1234",
+          agreement: true,
+        },
+      });
+      expect(registered.statusCode, registered.body).toBe(200);
+      users[name] = { token: registered.json().data.token, id: registered.json().data.user.id };
+    }
+    const demo = await call("POST", "/api/v1/auth/demo", { payload: {} });
+    users.demo = { token: demo.json().data.token, id: demo.json().data.user.id };
+    for (const [name, assetId, amount] of [
+      ["a", "USDT", "10000"],
+      ["a", "BTC", "0.5"],
+      ["b", "USDT", "250.75"],
+    ] as const) {
+      const credited = await call("POST", "/api/v1/operator/deposits", {
+        headers: operator,
+        payload: {
+          id: `d-${name}-${assetId}`,
+          ownerId: users[name]!.id,
+          assetId,
+          amount,
+          reference: "r",
+        },
+      });
+      expect(credited.statusCode, credited.body).toBe(200);
+    }
+  });
+  afterAll(async () => {
+    await app?.close();
+    await running?.close();
+  });
+
+  it("has nothing published at first, in the user's language", async () => {
+    const response = await call("GET", "/api/v1/proof/liabilities", {
+      headers: { "x-lang": "de" },
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({
+      error: "proof_not_published",
+      message: "Es wurde noch kein Verbindlichkeitsnachweis veröffentlicht",
+    });
+  });
+
+  it("publishes on the operator's request only, and a user's proof verifies against the public root", async () => {
+    expect((await call("POST", "/api/v1/operator/proof/liabilities")).statusCode).toBe(401);
+    const asUser = await call("POST", "/api/v1/operator/proof/liabilities", {
+      token: users.a!.token,
+    });
+    expect(asUser.statusCode).toBe(401);
+
+    const published = await call("POST", "/api/v1/operator/proof/liabilities", {
+      headers: operator,
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    const publication = published.json().data;
+    expect(publication.sequence).toBe(running.engine.sequence.toString());
+
+    const publicRoot = (await call("GET", "/api/v1/proof/liabilities")).json().data;
+    expect(publicRoot).toEqual(publication);
+    const root = decodeRoot(publicRoot.root);
+    if (!root.ok) throw new Error(root.detail);
+    // Real users only: the demo user is not a liability.
+    expect(root.value.leafCount).toBe(2);
+    const usdt = root.value.assets.indexOf("USDT");
+    expect(root.value.sums[usdt]).toBe(10_250_750_000n);
+    expect(publicRoot.scales[usdt]).toBe(6);
+
+    const mine = await call("GET", "/api/v1/proof/liabilities/me", { token: users.a!.token });
+    expect(mine.statusCode, mine.body).toBe(200);
+    const { userId, proof: proofJson } = mine.json().data;
+    expect(userId).toBe(users.a!.id);
+    const proof = decodeProof(proofJson);
+    if (!proof.ok) throw new Error(proof.detail);
+    expect(verifyInclusion(proof.value, root.value, users.a!.id, proof.value.leaf.salt)).toEqual({
+      ok: true,
+      leafIndex: expect.any(Number),
+    });
+    expect(proof.value.leaf.values[usdt]).toBe(10_000_000_000n);
+    expect(proof.value.leaf.values[root.value.assets.indexOf("BTC")]).toBe(50_000_000n);
+    // Someone else's id with this salt, or a changed balance, does not verify.
+    expect(verifyInclusion(proof.value, root.value, users.b!.id, proof.value.leaf.salt).ok).toBe(
+      false,
+    );
+    proof.value.leaf.values[usdt] = 20_000_000_000n;
+    expect(
+      verifyInclusion(proof.value, root.value, users.a!.id, proof.value.leaf.salt),
+    ).toMatchObject({ ok: false, reason: "root_hash_mismatch" });
+  });
+
+  it("refuses anonymous callers and users without real money in the tree", async () => {
+    expect((await call("GET", "/api/v1/proof/liabilities/me")).statusCode).toBe(401);
+    const demo = await call("GET", "/api/v1/proof/liabilities/me", { token: users.demo!.token });
+    expect(demo.statusCode).toBe(404);
+    expect(demo.json().error).toBe("proof_not_included");
+  });
+
+  it("keeps every root, newest first, and validates the page size", async () => {
+    const deposit = {
+      id: "d-extra",
+      ownerId: users.b!.id,
+      assetId: "USDT",
+      amount: "1",
+      reference: "r",
+    };
+    await call("POST", "/api/v1/operator/deposits", { headers: operator, payload: deposit });
+    await call("POST", "/api/v1/operator/proof/liabilities", { headers: operator });
+    const history = await call("GET", "/api/v1/proof/liabilities/history?limit=5");
+    expect(history.statusCode).toBe(200);
+    const items = history.json().data.items;
+    expect(items).toHaveLength(2);
+    expect(BigInt(items[0].sequence)).toBeGreaterThan(BigInt(items[1].sequence));
+    expect(items[0].root.hash).not.toBe(items[1].root.hash);
+    for (const bad of ["0", "101", "-1", "1.5", "abc", "9".repeat(400)]) {
+      const response = await call("GET", `/api/v1/proof/liabilities/history?limit=${bad}`);
+      expect(response.statusCode, bad).toBe(400);
+    }
+    expect((await call("GET", "/api/v1/proof/liabilities/history?x=1")).statusCode).toBe(400);
+  });
+
+  it("rebuilds the same root from the same state (a restored snapshot)", async () => {
+    const latest = (await call("GET", "/api/v1/proof/liabilities")).json().data;
+    const sequence = BigInt(latest.sequence);
+    expect(sequence).toBe(running.engine.sequence);
+    const restored = kernelPort.restore(
+      running.engine.query((state) => kernelPort.snapshot(state)),
+    );
+    const secret = await database()
+      .db.selectFrom("proof_secret")
+      .select("secret")
+      .executeTakeFirstOrThrow();
+    const tree = build({
+      ...getLiabilities(restored, "real"),
+      bits: 128,
+      sequence,
+      secret: secret.secret,
+    });
+    expect(tree.root.hash).toBe(latest.root.hash);
+    expect(saltFor(secret.secret, sequence, users.a!.id)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

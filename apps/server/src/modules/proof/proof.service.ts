@@ -1,0 +1,127 @@
+import { randomBytes } from "node:crypto";
+import type {
+  EndpointData,
+  LiabilityPublication,
+  liabilitiesHistoryEndpoint,
+  MyLiabilityProof,
+} from "@candor/contract";
+import { getAssets, getLiabilities, type KernelState } from "@candor/kernel";
+import type { RootJson } from "@candor/proof";
+import { AppError } from "../../http/app-error.ts";
+import type { ProofRepository } from "./proof.repository.ts";
+import { saltFor, type TreeBuilder } from "./tree-builder.ts";
+
+/** Every value and sum of the tree lies in [0, 2^128): far above any asset's supply. */
+const treeBits = 128;
+
+/** What the proof service reads of the engine: one consistent view of state and sequence. */
+export interface ProofEngine {
+  query<T>(fn: (state: KernelState) => T): T;
+  readonly sequence: bigint;
+}
+
+/**
+ * Proof of liabilities: builds the Merkle sum tree over real users' balances at one journal
+ * sequence (on the builder's worker thread), publishes its root, and hands each user their own
+ * inclusion proof. Salts are HMAC(secret, sequence | user id): unguessable to other users, and
+ * the same tree comes out again from the same state.
+ */
+export class ProofService {
+  /** The publication whose tree the builder holds (built by this process). */
+  private latest: LiabilityPublication | undefined;
+  private publishing: Promise<LiabilityPublication> | undefined;
+  private secretValue: Promise<string> | undefined;
+
+  constructor(
+    private readonly repository: Pick<ProofRepository, "secret" | "insert" | "latest">,
+    private readonly engine: ProofEngine,
+    private readonly builder: TreeBuilder,
+    private readonly now: () => number,
+  ) {}
+
+  /** Builds and publishes a tree of the current state; concurrent calls share one build. */
+  publish(): Promise<LiabilityPublication> {
+    this.publishing ??= this.build().finally(() => (this.publishing = undefined));
+    return this.publishing;
+  }
+
+  /** The latest published root (of this process or, after a restart, of the database). */
+  async latestPublished(): Promise<LiabilityPublication> {
+    if (this.latest) return this.latest;
+    const [row] = await this.repository.latest(1);
+    if (!row) throw new AppError("proof_not_published");
+    return this.toPublication(row);
+  }
+
+  async history(limit: number): Promise<EndpointData<typeof liabilitiesHistoryEndpoint>> {
+    const rows = await this.repository.latest(limit);
+    return { items: rows.map((row) => this.toPublication(row)) };
+  }
+
+  /**
+   * The user's inclusion proof in the latest tree this process built. After a restart the
+   * builder holds no tree: the first request builds one (a fresh publication).
+   */
+  async mine(userId: string): Promise<MyLiabilityProof> {
+    await this.publishing;
+    const publication = this.latest ?? (await this.publish());
+    const salt = saltFor(await this.secret(), BigInt(publication.sequence), userId);
+    const found = await this.builder.proof(userId, salt);
+    if (!found) throw new AppError("proof_not_included");
+    if (found.rootHash !== publication.root.hash) {
+      // A newer tree was built meanwhile: answer from it.
+      return this.mine(userId);
+    }
+    return { publication, userId, proof: found.proof };
+  }
+
+  /** The salt secret (created in the database on first use). */
+  private secret(): Promise<string> {
+    this.secretValue ??= this.repository.secret(randomBytes(32).toString("hex"));
+    return this.secretValue;
+  }
+
+  private async build(): Promise<LiabilityPublication> {
+    // One synchronous read: the state and the sequence it reflects belong together.
+    const { sequence, liabilities } = this.engine.query((state) => ({
+      sequence: this.engine.sequence,
+      liabilities: getLiabilities(state, "real"),
+    }));
+    const root: RootJson = await this.builder.build({
+      ...liabilities,
+      bits: treeBits,
+      sequence,
+      secret: await this.secret(),
+    });
+    const publication = {
+      sequence: sequence.toString(),
+      publishedAtMs: this.now(),
+      root,
+      scales: this.scalesOf(root.assets),
+    };
+    await this.repository.insert({
+      sequence,
+      publishedAt: new Date(publication.publishedAtMs),
+      rootHash: root.hash,
+      rootJson: JSON.stringify(root),
+    });
+    this.latest = publication;
+    return publication;
+  }
+
+  /** A stored publication with the decimals of its assets (from the kernel's asset list). */
+  private toPublication(row: { sequence: bigint; publishedAt: Date; rootJson: string }) {
+    const root = JSON.parse(row.rootJson) as RootJson;
+    return {
+      sequence: row.sequence.toString(),
+      publishedAtMs: row.publishedAt.getTime(),
+      root,
+      scales: this.scalesOf(root.assets),
+    };
+  }
+
+  private scalesOf(assetIds: readonly string[]): number[] {
+    const scales = new Map(this.engine.query(getAssets).map((a) => [a.assetId, a.scale]));
+    return assetIds.map((assetId) => scales.get(assetId) ?? 0);
+  }
+}

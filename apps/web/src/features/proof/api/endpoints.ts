@@ -1,0 +1,12 @@
+import { endpointTable } from "../../../lib/api-endpoints.ts";
+
+/** The endpoints the proof of liabilities calls (contract: proof.ts). */
+export const proofEndpoints = endpointTable({
+  latestLiabilitiesEndpoint: { method: "GET", path: "/api/v1/proof/liabilities", auth: "none" },
+  liabilitiesHistoryEndpoint: {
+    method: "GET",
+    path: "/api/v1/proof/liabilities/history",
+    auth: "none",
+  },
+  myLiabilityProofEndpoint: { method: "GET", path: "/api/v1/proof/liabilities/me", auth: "user" },
+});
