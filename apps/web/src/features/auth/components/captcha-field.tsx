@@ -4,6 +4,18 @@ import { useTranslation } from "react-i18next";
 import { authKeys, fetchCaptcha } from "../api/auth-api.ts";
 
 /**
+ * The captcha fields of a request: none when no answer was typed (the server runs without
+ * captchas, or the user left it empty and the server will say `captcha_required`).
+ */
+export function captchaFields(
+  captchaId: string,
+  answer: unknown,
+): { captchaId?: string; captchaAnswer?: string } {
+  const text = typeof answer === "string" ? answer.trim() : "";
+  return text ? { captchaId, captchaAnswer: text } : {};
+}
+
+/**
  * Whether the server asks for captchas (false under CAPTCHA=off), once `CaptchaField` loaded
  * one; undefined before. Reads the field's query, never fetches a captcha of its own.
  */

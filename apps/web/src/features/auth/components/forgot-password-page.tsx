@@ -4,6 +4,7 @@ import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { authKeys, resetPassword, sendEmailCode } from "../api/auth-api.ts";
+import { captchaFields } from "./captcha-field.tsx";
 import { EmailCodeFields } from "./email-code-fields.tsx";
 
 interface ResetValues {
@@ -44,8 +45,7 @@ export function ForgotPasswordPage({ onDone }: { onDone: () => void }) {
     sendEmailCode({
       email: (form.getFieldValue("email") as string | undefined)?.trim() ?? "",
       purpose: "reset_password",
-      captchaId: captchaId.current,
-      captchaAnswer: (form.getFieldValue("captchaAnswer") as string | undefined)?.trim() ?? "",
+      ...captchaFields(captchaId.current, form.getFieldValue("captchaAnswer")),
     }).finally(renewCaptcha);
   return (
     <section className="page" aria-labelledby="forgot-title">

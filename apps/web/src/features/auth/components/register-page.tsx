@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import { showError, toastMs, withLoading } from "../../../lib/feedback.ts";
 import { setSession } from "../../../lib/session.ts";
 import { authKeys, fetchAgreement, register, sendEmailCode } from "../api/auth-api.ts";
+import { captchaFields } from "./captcha-field.tsx";
 import { EmailCodeFields } from "./email-code-fields.tsx";
 
 interface RegisterValues {
@@ -43,8 +44,7 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
           password: values.password,
           passwordConfirm: values.passwordConfirm,
           emailCode: values.emailCode.trim(),
-          captchaId: captchaId.current,
-          captchaAnswer: values.captchaAnswer.trim(),
+          ...captchaFields(captchaId.current, values.captchaAnswer),
           ...(values.inviteCode?.trim() ? { inviteCode: values.inviteCode.trim() } : {}),
           agreement: true,
         }),
@@ -61,8 +61,7 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
     sendEmailCode({
       email: (form.getFieldValue("account") as string | undefined)?.trim() ?? "",
       purpose: "register",
-      captchaId: captchaId.current,
-      captchaAnswer: (form.getFieldValue("captchaAnswer") as string | undefined)?.trim() ?? "",
+      ...captchaFields(captchaId.current, form.getFieldValue("captchaAnswer")),
     }).finally(renewCaptcha);
 
   return (
