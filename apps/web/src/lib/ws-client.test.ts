@@ -68,6 +68,14 @@ describe("ws client", () => {
       ]);
       socket.onmessage!({ data: JSON.stringify({ type: "auth_ok", userId: "1", mode: "demo" }) });
       expect(socket.sent.at(-1)).toEqual({ op: "subscribe", channels: [{ channel: "orders" }] });
+      // Another session signs in: a new connection, authenticated again; the old one is inert.
+      sut.renewIdentity();
+      const renewed = FakeSocket.last!;
+      expect(renewed).not.toBe(socket);
+      socket.onclose!();
+      renewed.readyState = FakeSocket.OPEN;
+      renewed.onopen!();
+      expect(renewed.sent.map((m) => m.op)).toEqual(["subscribe", "auth", "subscribe"]);
       // Without a session, private channels are never asked for.
       const anonymous = new MarketSocket(() => "ws://test/api/v1/ws");
       anonymous.subscribe({ channel: "fills" }, () => {});

@@ -1,6 +1,6 @@
 import type { Channel, WsServerMessage as ServerMessage } from "@candor/contract";
 import i18n from "i18next";
-import { getSession } from "./session.ts";
+import { getSession, onSessionChange } from "./session.ts";
 
 // The socket path and stream names of packages/contract/src/ws.ts, restated here so the home
 // route does not load zod (the budget); ws-client.test.ts checks they agree with the contract.
@@ -149,10 +149,13 @@ export class MarketSocket {
       for (const channel of this.channels.values()) this.sendSubscribe(channel);
     };
     socket.onmessage = (event) => {
+      if (this.socket !== socket) return;
       const message = readServerMessage(String(event.data));
       if (message) this.dispatch(message);
     };
     socket.onclose = () => {
+      // A socket replaced by `renewIdentity` closes late: it must not touch the new one.
+      if (this.socket !== socket) return;
       clearInterval(this.heartbeat);
       this.authenticated = false;
       this.authSent = false;
@@ -165,6 +168,18 @@ export class MarketSocket {
       }, this.reconnectDelayMs);
       this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, reconnectDelayMsMax);
     };
+  }
+
+  /**
+   * The signed-in session (user or mode) changed: connect again, so the connection's identity
+   * follows and the private channels are subscribed as the new session (or not at all).
+   */
+  renewIdentity() {
+    if (!this.socket && !this.reconnectTimer) return;
+    this.close();
+    this.authenticated = false;
+    this.authSent = false;
+    if (this.listeners.size > 0) this.ensureOpen();
   }
 
   private dispatch(message: ServerMessage) {
@@ -206,5 +221,17 @@ export function marketSocket(): MarketSocket {
     },
     () => getSession()?.token,
   );
+  const socket = shared;
+  const identity = () => {
+    const session = getSession();
+    return session ? `${session.token}|${session.user.is_virtual}` : "";
+  };
+  let current = identity();
+  onSessionChange(() => {
+    const next = identity();
+    if (next === current) return;
+    current = next;
+    socket.renewIdentity();
+  });
   return shared;
 }
