@@ -264,4 +264,16 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The service worker and the offline page's script: plain browser scripts built by pwa/plugin.ts.
+    files: ["apps/web/pwa/*.js"],
+    languageOptions: {
+      globals: {
+        ...globals.serviceworker,
+        ...globals.browser,
+        __PRECACHE__: "readonly",
+        __TEXTS__: "readonly",
+      },
+    },
+  },
 );

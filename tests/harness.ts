@@ -2,7 +2,7 @@ import { spawn, execSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContext } from "playwright-core";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -136,20 +136,32 @@ export function chromiumPath(): string {
   );
 }
 
+const chromiumArgs = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 export async function launchBrowser(): Promise<Browser> {
   ensureFonts();
-  return chromium.launch({
+  return chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs });
+}
+
+/**
+ * Chromium with a real (non-incognito) profile in `userDataDir`: what Chromium's installability
+ * check needs, since it refuses to install apps from incognito contexts.
+ */
+export function launchPersistentBrowser(userDataDir: string): Promise<BrowserContext> {
+  ensureFonts();
+  return chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath(),
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: chromiumArgs,
+    viewport: mobileViewport,
   });
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { decimalString, defineEndpoint, issueKey } from "./endpoint.ts";
+import { InstrumentId } from "./market.ts";
 
 /**
  * The public tape (issue 4): every recorded price tick and every fill, by journal sequence, so
@@ -85,6 +86,40 @@ export const tapeEndpoint = defineEndpoint({
     "Pages through the public tape by journal sequence: `from` to `to` (at most 10,000 " +
     "sequences per request; continue with from = to + 1). Ticks and fills are read from the " +
     "read models, which are rebuilt from the journal; `completeTo` says how far they reach.",
+});
+
+/** Most neighbours on each side of a tick one request returns. */
+export const tickNeighboursMax = 50;
+
+/** GET /api/v1/tape/tick?instrumentId=&tickId=&around= */
+export const TickQuery = z.strictObject({
+  instrumentId: InstrumentId,
+  tickId: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/, "must be a tick id"),
+  around: z.coerce.number().int().min(0).max(tickNeighboursMax).default(10),
+});
+
+/** One recorded tick with the ticks of its instrument just before and after it. */
+export const TickNeighbourhood = z.object({
+  tick: TapeTick,
+  /** Oldest first, ending just before `tick`. */
+  before: z.array(TapeTick),
+  /** Oldest first, starting just after `tick`. */
+  after: z.array(TapeTick),
+});
+export type TickNeighbourhood = z.infer<typeof TickNeighbourhood>;
+
+export const tapeTickEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/tape/tick",
+  summary: "One recorded tick with its neighbours (the tape viewer)",
+  tag: "tape",
+  auth: "none",
+  query: TickQuery,
+  response: TickNeighbourhood,
+  errors: ["not_found"],
+  description:
+    "The tick a fill or settlement cites, by instrument and tick id, with up to `around` ticks " +
+    "of the same instrument on each side, in journal order.",
 });
 
 export const OperatorDepositBody = z.strictObject({

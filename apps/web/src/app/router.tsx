@@ -28,6 +28,7 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/notices/:noticeId", page(() => import("./routes/notice-detail.tsx"))],
   ["/settings", page(() => import("./routes/settings.tsx"))],
   ["/proof", page(() => import("./routes/proof.tsx"))],
+  ["/tape/:instrumentId/:tickId", page(() => import("./routes/tape-tick.tsx"))],
   ["/login", page(() => import("./routes/login.tsx"))],
   ["/register", page(() => import("./routes/register.tsx"))],
   ["/forgot-password", page(() => import("./routes/forgot-password.tsx"))],

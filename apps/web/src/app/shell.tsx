@@ -14,6 +14,7 @@ import { LoadingState } from "../components/ui/states.tsx";
 import { rememberDeviceOnShow } from "../lib/device-info.ts";
 import { useAppNavigation, useRecordNavigation } from "../lib/navigation/navigation-store.ts";
 import { isDemo, useSession } from "../lib/session.ts";
+import { UpdateBanner } from "./update-banner.tsx";
 
 /** The five bottom tabs (spec §2: Home, Coin-Coin, Trade, Assets, VIP), by route. */
 export const tabs = [
@@ -73,6 +74,7 @@ export function Shell() {
           </div>
         </div>
       </header>
+      <UpdateBanner />
       <main className="shell-main" id="main">
         <Suspense fallback={<LoadingState />}>
           <Outlet />

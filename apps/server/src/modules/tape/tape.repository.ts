@@ -61,4 +61,32 @@ export class TapeRepository {
       ORDER BY sequence, instrument_id LIMIT ${limit}`.execute(this.database.db);
     return ticks.rows;
   }
+
+  /** One tick by instrument and tick id. */
+  async tick(instrumentId: string, tickId: string) {
+    const rows = await sql<TapeTickRow>`
+      SELECT sequence, instrument_id, tick_id, price, tick_at_ms FROM rm_ticks
+      WHERE instrument_id = ${instrumentId} AND tick_id = ${tickId}`.execute(this.database.db);
+    return rows.rows[0];
+  }
+
+  /** Up to `limit` ticks of an instrument just before (or after) a sequence, nearest first. */
+  async neighbours(
+    instrumentId: string,
+    sequence: bigint,
+    side: "before" | "after",
+    limit: number,
+  ) {
+    const rows =
+      side === "before"
+        ? await sql<TapeTickRow>`
+            SELECT sequence, instrument_id, tick_id, price, tick_at_ms FROM rm_ticks
+            WHERE instrument_id = ${instrumentId} AND sequence < ${String(sequence)}
+            ORDER BY sequence DESC LIMIT ${limit}`.execute(this.database.db)
+        : await sql<TapeTickRow>`
+            SELECT sequence, instrument_id, tick_id, price, tick_at_ms FROM rm_ticks
+            WHERE instrument_id = ${instrumentId} AND sequence > ${String(sequence)}
+            ORDER BY sequence LIMIT ${limit}`.execute(this.database.db);
+    return rows.rows;
+  }
 }

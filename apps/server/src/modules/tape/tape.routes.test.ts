@@ -93,3 +93,64 @@ describeEachDatabase("GET /api/v1/tape", (database) => {
     await app.close();
   });
 });
+
+describeEachDatabase("GET /api/v1/tape/tick", (database) => {
+  it("returns a tick with its instrument's neighbours in journal order, and refuses bad queries", async () => {
+    await clearReadModels(database());
+    const projector = new ReadModelProjector(database());
+    await projector.load();
+    const tick = (sequence: number, instrumentId: string, n: number) =>
+      projector.handle({
+        sequence: BigInt(sequence),
+        events: [
+          {
+            type: "tick_recorded",
+            tick: {
+              tickId: `${instrumentId}:${n}`,
+              instrumentId,
+              price: `${100 + n}`,
+              tickAtMs: n,
+              recordedAtMs: n,
+            },
+          } as never,
+        ],
+      });
+    let sequence = 0;
+    for (let n = 1; n <= 8; n++) {
+      tick(++sequence, "BTCUSDT", n);
+      tick(++sequence, "ETHUSDT", n);
+    }
+    await projector.flush();
+    const app = await buildApp({ database: database() });
+    const get = (query: string) => app.inject({ method: "GET", url: `/api/v1/tape/tick?${query}` });
+
+    const answer = await get("instrumentId=BTCUSDT&tickId=BTCUSDT:4&around=2");
+    expect(answer.statusCode, answer.body).toBe(200);
+    const data = answer.json().data;
+    expect(data.tick).toMatchObject({ tickId: "BTCUSDT:4", price: "104", sequence: "7" });
+    expect(data.before.map((t: { tickId: string }) => t.tickId)).toEqual([
+      "BTCUSDT:2",
+      "BTCUSDT:3",
+    ]);
+    expect(data.after.map((t: { tickId: string }) => t.tickId)).toEqual(["BTCUSDT:5", "BTCUSDT:6"]);
+    const edge = (await get("instrumentId=ETHUSDT&tickId=ETHUSDT:8&around=50")).json().data;
+    expect(edge.after).toEqual([]);
+    expect(edge.before).toHaveLength(7);
+
+    const missing = await get("instrumentId=BTCUSDT&tickId=BTCUSDT:99");
+    expect(missing.statusCode).toBe(404);
+    for (const bad of [
+      "instrumentId=BTCUSDT",
+      "tickId=x",
+      "instrumentId=BTC%20USDT&tickId=x",
+      `instrumentId=BTCUSDT&tickId=${"x".repeat(101)}`,
+      "instrumentId=BTCUSDT&tickId=x&around=-1",
+      "instrumentId=BTCUSDT&tickId=x&around=51",
+      "instrumentId=BTCUSDT&tickId=x&around=1.5",
+      "instrumentId=BTCUSDT&tickId=x&extra=1",
+    ]) {
+      expect((await get(bad)).statusCode, bad).toBe(400);
+    }
+    await app.close();
+  });
+});

@@ -1,4 +1,4 @@
-import { tapeEndpoint } from "@candor/contract";
+import { tapeEndpoint, tapeTickEndpoint } from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import { defineRoute } from "../../http/define-route.ts";
@@ -10,10 +10,10 @@ export interface TapeModuleOptions {
   database: Database;
 }
 
-/** GET /api/v1/tape: the public tape from the read models, by journal sequence. */
+/** GET /api/v1/tape and /api/v1/tape/tick: the public tape from the read models. */
 export const tapeModule: FastifyPluginAsync<TapeModuleOptions> = async (app, options) => {
   const service = new TapeService(new TapeRepository(options.database));
-  defineRoute(app, tapeEndpoint, { perIp: { max: 120, windowMs: 60_000 } }, ({ query }) =>
-    service.page(query),
-  );
+  const perIp = { max: 120, windowMs: 60_000 };
+  defineRoute(app, tapeEndpoint, { perIp }, ({ query }) => service.page(query));
+  defineRoute(app, tapeTickEndpoint, { perIp }, ({ query }) => service.tick(query));
 };

@@ -3,8 +3,11 @@ import {
   type EndpointQuery,
   type TapePage,
   type tapeEndpoint,
+  type tapeTickEndpoint,
+  type TickNeighbourhood,
 } from "@candor/contract";
-import type { TapeRepository } from "./tape.repository.ts";
+import { AppError } from "../../http/app-error.ts";
+import type { TapeRepository, TapeTickRow } from "./tape.repository.ts";
 
 const fillRowsMax = 5_000;
 
@@ -43,13 +46,7 @@ export class TapeService {
       page.to = to.toString();
     }
     const ticks = await this.repository.ticks(from, to, tapeSequencesMax);
-    page.ticks = ticks.map((row) => ({
-      sequence: String(row.sequence),
-      instrumentId: row.instrument_id,
-      tickId: row.tick_id,
-      price: row.price,
-      tickAtMs: Number(row.tick_at_ms),
-    }));
+    page.ticks = ticks.map(tickView);
     page.fills = fillRows.map((row) => ({
       sequence: String(row.sequence),
       fillId: String(row.fill_id),
@@ -67,4 +64,30 @@ export class TapeService {
     }));
     return page;
   }
+
+  /** The tape viewer: one tick and its instrument's ticks around it, in journal order. */
+  async tick(query: EndpointQuery<typeof tapeTickEndpoint>): Promise<TickNeighbourhood> {
+    const row = await this.repository.tick(query.instrumentId, query.tickId);
+    if (!row) throw new AppError("not_found");
+    const sequence = BigInt(row.sequence);
+    const [before, after] = await Promise.all([
+      this.repository.neighbours(row.instrument_id, sequence, "before", query.around),
+      this.repository.neighbours(row.instrument_id, sequence, "after", query.around),
+    ]);
+    return {
+      tick: tickView(row),
+      before: before.reverse().map(tickView),
+      after: after.map(tickView),
+    };
+  }
+}
+
+function tickView(row: TapeTickRow) {
+  return {
+    sequence: String(row.sequence),
+    instrumentId: row.instrument_id,
+    tickId: row.tick_id,
+    price: row.price,
+    tickAtMs: Number(row.tick_at_ms),
+  };
 }

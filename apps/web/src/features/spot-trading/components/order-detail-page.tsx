@@ -1,6 +1,7 @@
 import type { SpotFillView } from "@candor/contract";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { useFormat } from "../../../lib/format.ts";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
@@ -12,7 +13,15 @@ import {
 } from "../api/spot-trading-api.ts";
 import { OrderCard } from "./orders-panel.tsx";
 
-function FillItem({ fill, mode }: { fill: SpotFillView; mode: AccountMode }) {
+function FillItem({
+  fill,
+  mode,
+  instrumentId,
+}: {
+  fill: SpotFillView;
+  mode: AccountMode;
+  instrumentId: string;
+}) {
   const { t } = useTranslation();
   const format = useFormat();
   const link = tapeLink(fill, mode);
@@ -44,7 +53,17 @@ function FillItem({ fill, mode }: { fill: SpotFillView; mode: AccountMode }) {
           {t(`coinCoin.fill.counterparties.${fill.counterparty}`)}
         </dd>
         <dt>{t("coinCoin.fill.tick")}</dt>
-        <dd data-testid="fill-tick">{fill.tickId ?? t("coinCoin.fill.noTick")}</dd>
+        <dd data-testid="fill-tick">
+          {fill.tickId ? (
+            <Link
+              to={`/tape/${encodeURIComponent(instrumentId)}/${encodeURIComponent(fill.tickId)}`}
+            >
+              {fill.tickId}
+            </Link>
+          ) : (
+            t("coinCoin.fill.noTick")
+          )}
+        </dd>
         <dt>{t("coinCoin.order.time")}</dt>
         <dd>{format.dateTime(fill.atMs)}</dd>
       </dl>
@@ -82,7 +101,12 @@ export function OrderDetailPage({ orderId }: { orderId: string }) {
           {detail.data.fills.length === 0 ? <EmptyState /> : null}
           <ul className="order-list" data-testid="fills">
             {detail.data.fills.map((fill) => (
-              <FillItem key={fill.fillId} fill={fill} mode={detail.data.order.mode} />
+              <FillItem
+                key={fill.fillId}
+                fill={fill}
+                mode={detail.data.order.mode}
+                instrumentId={detail.data.order.instrumentId}
+              />
             ))}
           </ul>
         </>

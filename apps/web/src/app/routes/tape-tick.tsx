@@ -1,0 +1,1 @@
+export { TickPage as Component } from "../../features/tape/components/tick-page.tsx";
