@@ -65,6 +65,9 @@ const allowedWords = new Set(
     "PostgreSQL",
     "PGlite",
     "VIP",
+    // "open source" is the loanword French and Italian notices use.
+    "open",
+    "source",
   ].map((word) => word.toLowerCase()),
 );
 
