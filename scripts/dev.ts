@@ -7,6 +7,8 @@ const children = [
   spawn(process.execPath, ["--import", "tsx", "--watch", "apps/server/src/main.ts"], {
     cwd: root,
     stdio: "inherit",
+    // The browser is at Vite's origin, not the API's: wallet sign-in must name that one.
+    env: { PUBLIC_URL: "http://localhost:5173", ...process.env },
   }),
   spawn(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "apps/web"], {
     cwd: root,

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { artifactsDir } from "../harness.ts";
 import {
   api,
+  currentScreen,
   open,
   page,
   server,
@@ -254,17 +255,20 @@ describe("every route in every locale at 360×740", () => {
       );
       const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
       expect(demo.status).toBe(200);
+      // Signed in as the app is: the session cookie (HttpOnly) and the cached user.
+      await currentScreen().context.addCookies([
+        { name: "candor_session", value: demo.json.data.token, url: server.url, httpOnly: true },
+      ]);
       await page.evaluate(
-        ({ token, user }) => {
+        ({ user }) => {
           const entry = (value: unknown) =>
             JSON.stringify({ value, startMs: Date.now(), lifetimeSeconds: 604_800 });
-          localStorage.setItem("candor.token", entry(token));
           localStorage.setItem(
             "candor.userInfo",
             entry({ ...user, is_virtual: 1, demoOnly: true }),
           );
         },
-        { token: demo.json.data.token, user: demo.json.data.user },
+        { user: demo.json.data.user },
       );
       await page.reload();
       await walk(

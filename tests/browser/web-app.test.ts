@@ -31,11 +31,13 @@ let page: Page;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([
-    // No captcha to read in a test; the outbox (read with the operator token) holds the codes.
+    // The captcha is on: the browser solves its proof of work as a user's would (a small cost
+    // keeps it quick). The outbox (read with the operator token) holds the e-mailed codes.
     startServer({
       env: {
         OPERATOR_TOKEN: operatorToken,
-        CAPTCHA: "off",
+        CAPTCHA: "required",
+        CAPTCHA_COST: "50000",
         PASSWORD_COST: "12",
         // One day of simulated history starts the server in seconds even on a busy machine.
         MARKET_BACKFILL_DAYS: "1",
@@ -165,8 +167,6 @@ describe.each([
     await page.getByRole("link", { name: en.auth.login.toRegister, exact: true }).click();
     await page.locator("#register-title").waitFor();
     await input(en.auth.fields.email).fill(email);
-    // Captchas are off on this server: no captcha image or field (issue 18).
-    await poll(() => page.locator(".captcha-row").count()).toBe(0);
     await page.getByTestId("send-code").click();
     await page.getByText(en.auth.fields.codeSent).waitFor();
     const outbox = await fetch(`${server.url}/api/v1/operator/outbox?to=${email}`, {
@@ -189,11 +189,28 @@ describe.each([
     await page.getByRole("button", { name: en.settings.logout }).click();
     await page.getByRole("button", { name: en.common.confirm }).click();
     await poll(hashPath).toBe("/");
+    // Five wrong passwords lock the account behind a captcha; the app solves it by itself.
+    for (let i = 0; i < 5; i++) {
+      const wrong = await fetch(`${server.url}/api/v1/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ account: email, password: `wrong-${i}-password` }),
+      }).then((r) => r.json() as Promise<{ error: string }>);
+      expect(wrong.error).toBe("invalid_credentials");
+    }
     await page.getByText(en.home.signIn).click();
     await input(en.auth.fields.account).fill(email);
     await input(en.auth.fields.password).fill(password);
     await page.getByRole("button", { name: en.auth.login.submit }).first().click();
     await poll(hashPath).toBe("/");
+    // The session is an HttpOnly cookie; nothing a script can read holds its token.
+    const sessionCookie = (await page.context().cookies()).find(
+      (cookie) => cookie.name === "candor_session",
+    );
+    expect(sessionCookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+    expect(stored).not.toContain(sessionCookie!.value);
+    expect(await page.evaluate(() => document.cookie)).not.toContain("candor_session");
 
     // Change the nickname, then the language; home is translated.
     await page.getByText(en.home.entries.settings, { exact: true }).click();

@@ -9,6 +9,7 @@ import { RateLimiter } from "./http/rate-limit.ts";
 import type { CandorEngine } from "./engine/kernel-port.ts";
 import { authModule } from "./modules/auth/auth.routes.ts";
 import { createAuthService, type AccountOpener } from "./modules/auth/auth.service.ts";
+import type { SmsProvider } from "./modules/auth/sms.ts";
 import { healthModule } from "./modules/health/health.routes.ts";
 import { noticesModule } from "./modules/notices/notices.routes.ts";
 import { operatorModule } from "./modules/operator/operator.routes.ts";
@@ -40,12 +41,18 @@ export interface AppDeps {
   smtpUrl?: string;
   /** Sender of e-mails, e.g. `Candor <no-reply@example.com>`. */
   mailFrom?: string;
+  /** An SMS provider's adapter (phone codes); unset keeps text messages in the outbox only. */
+  smsProvider?: SmsProvider;
   /** Public origin of the app (`https://trade.example.com`): wallet sign-in domain, cookies. */
   publicUrl?: string;
+  /** The configured listening port (PORT); wallet sign-in without `publicUrl` accepts only its loopback origins. */
+  port?: number;
   /** log2 of scrypt's N for passwords (default 17); tests use a low cost. */
   passwordCost?: number;
   /** "off" skips captchas (scripted local use and tests); default "required". */
   captcha?: "required" | "off";
+  /** Work per proof-of-work captcha (CAPTCHA_COST, the largest secret number); default 250,000. */
+  captchaCost?: number;
   /** Publish a proof of liabilities every this many ms (PROOF_INTERVAL_MS); unset: on request. */
   proofIntervalMs?: number;
   /** Market data (REST under /api/v1/market and the WebSocket /api/v1/ws), when built. */
@@ -77,8 +84,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     passwordCost: deps.passwordCost,
     captcha: deps.captcha,
+    captchaCost: deps.captchaCost,
     smtpUrl: deps.smtpUrl,
     mailFrom: deps.mailFrom,
+    smsProvider: deps.smsProvider,
     accounts: deps.accounts,
   });
   app.addHook("onClose", async () => auth.close());
@@ -91,7 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthModule, { database, now });
   await app.register(tapeModule, { database });
   if (deps.engine) await app.register(operatorModule, { engine: deps.engine });
-  await app.register(authModule, { auth, publicUrl: deps.publicUrl });
+  await app.register(authModule, { auth, publicUrl: deps.publicUrl, port: deps.port });
   await app.register(noticesModule, { database, now });
   if (deps.market) await app.register(marketModule, { market: deps.market, now });
   if (deps.market?.kernel) {

@@ -11,6 +11,7 @@ describe("readConfig", () => {
       SNAPSHOT_EVERY: 10_000,
       PASSWORD_COST: 17,
       CAPTCHA: "required",
+      CAPTCHA_COST: 250_000,
       MARKET_SEED: 20_261_123,
       MARKET_BACKFILL_DAYS: 30,
       MARKET_TICK_INTERVAL_MS: 1_000,
@@ -36,6 +37,7 @@ describe("readConfig", () => {
     [{ PUBLIC_URL: "https://x.example/path" }, /^PUBLIC_URL=.* is invalid: must be an origin/],
     [{ PASSWORD_COST: "30" }, /^PASSWORD_COST="30" is invalid/],
     [{ CAPTCHA: "maybe" }, /^CAPTCHA="maybe" is invalid/],
+    [{ CAPTCHA_COST: "10" }, /^CAPTCHA_COST="10" is invalid/],
   ])("rejects %o with one line naming the variable", (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);

@@ -28,6 +28,8 @@ const ConfigSchema = z.object({
     .optional(),
   PASSWORD_COST: z.coerce.number().int().min(10).max(20).default(17),
   CAPTCHA: z.enum(["required", "off"]).default("required"),
+  /** Proof-of-work captcha cost: the largest secret number a client may have to try. */
+  CAPTCHA_COST: z.coerce.number().int().min(1_000).max(100_000_000).default(250_000),
   /** Publish a proof of liabilities every this many ms (default hourly; 0 = on request only). */
   PROOF_INTERVAL_MS: z.coerce.number().int().min(0).max(604_800_000).default(3_600_000),
   /** Seed of the price simulator: the same seed gives the same simulated history. */

@@ -84,8 +84,10 @@ async function main() {
     mailFrom: config.MAIL_FROM,
     operatorToken: config.OPERATOR_TOKEN,
     publicUrl: config.PUBLIC_URL,
+    port: config.PORT,
     passwordCost: config.PASSWORD_COST,
     captcha: config.CAPTCHA,
+    captchaCost: config.CAPTCHA_COST,
     proofIntervalMs: config.PROOF_INTERVAL_MS || undefined,
     market,
   });

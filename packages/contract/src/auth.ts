@@ -13,8 +13,10 @@ export const Email = z.email().max(254);
 export const Phone = z.string().regex(/^\+?[1-9]\d{6,14}$/);
 /** An account is an e-mail address or a phone number. */
 export const Account = z.union([Email, Phone]);
-export const CaptchaId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
-export const CaptchaAnswer = z.string().regex(/^\d{4,8}$/);
+/** A proof-of-work captcha as issued: `<salt>.<signature>` (see `getCaptcha`). */
+export const CaptchaId = z.string().regex(/^[0-9a-f]{24}\.\d{10}\.[0-9a-f]{64}$/);
+/** The number the client found, in decimal. */
+export const CaptchaAnswer = z.string().regex(/^\d{1,10}$/);
 export const EmailCode = z.string().regex(/^\d{6}$/);
 export const InviteCode = z.string().regex(/^[A-Z0-9]{6,12}$/);
 export const EvmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
@@ -60,15 +62,19 @@ const Empty = z.object({});
 export const getCaptcha = defineEndpoint({
   method: "GET",
   path: "/api/v1/auth/captcha",
-  summary: "A new captcha: an SVG image of digits, single use, valid 5 minutes",
+  summary:
+    "A new proof-of-work captcha (ALTCHA-style), single use, valid 5 minutes: find the number " +
+    "n in 0…maxNumber with SHA-256(salt + n) = challenge (hex), then send captchaId and " +
+    "captchaAnswer = n",
   tag: "auth",
   auth: "none",
   response: z.object({
     captchaId: z.string(),
-    svg: z.string(),
+    algorithm: z.literal("SHA-256"),
+    challenge: z.string().regex(/^[0-9a-f]{64}$/),
+    salt: z.string(),
+    maxNumber: z.number().int().positive(),
     expiresAt: z.string(),
-    /** False when the server runs with CAPTCHA=off: forms hide the captcha field. */
-    required: z.boolean(),
   }),
 });
 
@@ -99,13 +105,35 @@ export const sendEmailCode = defineEndpoint({
   errors: ["captcha_required", "captcha_invalid", "rate_limited", "mail_unavailable"],
 });
 
+export const sendPhoneCode = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/auth/phone-codes",
+  summary: "Text a 6-digit registration code to a phone number (valid 10 minutes)",
+  description:
+    "Always answers success for a well-formed request, so it never reveals whether the number " +
+    "has an account: a registered number gets a message saying so instead of a code. Sent " +
+    "through the configured SMS sender; without one the message lands in the operator's " +
+    "outbox. Needs a captcha unless the server runs with CAPTCHA=off.",
+  tag: "auth",
+  auth: "none",
+  body: z.strictObject({
+    phone: Phone,
+    purpose: z.enum(["register"]),
+    ...captchaFields,
+  }),
+  response: z.object({ expiresAt: z.string() }),
+  errors: ["captcha_required", "captcha_invalid", "rate_limited", "mail_unavailable"],
+});
+
 export const register = defineEndpoint({
   method: "POST",
   path: "/api/v1/auth/register",
-  summary: "Register with e-mail (and its code) or phone, password, agreement and captcha",
+  summary: "Register with e-mail or phone (and its code), password, agreement and captcha",
   description:
-    "The trade password starts equal to the login password. Phone accounts are not confirmed " +
-    "by SMS (no SMS gateway yet).",
+    "The trade password starts equal to the login password. A phone number is confirmed by the " +
+    "code from POST /api/v1/auth/phone-codes (phoneCode), an e-mail address by the code from " +
+    "POST /api/v1/auth/email-codes (emailCode). A taken e-mail or number answers like a wrong " +
+    "code, so registration never tells whether an account exists.",
   tag: "auth",
   auth: "none",
   body: z
@@ -114,6 +142,7 @@ export const register = defineEndpoint({
       password: Password,
       passwordConfirm: z.string().max(64),
       emailCode: EmailCode.optional(),
+      phoneCode: EmailCode.optional(),
       inviteCode: InviteCode.optional(),
       agreement: z.boolean(),
       ...captchaFields,
@@ -128,8 +157,8 @@ export const register = defineEndpoint({
     "captcha_required",
     "captcha_invalid",
     "email_code_invalid",
+    "phone_code_invalid",
     "invite_code_invalid",
-    "account_exists",
     "rate_limited",
   ],
 });
@@ -340,19 +369,20 @@ export const OutboxEmail = z.object({
   to: z.string(),
   subject: z.string(),
   text: z.string(),
-  delivery: z.enum(["outbox", "smtp"]),
+  delivery: z.enum(["outbox", "smtp", "sms"]),
   createdAt: z.string(),
 });
 
 export const operatorOutbox = defineEndpoint({
   method: "GET",
   path: "/api/v1/operator/outbox",
-  summary: "The latest e-mails the server sent or queued (operator token)",
+  summary: "The latest e-mails and text messages the server sent or queued (operator token)",
   tag: "operator",
   auth: "operator",
   query: z.strictObject({
     limit: z.coerce.number().int().min(1).max(200).default(50),
-    to: Email.optional(),
+    /** An e-mail address, or a phone number for text messages (subject "SMS"). */
+    to: z.union([Email, Phone]).optional(),
   }),
   response: z.object({ emails: z.array(OutboxEmail) }),
 });

@@ -67,6 +67,9 @@ export const httpStatusByErrorCode = {
   order_type_invalid: 400,
   time_in_force_invalid: 400,
   nothing_to_cancel: 404,
+  host_not_allowed: 403,
+  csrf_failed: 403,
+  phone_code_invalid: 400,
   proof_not_published: 404,
   proof_not_included: 404,
 } as const satisfies Record<string, number>;

@@ -117,3 +117,39 @@ export const publishLiabilitiesEndpoint = defineEndpoint({
     "Builds the tree from the kernel state at the current journal sequence (off the main " +
     "thread) and publishes its root. Scheduled publication does the same.",
 });
+
+/** One system account's holding in one asset (decimal string in asset units). */
+export const SystemHolding = z.object({
+  /** `system:fees`, `system:market_maker`, `system:house`, `system:insurance_fund`, … */
+  ownerId: z.string(),
+  assetId: z.string(),
+  amount: z.string(),
+});
+
+/** The public transparency page: figures read from the kernel's ledger, none typed in. */
+export const Transparency = z.object({
+  /** Journal sequence the figures were read at. */
+  sequence: z.string(),
+  /** What Candor owes its real-money users, per asset (decimal strings), right now. */
+  liabilities: z.array(z.object({ assetId: z.string(), amount: z.string() })),
+  /** Real-money users with an account. */
+  users: z.number().int().nonnegative(),
+  /**
+   * Real-money system accounts. `system:external` is the clearing account of money that came
+   * in from outside and left: it is negative by what users deposited net of withdrawals.
+   */
+  systemAccounts: z.array(SystemHolding),
+  /** The latest proof of liabilities, if one was published. */
+  proof: LiabilityPublication.nullable(),
+});
+export type Transparency = z.infer<typeof Transparency>;
+
+/** GET /api/v1/transparency */
+export const transparencyEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/transparency",
+  summary: "Figures from the ledger: liabilities, system accounts, the latest proof",
+  tag: "proof",
+  auth: "none",
+  response: Transparency,
+});

@@ -33,6 +33,7 @@ export {
   getOrder,
   getStatement,
   getLiabilities,
+  getSystemBalances,
   getWithdrawal,
   isOpen,
 } from "./queries.ts";

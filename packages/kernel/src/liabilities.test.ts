@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { createOrderBook } from "./book/order-book.ts";
 import { apply, createKernelState, getBalances, type Command } from "./index.ts";
-import { getLiabilities } from "./queries.ts";
+import { getLiabilities, getSystemBalances } from "./queries.ts";
 import { Random } from "./testing/simulate.ts";
 import { CommandMaker } from "./testing/commands.ts";
 
@@ -83,6 +83,15 @@ describe("getLiabilities", () => {
       // What users do not own any more went to the fee account.
       expect(owed + (fees.get(assetId) ?? 0n)).toBe(50_000_000n);
       expect(fees.get(assetId)).toBeGreaterThan(0n);
+    }
+    // The same system accounts, as the transparency page lists them (zero balances left out).
+    const listed = getSystemBalances(state, "real");
+    expect(listed.every((row) => row.ownerId.startsWith("system:") && row.amount !== 0n)).toBe(
+      true,
+    );
+    for (const [assetId, total] of system) {
+      const sum = listed.filter((r) => r.assetId === assetId).reduce((s, r) => s + r.amount, 0n);
+      expect(sum).toBe(total);
     }
   });
 });

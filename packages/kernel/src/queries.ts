@@ -174,3 +174,22 @@ export function getLiabilities(state: KernelState, mode: Mode): Liabilities {
   owners.sort((a, b) => compareStrings(a.ownerId, b.ownerId));
   return { assets, owners };
 }
+
+/** Every system account of one mode with what it holds (available + held), by owner then asset. */
+export function getSystemBalances(
+  state: KernelState,
+  mode: Mode,
+): { ownerId: string; assetId: string; amount: bigint }[] {
+  const out: { ownerId: string; assetId: string; amount: bigint }[] = [];
+  const byMode = mode === "real" ? state.ledger.ownersReal : state.ledger.ownersDemo;
+  for (const owner of byMode.values()) {
+    if (!owner.system) continue;
+    for (const account of owner.accounts.values()) {
+      const amount = account.available + account.held;
+      if (amount !== 0n) out.push({ ownerId: owner.ownerId, assetId: account.assetId, amount });
+    }
+  }
+  return out.sort(
+    (a, b) => compareStrings(a.ownerId, b.ownerId) || compareStrings(a.assetId, b.assetId),
+  );
+}

@@ -53,7 +53,7 @@ export interface UserTables {
     to_address: string;
     subject: string;
     body_text: string;
-    delivery: "outbox" | "smtp";
+    delivery: "outbox" | "smtp" | "sms";
     created_at: Date;
   };
 }

@@ -35,17 +35,53 @@ declare module "fastify" {
 /** Name of the httpOnly session cookie set at sign-in. */
 export const sessionCookieName = "candor_session";
 
-/** The bearer token of a request: `Authorization: Bearer …`, else the session cookie. */
-export function requestToken(request: FastifyRequest): string | undefined {
+/**
+ * The header the web app sends with every request. A cookie-authenticated request that changes
+ * something must carry it: a cross-site page cannot set a custom header without a CORS
+ * preflight, which this server never grants, so a forged form or fetch fails (CSRF).
+ */
+export const csrfHeaderName = "x-candor-csrf";
+
+/** Methods that change nothing, exempt from the CSRF check. */
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** A request's session token and where it came from. */
+export interface RequestCredential {
+  token: string;
+  /** `Authorization: Bearer …` (API clients) or the HttpOnly session cookie (the web app). */
+  via: "bearer" | "cookie";
+}
+
+/** The session token of a request: `Authorization: Bearer …`, else the session cookie. */
+export function requestCredential(request: FastifyRequest): RequestCredential | undefined {
   const header = request.headers.authorization;
-  if (header?.startsWith("Bearer ")) return header.slice(7).trim() || undefined;
+  if (header?.startsWith("Bearer ")) {
+    const token = header.slice(7).trim();
+    return token ? { token, via: "bearer" } : undefined;
+  }
   const cookie = request.headers.cookie;
   if (!cookie) return undefined;
   for (const part of cookie.split(";")) {
     const [name, ...value] = part.trim().split("=");
-    if (name === sessionCookieName) return decodeURIComponent(value.join("=")) || undefined;
+    if (name === sessionCookieName) {
+      const token = safeDecode(value.join("="));
+      return token ? { token, via: "cookie" } : undefined;
+    }
   }
   return undefined;
+}
+
+/** The session token of a request, wherever it came from. */
+export function requestToken(request: FastifyRequest): string | undefined {
+  return requestCredential(request)?.token;
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where the plugin looks bearer tokens up (the auth module's sessions). */
@@ -92,8 +128,16 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, options: Authe
         request.operator = true;
         return;
       }
-      const user = await sessionUser(request);
+      const credential = requestCredential(request);
+      const user = credential ? await sessionUserByToken(credential.token) : null;
       if (!user) throw new AppError("unauthorized");
+      if (
+        credential?.via === "cookie" &&
+        !safeMethods.has(request.method) &&
+        request.headers[csrfHeaderName] !== "1"
+      ) {
+        throw new AppError("csrf_failed");
+      }
       request.user = user;
     };
     return handler;

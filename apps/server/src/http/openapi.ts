@@ -239,7 +239,7 @@ table{border-collapse:collapse;width:100%;display:block;overflow-x:auto}td,th{bo
 <h1>Candor API ${escapeHtml(version)}</h1>
 <p>Responses are <code>{ code, message, data, error }</code>: <code>code</code> 200 on success, otherwise the HTTP status;
 <code>error</code> is a stable code; <code>message</code> follows <code>X-Lang</code> or <code>Accept-Language</code>.
-Sign in, then send <code>Authorization: Bearer &lt;token&gt;</code> (or use the session cookie).
+Sign in, then send <code>Authorization: Bearer &lt;token&gt;</code> (or use the session cookie; requests that change something by cookie also need <code>X-Candor-CSRF: 1</code>).
 Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a>.
 How the specification's paths map to these: <a href="#api-map">API map</a>.</p>
 ${sections}

@@ -1,7 +1,7 @@
 import type { EndpointData, EndpointInput, EndpointSpec, ErrorEnvelope } from "@candor/contract";
 import type { z } from "zod";
 import i18n from "i18next";
-import { getSession } from "./session.ts";
+import { clearSession, getSession } from "./session.ts";
 
 /** An API error: the stable code and the server's message, already in the user's language. */
 export class ApiError extends Error {
@@ -15,6 +15,9 @@ export class ApiError extends Error {
     this.name = "ApiError";
   }
 }
+
+/** The header that marks a request as the app's own (the server's CSRF check). */
+export const csrfHeader = "X-Candor-CSRF";
 
 /** Request and socket time-out (spec §9). */
 export const requestTimeoutMs = 60_000;
@@ -64,9 +67,11 @@ export interface EndpointCallInput<E extends EndpointSpec> {
 /**
  * Calls an endpoint of `@candor/contract` (by its row in `api-endpoints.ts`) and unwraps the
  * envelope; the input and the answer are typed by the contract's schemas. Every request carries
- * the current language (`X-Lang`); the bearer token only when the endpoint needs a signed-in
- * user (spec §7). Non-200 envelopes become `ApiError` with the server's localised message; a
- * network failure or a non-JSON answer becomes `network`.
+ * the current language (`X-Lang`) and the CSRF header; the session travels in the server's
+ * HttpOnly cookie (same origin), never in script-readable storage. A 401 on an endpoint that
+ * needs a signed-in user means the cookie's session ended: the cached user is forgotten.
+ * Non-200 envelopes become `ApiError` with the server's localised message; a network failure
+ * or a non-JSON answer becomes `network`.
  */
 export async function callEndpoint<E extends EndpointSpec>(
   endpoint: EndpointRef<E>,
@@ -77,17 +82,15 @@ export async function callEndpoint<E extends EndpointSpec>(
     input.params as Record<string, string> | undefined,
     input.query as Record<string, string | number | undefined> | undefined,
   );
-  const headers = new Headers({ "X-Lang": i18n.language });
+  // The server refuses a change made by cookie without this header (a cross-site page cannot set it).
+  const headers = new Headers({ "X-Lang": i18n.language, [csrfHeader]: "1" });
   if (input.body !== undefined) headers.set("Content-Type", "application/json");
-  if (endpoint.auth !== "none") {
-    const token = getSession()?.token;
-    if (token) headers.set("Authorization", `Bearer ${token}`);
-  }
   let response: Response;
   try {
     response = await fetch(url, {
       method: endpoint.method,
       headers,
+      credentials: "same-origin",
       ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
       signal: AbortSignal.timeout(requestTimeoutMs),
     });
@@ -101,6 +104,7 @@ export async function callEndpoint<E extends EndpointSpec>(
   }
   if (body.code !== 200) {
     const error = "error" in body && body.error ? body.error : "internal_error";
+    if (body.code === 401 && endpoint.auth === "user" && getSession()) clearSession();
     const issues = "issues" in body && body.issues ? body.issues : [];
     throw new ApiError(body.code, error, body.message, issues);
   }

@@ -15,22 +15,26 @@ export interface SessionUser {
   demoOnly?: boolean;
 }
 
-/** What is cached while signed in: the bearer token and the user. */
+/**
+ * What is cached while signed in: the user, for showing. The session token itself is never
+ * readable by the app: the server keeps it in an HttpOnly cookie (docs/decisions.md, issue 14),
+ * so a script injected into the page cannot steal it.
+ */
 export interface Session {
-  token: string;
   user: SessionUser;
 }
 
-const tokenKey = "token";
+/** Where older versions kept the bearer token; removed on sight. */
+const legacyTokenKey = "token";
 const userKey = "userInfo";
 
 const listeners = new Set<() => void>();
 let current: Session | null | undefined;
 
 function read(): Session | null {
-  const token = localCache().get<string>(tokenKey);
+  localCache().remove(legacyTokenKey);
   const user = localCache().get<SessionUser>(userKey);
-  return token && user ? { token, user } : null;
+  return user ? { user } : null;
 }
 
 function emit() {
@@ -44,16 +48,15 @@ export function getSession(): Session | null {
   return current;
 }
 
-/** Stores a new session for 7 days (the cache's default lifetime). */
+/** Remembers the signed-in user for 7 days (the cache's default lifetime, the cookie's too). */
 export function setSession(session: Session) {
-  localCache().set(tokenKey, session.token);
   localCache().set(userKey, session.user);
   emit();
 }
 
-/** Forgets the session. */
+/** Forgets the session (the server clears its cookie on logout). */
 export function clearSession() {
-  localCache().remove(tokenKey);
+  localCache().remove(legacyTokenKey);
   localCache().remove(userKey);
   emit();
 }
@@ -63,7 +66,7 @@ export function isDemo(session: Session | null): boolean {
   return session?.user.is_virtual === 1;
 }
 
-/** Replaces the cached user (after a mode switch or a profile change), keeping the token. */
+/** Replaces the cached user (after a mode switch or a profile change). */
 export function updateSessionUser(user: SessionUser) {
   const session = getSession();
   if (!session) return;

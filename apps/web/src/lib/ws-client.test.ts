@@ -30,7 +30,7 @@ describe("ws client", () => {
     });
   });
 
-  it("subscribes channel by channel, and private channels only after the server took the token", () => {
+  it("subscribes channel by channel, and private channels only when signed in", () => {
     class FakeSocket {
       static OPEN = 1;
       static last: FakeSocket | undefined;
@@ -52,7 +52,7 @@ describe("ws client", () => {
     try {
       const sut = new MarketSocket(
         () => "ws://test/api/v1/ws",
-        () => "token-1",
+        () => true,
       );
       sut.subscribe({ channel: "depth", instrumentId: "BTCUSDT", mode: "demo" }, () => {});
       sut.subscribe({ channel: "orders" }, () => {});
@@ -60,14 +60,12 @@ describe("ws client", () => {
       const socket = FakeSocket.last!;
       socket.readyState = FakeSocket.OPEN;
       socket.onopen!();
-      // Public channels one per message (a refused one takes no other with it), then auth.
-      expect(socket.sent.map((m) => (m.op === "auth" ? "auth" : m.channels![0]!.channel))).toEqual([
+      // One channel per message: a refused one takes no other with it.
+      expect(socket.sent.map((m) => m.channels![0]!.channel)).toEqual([
         "depth",
-        "auth",
+        "orders",
         "ticker",
       ]);
-      socket.onmessage!({ data: JSON.stringify({ type: "auth_ok", userId: "1", mode: "demo" }) });
-      expect(socket.sent.at(-1)).toEqual({ op: "subscribe", channels: [{ channel: "orders" }] });
       // Another session signs in: a new connection, authenticated again; the old one is inert.
       sut.renewIdentity();
       const renewed = FakeSocket.last!;
@@ -75,7 +73,7 @@ describe("ws client", () => {
       socket.onclose!();
       renewed.readyState = FakeSocket.OPEN;
       renewed.onopen!();
-      expect(renewed.sent.map((m) => m.op)).toEqual(["subscribe", "auth", "subscribe"]);
+      expect(renewed.sent).toHaveLength(3);
       // Without a session, private channels are never asked for.
       const anonymous = new MarketSocket(() => "ws://test/api/v1/ws");
       anonymous.subscribe({ channel: "fills" }, () => {});

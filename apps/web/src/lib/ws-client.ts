@@ -68,18 +68,16 @@ export class MarketSocket {
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private reconnectDelayMs = reconnectDelayMsMin;
-  /** The server accepted our token on this connection: private channels may subscribe. */
-  private authenticated = false;
-  private authSent = false;
   state: SocketState = "closed";
 
   /**
-   * `token` gives the signed-in session's bearer token (or undefined): private channels
-   * (orders, fills, balances) are subscribed only after the server accepted it.
+   * `signedIn` says whether a session is signed in: the upgrade request carries its cookie, so
+   * the connection is the session's, and private channels (orders, fills, balances) are asked
+   * for only then.
    */
   constructor(
     private readonly url: () => string,
-    private readonly token: () => string | undefined = () => undefined,
+    private readonly signedIn: () => boolean = () => false,
   ) {}
 
   /** Listens to one channel; returns the function that stops listening. */
@@ -116,20 +114,12 @@ export class MarketSocket {
 
   /**
    * One subscribe message per channel, so a refused channel never takes others with it (the
-   * server answers a batch with one error and subscribes none of it). Private channels wait
-   * for `auth_ok`; without a session they are not asked for at all.
+   * server answers a batch with one error and subscribes none of it). Without a session,
+   * private channels are not asked for at all.
    */
   private sendSubscribe(channel: Channel) {
-    if (!privateChannels.has(channel.channel)) {
-      this.send({ op: "subscribe", channels: [channel] });
-    } else if (this.authenticated) {
-      this.send({ op: "subscribe", channels: [channel] });
-    } else if (!this.authSent && this.socket?.readyState === WebSocket.OPEN) {
-      const token = this.token();
-      if (token === undefined) return;
-      this.authSent = true;
-      this.send({ op: "auth", token });
-    }
+    if (privateChannels.has(channel.channel) && !this.signedIn()) return;
+    this.send({ op: "subscribe", channels: [channel] });
   }
 
   private send(message: unknown) {
@@ -144,8 +134,6 @@ export class MarketSocket {
     socket.onopen = () => {
       this.reconnectDelayMs = reconnectDelayMsMin;
       this.setState("open");
-      this.authenticated = false;
-      this.authSent = false;
       for (const channel of this.channels.values()) this.sendSubscribe(channel);
     };
     socket.onmessage = (event) => {
@@ -157,8 +145,6 @@ export class MarketSocket {
       // A socket replaced by `renewIdentity` closes late: it must not touch the new one.
       if (this.socket !== socket) return;
       clearInterval(this.heartbeat);
-      this.authenticated = false;
-      this.authSent = false;
       this.socket = undefined;
       this.setState("closed");
       if (this.listeners.size === 0) return;
@@ -177,8 +163,6 @@ export class MarketSocket {
   renewIdentity() {
     if (!this.socket && !this.reconnectTimer) return;
     this.close();
-    this.authenticated = false;
-    this.authSent = false;
     if (this.listeners.size > 0) this.ensureOpen();
   }
 
@@ -187,13 +171,6 @@ export class MarketSocket {
       clearInterval(this.heartbeat);
       const everyMs = Math.max(1_000, Math.floor((message.heartbeatMs || heartbeatMsDefault) / 2));
       this.heartbeat = setInterval(() => this.send({ op: "ping" }), everyMs);
-      return;
-    }
-    if (message.type === "auth_ok") {
-      this.authenticated = true;
-      for (const channel of this.channels.values()) {
-        if (privateChannels.has(channel.channel)) this.sendSubscribe(channel);
-      }
       return;
     }
     if ("stream" in message && typeof message.stream === "string") {
@@ -219,12 +196,12 @@ export function marketSocket(): MarketSocket {
       const scheme = window.location.protocol === "https:" ? "wss" : "ws";
       return `${scheme}://${window.location.host}${wsPath}?lang=${encodeURIComponent(i18n.language)}`;
     },
-    () => getSession()?.token,
+    () => getSession() !== null,
   );
   const socket = shared;
   const identity = () => {
     const session = getSession();
-    return session ? `${session.token}|${session.user.is_virtual}` : "";
+    return session ? `${session.user.id}|${session.user.is_virtual}` : "";
   };
   let current = identity();
   onSessionChange(() => {

@@ -39,7 +39,7 @@ const userInfoColumns = [
 ] as const;
 
 /**
- * The only file of the auth module that speaks SQL: users, sessions, captchas, e-mailed codes,
+ * The only file of the auth module that speaks SQL: users, sessions, used captchas, e-mailed codes,
  * login failures, wallet nonces and the e-mail outbox (migration 0003). Each method is one
  * statement; what to do with the rows is the service's business.
  */
@@ -254,33 +254,22 @@ export class AuthRepository {
 
   // Captchas.
 
-  async insertCaptcha(captcha: { id: string; answerHash: string; expiresAt: Date }) {
-    await this.db
+  /**
+   * Records a proof-of-work captcha as used (keyed by its salt); false when it already was,
+   * so of two requests racing with one solution only one gets true.
+   */
+  async insertUsedCaptcha(salt: string, expiresAt: Date, at: Date): Promise<boolean> {
+    const row = await this.db
       .insertInto("captchas")
-      .values({
-        id: captcha.id,
-        answer_hash: captcha.answerHash,
-        expires_at: captcha.expiresAt,
-        used_at: null,
-      })
-      .execute();
+      .values({ id: salt, answer_hash: "proof-of-work", expires_at: expiresAt, used_at: at })
+      .onConflict((conflict) => conflict.column("id").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async deleteCaptchasExpiredBefore(before: Date): Promise<void> {
     await this.db.deleteFrom("captchas").where("expires_at", "<", before).execute();
-  }
-
-  /** Marks an unused, unexpired captcha used; its answer hash, or undefined when there was none. */
-  async useCaptcha(captchaId: string, at: Date): Promise<string | undefined> {
-    const row = await this.db
-      .updateTable("captchas")
-      .set({ used_at: at })
-      .where("id", "=", captchaId)
-      .where("used_at", "is", null)
-      .where("expires_at", ">", at)
-      .returning(["answer_hash"])
-      .executeTakeFirst();
-    return row?.answer_hash;
   }
 
   // E-mailed codes.
@@ -353,14 +342,27 @@ export class AuthRepository {
     return Number(row.count);
   }
 
-  async insertLoginFailure(account: string, at: Date): Promise<void> {
-    await this.db.insertInto("login_failures").values({ account, at }).execute();
+  /** Records a login attempt (a failure until it succeeds); its id. */
+  async insertLoginFailure(account: string, at: Date): Promise<bigint> {
+    const row = await this.db
+      .insertInto("login_failures")
+      .values({ account, at })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return BigInt(row.id);
   }
 
-  /** Forgets an account's failures: all of them, or those at or before `atOrBefore`. */
-  async deleteLoginFailures(account: string, atOrBefore?: Date): Promise<void> {
+  /**
+   * Forgets an account's failures: all of them, those at or before `atOrBefore`, or those with
+   * an id up to `upToId` (an attempt and the ones recorded before it).
+   */
+  async deleteLoginFailures(
+    account: string,
+    which: { atOrBefore?: Date; upToId?: bigint } = {},
+  ): Promise<void> {
     let query = this.db.deleteFrom("login_failures").where("account", "=", account);
-    if (atOrBefore) query = query.where("at", "<=", atOrBefore);
+    if (which.atOrBefore) query = query.where("at", "<=", which.atOrBefore);
+    if (which.upToId !== undefined) query = query.where("id", "<=", which.upToId);
     await query.execute();
   }
 
@@ -421,7 +423,7 @@ export class AuthRepository {
     to: string;
     subject: string;
     text: string;
-    delivery: "outbox" | "smtp";
+    delivery: "outbox" | "smtp" | "sms";
     createdAt: Date;
   }): Promise<void> {
     await this.db

@@ -11,6 +11,7 @@ import {
   register,
   resetPassword,
   sendEmailCode,
+  sendPhoneCode,
   setTradePassword,
   switchMode,
   tradePasswordStatus,
@@ -31,12 +32,27 @@ import type { SiweOrigin } from "./wallet.ts";
 const minute = 60_000;
 const hour = 60 * minute;
 
+/**
+ * The `Host` values of a local app on `port`: localhost and 127.0.0.1, with the port (and
+ * without it on port 80, as browsers send it there). Not [::1]: EIP-4361 tools (viem) refuse
+ * an IPv6 literal as the domain, so a wallet could not sign for it anyway.
+ */
+export function loopbackHosts(port: number): string[] {
+  const names = ["localhost", "127.0.0.1"];
+  return [...names.map((name) => `${name}:${port}`), ...(port === 80 ? names : [])];
+}
+
 /** Options of the auth module. */
 export interface AuthModuleOptions {
   /** The auth service; the app builds it first, as authentication and other modules use it too. */
   auth: AuthService;
   /** Public origin of the app (`https://trade.example.com`): wallet sign-in domain, cookies. */
   publicUrl?: string;
+  /**
+   * The configured listening port (PORT). Without `publicUrl`, wallet sign-in is valid only at
+   * the loopback origins of this port; 0 or unset means the port the server actually bound.
+   */
+  port?: number;
 }
 
 /**
@@ -47,14 +63,29 @@ export interface AuthModuleOptions {
 export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, options) => {
   const { auth, publicUrl } = options;
 
-  /** Where the app is served, as wallet sign-in (SIWE) checks it. */
+  /**
+   * Where the app is served, as wallet sign-in (SIWE) checks it: from configuration only. With
+   * `publicUrl` it is that origin, whatever the request's `Host`. Without it, the app is a local
+   * one and only the loopback origins of its port count; the `Host` picks one of them, and any
+   * other `Host` (a phishing site relaying a victim's signature) is refused.
+   */
   function origin(request: FastifyRequest): SiweOrigin {
     if (publicUrl) {
       const url = new URL(publicUrl);
       return { domain: url.host, uri: url.origin };
     }
-    const host = request.headers.host ?? "localhost";
-    return { domain: host, uri: `${request.protocol}://${host}` };
+    const host = request.headers.host?.toLowerCase();
+    if (!host || !loopbackHosts(listeningPort()).includes(host)) {
+      throw new AppError("host_not_allowed");
+    }
+    return { domain: host, uri: `http://${host}` };
+  }
+
+  /** The configured port; when that is 0 or unset, the bound one (80 for `inject` tests). */
+  function listeningPort(): number {
+    if (options.port) return options.port;
+    const address = app.server.address();
+    return typeof address === "object" && address ? address.port : 80;
   }
 
   /** Sets the session cookie of a new session (the token is in the body too). */
@@ -81,6 +112,19 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
         throw new AppError("rate_limited");
       }
       return auth.sendEmailCode(body, request.locale);
+    },
+  );
+
+  defineRoute(
+    app,
+    sendPhoneCode,
+    { bodyBytes: 2048, perIp: { max: 10, windowMs: hour } },
+    async ({ body, request }) => {
+      // Per number, whatever the IP: texts cost money and annoy the number's owner.
+      if (!app.rateLimiter.hit(`phone-code|${body.phone}`, { max: 5, windowMs: hour })) {
+        throw new AppError("rate_limited");
+      }
+      return auth.sendPhoneCode(body, request.locale);
     },
   );
 

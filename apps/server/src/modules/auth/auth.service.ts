@@ -13,6 +13,7 @@ import {
   type register,
   type resetPassword,
   type sendEmailCode,
+  type sendPhoneCode,
   type updateMe,
   type walletLogin,
 } from "@candor/contract";
@@ -21,10 +22,11 @@ import type { Database } from "../../db/database.ts";
 import { AppError } from "../../http/app-error.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { AuthRepository } from "./auth.repository.ts";
-import { consumeCaptcha, createCaptcha } from "./captcha.ts";
+import { ProofOfWorkCaptcha } from "./captcha.ts";
 import { createMailer, type Mailer } from "./mailer.ts";
 import { defaultPasswordCost, hashPassword, verifyPassword } from "./passwords.ts";
 import { Sessions } from "./sessions.ts";
+import { createSmsSender, type SmsProvider, type SmsSender } from "./sms.ts";
 import { TradePasswords } from "./trade-password.ts";
 import { newInviteCode, sha256Hex, toUserInfo } from "./users.ts";
 import { createWalletNonce, verifyWalletSignIn, type SiweOrigin } from "./wallet.ts";
@@ -47,12 +49,16 @@ export interface AccountOpener {
 export interface AuthServiceDependencies {
   repository: AuthRepository;
   mailer: Mailer;
+  /** Text messages (phone codes); tests may pass a fake. */
+  sms: SmsSender;
   /** Milliseconds since the epoch. */
   now: () => number;
   /** log2 of scrypt's N for new password hashes. */
   passwordCost: number;
   /** False skips captchas (CAPTCHA=off: scripted local use and tests). */
   captchaRequired: boolean;
+  /** Largest secret number of a proof-of-work captcha (the work per attempt); default 250,000. */
+  captchaCost?: number;
   accounts?: AccountOpener;
 }
 
@@ -85,9 +91,11 @@ export class AuthService {
   readonly tradePassword: TradePasswords;
   private readonly repository: AuthRepository;
   private readonly mailer: Mailer;
+  private readonly sms: SmsSender;
   private readonly now: () => number;
   private readonly passwordCost: number;
   private readonly captchaRequired: boolean;
+  private readonly captchas: ProofOfWorkCaptcha;
   private readonly accounts: AccountOpener | undefined;
   // Compared against when an account does not exist, so a miss costs as much time as a hit.
   // Made on first use: building the app (tests do it often) should not pay for a hash.
@@ -96,24 +104,22 @@ export class AuthService {
   constructor(dependencies: AuthServiceDependencies) {
     this.repository = dependencies.repository;
     this.mailer = dependencies.mailer;
+    this.sms = dependencies.sms;
     this.now = dependencies.now;
     this.passwordCost = dependencies.passwordCost;
     this.captchaRequired = dependencies.captchaRequired;
+    this.captchas = new ProofOfWorkCaptcha(this.repository, undefined, dependencies.captchaCost);
     this.accounts = dependencies.accounts;
     this.sessions = new Sessions(this.repository, this.now);
-    this.tradePassword = new TradePasswords(this.repository, this.passwordCost);
+    this.tradePassword = new TradePasswords(this.repository, this.passwordCost, this.now);
   }
 
   // Captcha and agreement.
 
-  async captcha() {
-    const captcha = await createCaptcha(this.repository, this.now());
-    return {
-      captchaId: captcha.captchaId,
-      svg: captcha.svg,
-      expiresAt: captcha.expiresAt.toISOString(),
-      required: this.captchaRequired,
-    };
+  /** A proof-of-work challenge for the client to solve (see `ProofOfWorkCaptcha`). */
+  captcha() {
+    const captcha = this.captchas.create(this.now());
+    return { ...captcha, expiresAt: captcha.expiresAt.toISOString() };
   }
 
   agreement(locale: Locale) {
@@ -142,20 +148,31 @@ export class AuthService {
     } else if (body.purpose === "reset_password" && existing === undefined) {
       // Nothing to reset; answering alike keeps unknown addresses unknown.
     } else {
-      await this.repository.deleteEmailCodesExpiredBefore(email, new Date(this.now() - 24 * hour));
-      const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
-      await this.repository.insertEmailCode({
-        email,
-        purpose: body.purpose,
-        codeHash: codeHash(email, body.purpose, code),
-        createdAt: new Date(this.now()),
-        expiresAt,
-      });
+      const code = await this.issueCode(email, body.purpose, expiresAt);
       await this.mailer.send({
         to: email,
         subject: fill(texts.codeSubject, { code }),
         text: fill(texts.codeText, { code }),
       });
+    }
+    return { expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * Texts a registration code to a phone number. Answers alike whether or not the number has
+   * an account: a registered number gets a message saying so, never a code, so registering it
+   * again fails exactly like a wrong code.
+   */
+  async sendPhoneCode(body: EndpointBody<typeof sendPhoneCode>, locale: Locale) {
+    if (this.captchaRequired) await this.requireCaptcha(body);
+    const expiresAt = new Date(this.now() + emailCodeLifetimeMs);
+    const existing = await this.repository.loginAccount("phone", body.phone);
+    const texts = messagesByLocale[locale].sms;
+    if (existing !== undefined) {
+      await this.sms.send({ to: body.phone, text: texts.existsText });
+    } else {
+      const code = await this.issueCode(body.phone, "register", expiresAt);
+      await this.sms.send({ to: body.phone, text: fill(texts.codeText, { code }) });
     }
     return { expiresAt: expiresAt.toISOString() };
   }
@@ -171,10 +188,16 @@ export class AuthService {
       if (inviter === undefined) throw new AppError("invite_code_invalid");
       inviterId = inviter;
     }
-    // Checked last, so a mistake elsewhere in the form does not use up the e-mailed code.
+    // Checked last, so a mistake elsewhere in the form does not use up the code. A taken
+    // address or number never got a code (its owner got a notice instead), so it fails here
+    // exactly like a wrong code: registration does not tell who has an account.
+    const phone = email ? null : body.account;
     if (email) {
       if (!body.emailCode) throw new AppError("email_code_invalid");
       await this.consumeEmailCode(email, "register", body.emailCode);
+    } else {
+      if (!body.phoneCode) throw new AppError("phone_code_invalid");
+      await this.consumeEmailCode(body.account, "register", body.phoneCode, "phone_code_invalid");
     }
     const passwordHash = await hashPassword(body.password, this.passwordCost);
     // The trade password starts as the login password (spec §5), hashed with its own salt.
@@ -182,7 +205,7 @@ export class AuthService {
     const userId = await this.repository.insertUser({
       kind: email ? "email" : "phone",
       email,
-      phone: email ? null : body.account,
+      phone,
       wallet_address: null,
       demo_name: null,
       password_hash: passwordHash,
@@ -193,16 +216,24 @@ export class AuthService {
       inviter_id: inviterId,
       created_at: new Date(this.now()),
     });
-    if (userId === null) throw new AppError("account_exists");
+    // Only a race (the same address registered meanwhile by another valid code) gets here.
+    if (userId === null) throw new AppError(email ? "email_code_invalid" : "phone_code_invalid");
     await this.openAccounts(userId, "real");
     return this.startSession(userId, "real");
   }
 
-  /** Signs in by e-mail or phone and password; a captcha after repeated failures. */
+  /**
+   * Signs in by e-mail or phone and password; a captcha after repeated failures. The attempt is
+   * recorded before the password is checked and counted after, so parallel guesses cannot all
+   * pass the check while the first ones are still hashing: of any number of simultaneous
+   * attempts at most `loginFailuresMax` reach the password without a captcha.
+   */
   async login(body: EndpointBody<typeof login>): Promise<SessionData> {
     const account = normalizeAccount(body.account);
     const since = new Date(this.now() - loginFailureWindowMs);
-    if ((await this.repository.loginFailureCount(account, since)) >= loginFailuresMax) {
+    // Counted first, and the count includes this attempt and every one recorded before it.
+    const attemptId = await this.repository.insertLoginFailure(account, new Date(this.now()));
+    if ((await this.repository.loginFailureCount(account, since)) > loginFailuresMax) {
       // With CAPTCHA=off (scripted use) the account simply waits out the window.
       if (!this.captchaRequired) throw new AppError("rate_limited");
       await this.requireCaptcha(body);
@@ -213,12 +244,13 @@ export class AuthService {
     );
     const valid = await verifyPassword(body.password, user?.password_hash ?? (await this.decoy()));
     if (!user || !user.password_hash || !valid) {
-      await this.repository.insertLoginFailure(account, new Date(this.now()));
-      // Failures older than the window count for nothing: drop them as new ones come.
-      await this.repository.deleteLoginFailures(account, since);
+      // The attempt stays recorded as a failure. Failures older than the window count for
+      // nothing: drop them as new ones come.
+      await this.repository.deleteLoginFailures(account, { atOrBefore: since });
       throw new AppError("invalid_credentials");
     }
-    await this.repository.deleteLoginFailures(account);
+    // A success clears this attempt and the failures before it (not attempts still running).
+    await this.repository.deleteLoginFailures(account, { upToId: attemptId });
     // Idempotent: heals a registration whose account opening failed half-way.
     await this.openAccounts(user.id, "real");
     return this.startSession(user.id, "real");
@@ -408,26 +440,48 @@ export class AuthService {
 
   private async requireCaptcha(body: CaptchaFields) {
     if (!body.captchaId || !body.captchaAnswer) throw new AppError("captcha_required");
-    if (!(await consumeCaptcha(this.repository, this.now(), body.captchaId, body.captchaAnswer))) {
+    if (!(await this.captchas.consume(this.now(), body.captchaId, body.captchaAnswer))) {
       throw new AppError("captcha_invalid");
     }
   }
 
-  /** Uses up the newest live code for an address; wrong guesses count against it. */
+  /**
+   * Makes a 6-digit code for an e-mail address or phone number (both live in `email_codes`:
+   * the address column holds either), storing only its hash; the code itself is returned once.
+   */
+  private async issueCode(
+    address: string,
+    purpose: "register" | "reset_password",
+    expiresAt: Date,
+  ): Promise<string> {
+    await this.repository.deleteEmailCodesExpiredBefore(address, new Date(this.now() - 24 * hour));
+    const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+    await this.repository.insertEmailCode({
+      email: address,
+      purpose,
+      codeHash: codeHash(address, purpose, code),
+      createdAt: new Date(this.now()),
+      expiresAt,
+    });
+    return code;
+  }
+
+  /** Uses up the newest live code for an address or number; wrong guesses count against it. */
   private async consumeEmailCode(
     email: string,
     purpose: "register" | "reset_password",
     code: string,
+    failure: "email_code_invalid" | "phone_code_invalid" = "email_code_invalid",
   ) {
     const row = await this.repository.liveEmailCode(email, purpose, new Date(this.now()));
-    if (!row || row.attempts >= emailCodeAttemptsMax) throw new AppError("email_code_invalid");
+    if (!row || row.attempts >= emailCodeAttemptsMax) throw new AppError(failure);
     const matches = row.codeHash === codeHash(email, purpose, code);
     await this.repository.recordEmailCodeAttempt(
       row.id,
       row.attempts + 1,
       matches ? new Date(this.now()) : undefined,
     );
-    if (!matches) throw new AppError("email_code_invalid");
+    if (!matches) throw new AppError(failure);
   }
 
   private decoy() {
@@ -444,10 +498,14 @@ export interface AuthServiceOptions {
   passwordCost?: number;
   /** "off" skips captchas (scripted local use and tests); default "required". */
   captcha?: "required" | "off";
+  /** Work per captcha: the largest secret number (CAPTCHA_COST); default 250,000. */
+  captchaCost?: number;
   /** `smtp://…` URL for e-mail; unset keeps every e-mail in the operator's outbox only. */
   smtpUrl?: string;
   /** Sender of e-mails, e.g. `Candor <no-reply@example.com>`. */
   mailFrom?: string;
+  /** An SMS provider's adapter; unset keeps text messages in the operator's outbox only. */
+  smsProvider?: SmsProvider;
   accounts?: AccountOpener;
 }
 
@@ -461,12 +519,20 @@ export function createAuthService(options: AuthServiceOptions): AuthService & { 
     smtpUrl: options.smtpUrl,
     mailFrom: options.mailFrom,
   });
+  const sms = createSmsSender({
+    outbox: repository,
+    now: options.now,
+    log: options.log,
+    provider: options.smsProvider,
+  });
   const service = new AuthService({
     repository,
     mailer,
+    sms,
     now: options.now,
     passwordCost: options.passwordCost ?? defaultPasswordCost,
     captchaRequired: options.captcha !== "off",
+    captchaCost: options.captchaCost,
     accounts: options.accounts,
   });
   return Object.assign(service, { close: () => mailer.close() });

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage, parseSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { AuthRepository } from "./auth.repository.ts";
-import { createCaptcha } from "./captcha.ts";
+import { solveCaptcha } from "./captcha.ts";
 
 const operatorToken = "operator-token-for-tests";
 const wallet = privateKeyToAccount(
@@ -26,6 +26,7 @@ describeEachDatabase("auth", (database) => {
       now: () => nowMs,
       operatorToken,
       passwordCost: 10,
+      captchaCost: 2_000,
       accounts: {
         async open(userId, mode) {
           opened.push(`${userId}:${mode}`);
@@ -51,9 +52,10 @@ describeEachDatabase("auth", (database) => {
     });
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+  /** A captcha solved as the web app solves it: by trying numbers until the hash matches. */
   async function captcha() {
-    const { captchaId, answer } = await createCaptcha(new AuthRepository(database()), nowMs);
-    return { captchaId, captchaAnswer: answer };
+    const challenge = (await call("GET", "/api/v1/auth/captcha")).json().data;
+    return { captchaId: challenge.captchaId as string, captchaAnswer: solveCaptcha(challenge) };
   }
 
   async function latestCode(email: string): Promise<string> {
@@ -62,6 +64,27 @@ describeEachDatabase("auth", (database) => {
     });
     const text: string = response.json().data.emails[0].text;
     return /\b(\d{6})\b/.exec(text)![1]!;
+  }
+
+  /** The newest outbox message to an address or number (e-mails and texts alike). */
+  async function latestMessage(to: string): Promise<{ subject: string; text: string }> {
+    const response = await call(
+      "GET",
+      `/api/v1/operator/outbox?to=${encodeURIComponent(to)}&limit=1`,
+      undefined,
+      { authorization: `Bearer ${operatorToken}` },
+    );
+    return response.json().data.emails[0];
+  }
+
+  async function phoneCode(phone: string): Promise<string> {
+    const sent = await call("POST", "/api/v1/auth/phone-codes", {
+      phone,
+      purpose: "register",
+      ...(await captcha()),
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    return /\b(\d{6})\b/.exec((await latestMessage(phone)).text)![1]!;
   }
 
   async function registerEmail(email: string, password = "secret123") {
@@ -82,14 +105,67 @@ describeEachDatabase("auth", (database) => {
   }
 
   describe("captcha and agreement", () => {
-    it("serves an SVG captcha without the answer as text", async () => {
+    it("serves a signed proof-of-work challenge with the operator's cost", async () => {
       const response = await call("GET", "/api/v1/auth/captcha");
       const data = response.json().data;
-      expect(data.svg).toMatch(/^<svg[^>]*>.*<\/svg>$/s);
-      expect(data.svg).not.toMatch(/<text/);
-      expect(data.captchaId).toMatch(/^[A-Za-z0-9_-]{16,}$/);
-      // This server checks captchas, so forms show the field (CAPTCHA=off answers false).
-      expect(data.required).toBe(true);
+      expect(data).toMatchObject({ algorithm: "SHA-256", maxNumber: 2_000 });
+      expect(data.challenge).toMatch(/^[0-9a-f]{64}$/);
+      expect(data.captchaId.startsWith(`${data.salt}.`)).toBe(true);
+      expect(Date.parse(data.expiresAt) - nowMs).toBe(5 * 60_000);
+      // Nothing about the number is in the answer but its hash.
+      const answer = solveCaptcha(data);
+      expect(JSON.stringify(data)).not.toContain(`"${answer}"`);
+    });
+
+    it("accepts a solved challenge once; refuses wrong, forged, expired and reused ones", async () => {
+      ip = 3;
+      let sent = 0;
+      // Each send from its own address and to its own e-mail: only the captcha is under test.
+      const send = (fields: object) => {
+        sent += 1;
+        ip = 100 + sent;
+        return call("POST", "/api/v1/auth/email-codes", {
+          email: `pow${sent}@example.com`,
+          purpose: "register",
+          ...fields,
+        });
+      };
+      const solved = await captcha();
+      // A wrong number does not spend it (nothing hashes right), so the right one still works.
+      const wrong = String((Number(solved.captchaAnswer) + 1) % 2_001);
+      expect((await send({ ...solved, captchaAnswer: wrong })).json().error).toBe(
+        "captcha_invalid",
+      );
+      // Racing one solution twice: exactly one request gets through.
+      const raced = await Promise.all([send(solved), send(solved)]);
+      expect(raced.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+      expect((await send(solved)).json().error).toBe("captcha_invalid");
+      // A challenge the server did not sign: same salt, another signature.
+      const other = await captcha();
+      const forgedId = other.captchaId.replace(/\.[0-9a-f]{64}$/, `.${"0".repeat(64)}`);
+      expect((await send({ ...other, captchaId: forgedId })).json().error).toBe("captcha_invalid");
+      // The expiry is in the signed salt; moving it forward breaks the signature.
+      const [random, expiry, signature] = other.captchaId.split(".");
+      const later = `${random}.${Number(expiry) + 3600}.${signature}`;
+      expect((await send({ ...other, captchaId: later })).json().error).toBe("captcha_invalid");
+      expect((await send(other)).statusCode).toBe(200);
+      const old = await captcha();
+      nowMs += 5 * 60_000 + 1_000;
+      expect((await send(old)).json().error).toBe("captcha_invalid");
+      // Malformed ones fail validation, in the user's language.
+      const malformed = await call(
+        "POST",
+        "/api/v1/auth/email-codes",
+        { email: "pow@example.com", purpose: "register", captchaId: "x", captchaAnswer: "-1" },
+        { "x-lang": "fr" },
+      );
+      expect(malformed.statusCode).toBe(400);
+      expect(
+        malformed
+          .json()
+          .issues.map((i: { path: string }) => i.path)
+          .sort(),
+      ).toEqual(["body.captchaAnswer", "body.captchaId"]);
     });
 
     it("serves the agreement in the requested language", async () => {
@@ -247,19 +323,34 @@ describeEachDatabase("auth", (database) => {
       expect(response.json().issues.map((i: { path: string }) => i.path)).toContain(path);
     });
 
-    it("registers and logs in by phone number (no SMS code) with an invite code", async () => {
+    it("registers and logs in by phone number with a texted code and an invite code", async () => {
       ip = 12;
       const inviter = await database()
         .db.selectFrom("users")
         .select(["id", "invite_code"])
         .where("email", "=", "alice@example.com")
         .executeTakeFirstOrThrow();
-      const registered = await call("POST", "/api/v1/auth/register", {
+      const form = {
         account: "+4915112345678",
         password: "phone1234",
         passwordConfirm: "phone1234",
         inviteCode: inviter.invite_code,
         agreement: true,
+      };
+      // No code, or a wrong one: refused, and nothing is created.
+      const noCode = await call("POST", "/api/v1/auth/register", { ...form, ...(await captcha()) });
+      expect(noCode.json().error).toBe("phone_code_invalid");
+      const code = await phoneCode("+4915112345678");
+      expect((await latestMessage("+4915112345678")).subject).toBe("SMS");
+      const wrong = await call("POST", "/api/v1/auth/register", {
+        ...form,
+        phoneCode: code === "000000" ? "000001" : "000000",
+        ...(await captcha()),
+      });
+      expect(wrong.json().error).toBe("phone_code_invalid");
+      const registered = await call("POST", "/api/v1/auth/register", {
+        ...form,
+        phoneCode: code,
         ...(await captcha()),
       });
       expect(registered.json().data.user).toMatchObject({
@@ -303,14 +394,84 @@ describeEachDatabase("auth", (database) => {
       );
       expect(badLimit.statusCode).toBe(400);
       expect((await call("GET", "/api/v1/me/invitations")).statusCode).toBe(401);
+      // The code is used up: it cannot register the number twice.
       const again = await call("POST", "/api/v1/auth/register", {
-        account: "+4915112345678",
-        password: "phone1234",
-        passwordConfirm: "phone1234",
-        agreement: true,
+        ...form,
+        phoneCode: code,
         ...(await captcha()),
       });
-      expect(again.json().error).toBe("account_exists");
+      expect(again.json().error).toBe("phone_code_invalid");
+    });
+
+    it("answers alike for a taken and a new phone number, and texts the owner", async () => {
+      ip = 14;
+      const ask = (phone: string) =>
+        call("POST", "/api/v1/auth/phone-codes", { phone, purpose: "register" });
+      const [taken, fresh] = [
+        await call("POST", "/api/v1/auth/phone-codes", {
+          phone: "+4915112345678",
+          purpose: "register",
+          ...(await captcha()),
+        }),
+        await call("POST", "/api/v1/auth/phone-codes", {
+          phone: "+4915199999999",
+          purpose: "register",
+          ...(await captcha()),
+        }),
+      ];
+      expect(taken.statusCode).toBe(200);
+      expect(Object.keys(taken.json().data)).toEqual(Object.keys(fresh.json().data));
+      expect({ ...taken.json(), data: null }).toEqual({ ...fresh.json(), data: null });
+      // The owner of the taken number is told, and gets no code.
+      const notice = await latestMessage("+4915112345678");
+      expect(notice.text).toMatch(/already has an account/);
+      expect(notice.text).not.toMatch(/\d{6}/);
+      // Registering the taken number answers exactly like a new number with a wrong code.
+      const register = (account: string) =>
+        call("POST", "/api/v1/auth/register", {
+          account,
+          password: "guess12345",
+          passwordConfirm: "guess12345",
+          phoneCode: "123456",
+          agreement: true,
+        });
+      const [forTaken, forFresh] = [
+        await register("+4915112345678"),
+        await register("+4915188888888"),
+      ];
+      expect(forTaken.statusCode).toBe(400);
+      expect(forTaken.json()).toEqual(forFresh.json());
+      // Needs a captcha; bad numbers are refused before anything is sent.
+      expect((await ask("+4915177777777")).json().error).toBe("captcha_required");
+      for (const phone of ["12345", "+0123456789", "+49 151 1234", "x".repeat(3000)]) {
+        const bad = await call("POST", "/api/v1/auth/phone-codes", {
+          phone,
+          purpose: "register",
+          ...(await captcha()),
+        });
+        expect(bad.statusCode, phone).toBeGreaterThanOrEqual(400);
+        expect(bad.statusCode, phone).toBeLessThan(500);
+      }
+      const wrongPurpose = await call("POST", "/api/v1/auth/phone-codes", {
+        phone: "+4915177777777",
+        purpose: "reset_password",
+        ...(await captcha()),
+      });
+      expect(wrongPurpose.statusCode).toBe(400);
+    });
+
+    it("rate-limits texts per number", async () => {
+      let last;
+      for (let i = 0; i < 6; i++) {
+        ip = 120 + i; // Different IPs: the per-number limit still applies.
+        last = await call(
+          "POST",
+          "/api/v1/auth/phone-codes",
+          { phone: "+4915166666666", purpose: "register", ...(await captcha()) },
+          { "x-lang": "sv" },
+        );
+      }
+      expect(last!.statusCode).toBe(429);
     });
 
     it("rejects an oversized registration body", async () => {
@@ -370,18 +531,39 @@ describeEachDatabase("auth", (database) => {
       const locked = await attempt({ password: "secret123" });
       expect(locked.json()).toMatchObject({
         error: "captcha_required",
-        message: "画像認証コードを入力してください",
+        message: "キャプチャ認証を完了してください",
       });
+      const unsolved = await captcha();
       const wrongCaptcha = await attempt({
         password: "secret123",
-        captchaId: (await captcha()).captchaId,
-        captchaAnswer: "0000000",
+        captchaId: unsolved.captchaId,
+        captchaAnswer: String(Number(unsolved.captchaAnswer) + 1),
       });
       expect(wrongCaptcha.json().error).toBe("captcha_invalid");
       const unlocked = await attempt({ password: "secret123", ...(await captcha()) });
       expect(unlocked.statusCode).toBe(200);
       // A success clears the failures.
       expect((await attempt({ password: "secret123" })).statusCode).toBe(200);
+    });
+
+    it("checks at most 5 of 20 parallel wrong logins; the rest need a captcha", async () => {
+      ip = 13;
+      await registerEmail("race@example.com");
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          ip = 60 + i; // Spread over addresses, as an attacker would.
+          return call("POST", "/api/v1/auth/login", {
+            account: "race@example.com",
+            password: `wrong-${i}-guess`,
+          });
+        }),
+      );
+      const errors = answers.map((answer) => answer.json().error as string);
+      const checked = errors.filter((error) => error === "invalid_credentials").length;
+      // At most 5 (on PostgreSQL's pool all 20 may be counted before any is checked: 0).
+      expect(checked).toBeLessThanOrEqual(5);
+      expect(errors.filter((error) => error === "captcha_required")).toHaveLength(20 - checked);
+      // (The next attempt on this account would hit the per-account limit of 20 per window.)
     });
 
     it("rejects a captcha that was already used or has expired", async () => {
@@ -548,6 +730,37 @@ describeEachDatabase("auth", (database) => {
       expect((await verify("trade1234")).statusCode).toBe(200);
     });
 
+    it("counts trade-password guesses once per user across endpoints", async () => {
+      ip = 40;
+      await registerEmail("budget@example.com", "budget123");
+      const token = (
+        await call("POST", "/api/v1/auth/login", {
+          account: "budget@example.com",
+          password: "budget123",
+        })
+      ).json().data.token;
+      const verify = (tradePassword: string) =>
+        call("POST", "/api/v1/me/trade-password/verify", { tradePassword }, bearer(token));
+      const change = (currentTradePassword: string) =>
+        call(
+          "PUT",
+          "/api/v1/me/trade-password",
+          { tradePassword: "newtrade1", tradePasswordConfirm: "newtrade1", currentTradePassword },
+          bearer(token),
+        );
+      // Five wrong through verify, five wrong through change: the budget of 10 is spent.
+      for (let i = 0; i < 5; i++) {
+        expect((await verify(`wrong-${i}x`)).json().error).toBe("trade_password_invalid");
+        expect((await change(`wrong-${i}y`)).json().error).toBe("trade_password_invalid");
+      }
+      const right = await verify("budget123");
+      expect(right.statusCode).toBe(429);
+      expect(right.json().error).toBe("rate_limited");
+      expect((await change("budget123")).json().error).toBe("rate_limited");
+      nowMs += 15 * 60_000;
+      expect((await verify("budget123")).statusCode).toBe(200);
+    });
+
     it("updates the profile and rejects bad values", async () => {
       ip = 34;
       const { token } = (
@@ -587,6 +800,98 @@ describeEachDatabase("auth", (database) => {
       await call("POST", "/api/v1/auth/logout", { everywhere: true }, bearer(b));
       expect((await call("GET", "/api/v1/me", undefined, bearer(c))).statusCode).toBe(401);
       expect((await call("POST", "/api/v1/auth/logout", {})).statusCode).toBe(401);
+    });
+
+    it("keeps the web session in an HttpOnly cookie; changes by cookie need the CSRF header", async () => {
+      ip = 36;
+      await registerEmail("cookie@example.com", "cookie123");
+      const login = await call("POST", "/api/v1/auth/login", {
+        account: "cookie@example.com",
+        password: "cookie123",
+      });
+      const setCookie = String(login.headers["set-cookie"]);
+      expect(setCookie).toMatch(/^candor_session=[A-Za-z0-9_-]{43};/);
+      expect(setCookie).toMatch(/; HttpOnly/);
+      expect(setCookie).toMatch(/; SameSite=Strict/);
+      expect(setCookie).not.toMatch(/Secure/); // No https PUBLIC_URL here.
+      const cookie = { cookie: setCookie.split(";")[0]! };
+      // Reads by cookie work without the header.
+      expect((await call("GET", "/api/v1/me", undefined, cookie)).statusCode).toBe(200);
+      // A change by cookie alone (what a forged cross-site request carries) is refused, in the
+      // user's language, and changes nothing.
+      const forged = await call(
+        "PATCH",
+        "/api/v1/me",
+        { nickname: "pwned" },
+        {
+          ...cookie,
+          "x-lang": "de",
+        },
+      );
+      expect(forged.statusCode).toBe(403);
+      expect(forged.json()).toMatchObject({ error: "csrf_failed" });
+      expect(forged.json().message).toMatch(/App/);
+      const wrongValue = await call(
+        "PATCH",
+        "/api/v1/me",
+        { nickname: "pwned" },
+        {
+          ...cookie,
+          "x-candor-csrf": "0",
+        },
+      );
+      expect(wrongValue.json().error).toBe("csrf_failed");
+      expect((await call("GET", "/api/v1/me", undefined, cookie)).json().data.nickname).toBe(
+        "cookie",
+      );
+      const forgedLogout = await call("POST", "/api/v1/auth/logout", { everywhere: true }, cookie);
+      expect(forgedLogout.json().error).toBe("csrf_failed");
+      // The app's own request carries the header.
+      const fromApp = await call(
+        "PATCH",
+        "/api/v1/me",
+        { nickname: "mine" },
+        {
+          ...cookie,
+          "x-candor-csrf": "1",
+        },
+      );
+      expect(fromApp.statusCode).toBe(200);
+      expect(fromApp.json().data.nickname).toBe("mine");
+      // API clients with a bearer token need no header (a browser never adds one by itself).
+      const byBearer = await call(
+        "PATCH",
+        "/api/v1/me",
+        { nickname: "bearer" },
+        bearer(login.json().data.token),
+      );
+      expect(byBearer.statusCode).toBe(200);
+      // A garbled cookie is no session, not a crash.
+      const garbled = await call("GET", "/api/v1/me", undefined, {
+        cookie: "candor_session=%E0%A4%A",
+      });
+      expect(garbled.statusCode).toBe(401);
+    });
+
+    it("marks the session cookie Secure when PUBLIC_URL is https", async () => {
+      const secureApp = await buildApp({
+        database: database(),
+        now: () => nowMs,
+        passwordCost: 10,
+        captcha: "off",
+        publicUrl: "https://trade.example.com",
+      });
+      try {
+        const demo = await secureApp.inject({
+          method: "POST",
+          url: "/api/v1/auth/demo",
+          payload: {},
+          remoteAddress: "10.0.6.1",
+        });
+        expect(String(demo.headers["set-cookie"])).toMatch(/; HttpOnly; SameSite=Strict; .*Secure/);
+      } finally {
+        await secureApp.close();
+      }
     });
 
     it("keeps users apart: one user's logout-everywhere leaves another signed in", async () => {
@@ -765,6 +1070,151 @@ describeEachDatabase("auth", (database) => {
       expect(afterSigning.json().error).toBe("wallet_signature_invalid");
       // The untouched message still works: the failures above used nothing up.
       expect((await signIn(message)).statusCode).toBe(200);
+    });
+
+    it("takes the domain from configuration only: a foreign Host is refused", async () => {
+      ip = 55;
+      // A phishing site relaying to us: its Host would have become the signed domain.
+      const evil = { host: "evil.example" };
+      const evilNonce = await call(
+        "GET",
+        `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+        undefined,
+        evil,
+      );
+      expect(evilNonce.statusCode).toBe(403);
+      expect(evilNonce.json().error).toBe("host_not_allowed");
+      // Another port of loopback is another origin; a loopback name on our port is fine.
+      for (const host of ["localhost:8081", "127.0.0.1:8080", "localhost.evil.example:80"]) {
+        const response = await call(
+          "GET",
+          `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+          undefined,
+          { host },
+        );
+        expect(response.json().error, host).toBe("host_not_allowed");
+      }
+      const viaIp = await call(
+        "GET",
+        `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+        undefined,
+        { host: "127.0.0.1:80" },
+      );
+      expect(viaIp.json().data.domain).toBe("127.0.0.1:80");
+      // On port 80 a browser leaves the port out of Host (and of the origin the wallet sees).
+      const portless = await call(
+        "GET",
+        `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+        undefined,
+        { host: "localhost" },
+      );
+      expect(portless.json().data, portless.body).toMatchObject({
+        domain: "localhost",
+        uri: "http://localhost",
+      });
+      // IPv6 loopback is not offered: SIWE tools refuse an IPv6 literal as the domain.
+      const ipv6 = await call(
+        "GET",
+        `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+        undefined,
+        { host: "[::1]:80" },
+      );
+      expect(ipv6.json().error).toBe("host_not_allowed");
+      // A message signed for our domain cannot be spent through a foreign Host either.
+      const { message } = await nonce();
+      const relayed = await call(
+        "POST",
+        "/api/v1/auth/wallet/login",
+        {
+          address: wallet.address,
+          message,
+          signature: await wallet.signMessage({ message }),
+          walletType: 2,
+        },
+        evil,
+      );
+      expect(relayed.json().error).toBe("host_not_allowed");
+      // Nor one naming a foreign domain or URI through ours.
+      const foreignDomain = message.replace("localhost:80 wants", "evil.example wants");
+      expect((await signIn(foreignDomain)).json().error).toBe("wallet_signature_invalid");
+      const foreignUri = message.replace("URI: http://localhost:80", "URI: http://evil.example");
+      expect(foreignUri).not.toBe(message);
+      expect((await signIn(foreignUri)).json().error).toBe("wallet_signature_invalid");
+      // The untouched message still signs in through our own Host.
+      expect((await signIn(message)).statusCode).toBe(200);
+    });
+
+    it("refuses a message not yet valid, or naming our domain in other letters", async () => {
+      ip = 56;
+      const issued = await nonce();
+      const fields = parseSiweMessage(issued.message);
+      // Re-made by the client with the same nonce but a start in the future: signed, refused.
+      const notYet = createSiweMessage({
+        ...(fields as Parameters<typeof createSiweMessage>[0]),
+        notBefore: new Date(nowMs + 60_000),
+      });
+      expect(notYet).not.toBe(issued.message);
+      expect((await signIn(notYet)).json().error).toBe("wallet_signature_invalid");
+      const shouting = issued.message.replace("localhost:80 wants", "LOCALHOST:80 wants");
+      expect((await signIn(shouting)).json().error).toBe("wallet_signature_invalid");
+      // A Host in capitals is the same host (names are case-insensitive): allowed.
+      const capitalHost = await call(
+        "GET",
+        `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+        undefined,
+        { host: "LocalHost:80" },
+      );
+      expect(capitalHost.json().data.domain).toBe("localhost:80");
+      // The refusals above used nothing up: the issued message still signs in.
+      expect((await signIn(issued.message)).statusCode).toBe(200);
+    });
+
+    it("with PUBLIC_URL, signs for that origin whatever the Host says", async () => {
+      const configured = await buildApp({
+        database: database(),
+        now: () => nowMs,
+        passwordCost: 10,
+        publicUrl: "https://trade.example.com",
+      });
+      try {
+        const inject = (method: "GET" | "POST", url: string, host: string, payload?: object) =>
+          configured.inject({
+            method,
+            url,
+            headers: { host },
+            remoteAddress: "10.0.5.6",
+            ...(payload ? { payload } : {}),
+          });
+        const issued = await inject(
+          "GET",
+          `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+          "evil.example",
+        );
+        expect(issued.json().data).toMatchObject({
+          domain: "trade.example.com",
+          uri: "https://trade.example.com",
+        });
+        const message: string = issued.json().data.message;
+        expect(message).not.toContain("evil.example");
+        const login = await inject("POST", "/api/v1/auth/wallet/login", "evil.example", {
+          address: wallet.address,
+          message,
+          signature: await wallet.signMessage({ message }),
+          walletType: 2,
+        });
+        expect(login.statusCode).toBe(200);
+        // A message naming the loopback origin is not ours when a public URL is configured.
+        const local = (await nonce()).message;
+        const refused = await inject("POST", "/api/v1/auth/wallet/login", "localhost:80", {
+          address: wallet.address,
+          message: local,
+          signature: await wallet.signMessage({ message: local }),
+          walletType: 2,
+        });
+        expect(refused.json().error).toBe("wallet_signature_invalid");
+      } finally {
+        await configured.close();
+      }
     });
 
     it("rejects an expired nonce", async () => {

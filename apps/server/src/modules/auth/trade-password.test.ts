@@ -46,4 +46,26 @@ describe("trade passwords", () => {
     await sut.set(1n, "second123", "first123");
     expect(await codeOf(sut.verify(1n, "second123"))).toBe("ok");
   });
+
+  it("gives each user one budget of 10 guesses per 15 minutes, right or wrong", async () => {
+    let nowMs = 0;
+    const hashes = new Map<bigint, string | null>([
+      [1n, await hashPassword("trade123", 10)],
+      [2n, await hashPassword("trade123", 10)],
+    ]);
+    const sut = new TradePasswords(fakeRepository(hashes), 10, () => nowMs);
+    // Ten guesses in parallel, then even the right password is refused until the window ends.
+    const guesses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => codeOf(sut.verify(1n, `wrong-${i}`))),
+    );
+    expect(guesses.filter((code) => code === "trade_password_invalid")).toHaveLength(10);
+    expect(guesses.filter((code) => code === "rate_limited")).toHaveLength(2);
+    expect(await codeOf(sut.verify(1n, "trade123"))).toBe("rate_limited");
+    // A change needs the current password, so it spends the same budget.
+    expect(await codeOf(sut.set(1n, "other1234", "trade123"))).toBe("rate_limited");
+    // Another user's budget is untouched.
+    expect(await codeOf(sut.verify(2n, "trade123"))).toBe("ok");
+    nowMs += 15 * 60_000;
+    expect(await codeOf(sut.verify(1n, "trade123"))).toBe("ok");
+  });
 });

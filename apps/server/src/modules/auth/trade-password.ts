@@ -1,7 +1,7 @@
-import type { Database } from "../../db/database.ts";
 import { AppError } from "../../http/app-error.ts";
-import { AuthRepository } from "./auth.repository.ts";
-import { defaultPasswordCost, hashPassword, verifyPassword } from "./passwords.ts";
+import { RateLimiter, type RateRule } from "../../http/rate-limit.ts";
+import type { AuthRepository } from "./auth.repository.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
 
 /**
  * What other modules may ask the auth module about a user's trade password (the second
@@ -13,18 +13,31 @@ export interface TradePasswordService {
   /**
    * Checks a user's trade password before money moves (withdrawals, transfers, orders where a
    * module asks for it). Throws `AppError("trade_password_not_set")` (the app then asks the
-   * user to set one) or `AppError("trade_password_invalid")`. Callers rate-limit per user.
+   * user to set one), `AppError("trade_password_invalid")`, or `AppError("rate_limited")` once
+   * the user's one guess budget (`tradePasswordGuesses`, shared by every caller) is spent.
    */
   verify(userId: bigint, tradePassword: string): Promise<void>;
 }
 
+/**
+ * Guesses of one user's trade password, wherever they come from (the verify endpoint, a change,
+ * an order, a withdrawal): one budget, so three endpoints do not make three times the tries.
+ */
+export const tradePasswordGuesses: RateRule = { max: 10, windowMs: 15 * 60_000 };
+
 /** Trade passwords: checked for other modules, set and changed by their owner. */
 export class TradePasswords implements TradePasswordService {
+  private readonly guesses: RateLimiter;
+
   constructor(
     private readonly repository: Pick<AuthRepository, "tradePasswordHash" | "setTradePasswordHash">,
     /** log2 of scrypt's N for new hashes. */
     private readonly passwordCost: number,
-  ) {}
+    /** Milliseconds since the epoch, for the guess budget's window. */
+    now: () => number = Date.now,
+  ) {
+    this.guesses = new RateLimiter(now);
+  }
 
   async isSet(userId: bigint): Promise<boolean> {
     return Boolean(await this.repository.tradePasswordHash(userId));
@@ -33,6 +46,10 @@ export class TradePasswords implements TradePasswordService {
   async verify(userId: bigint, tradePassword: string): Promise<void> {
     const hash = await this.repository.tradePasswordHash(userId);
     if (!hash) throw new AppError("trade_password_not_set");
+    // Counted before the (slow) check, synchronously: parallel guesses cannot overtake it.
+    if (!this.guesses.hit(String(userId), tradePasswordGuesses)) {
+      throw new AppError("rate_limited");
+    }
     if (!(await verifyPassword(tradePassword, hash))) {
       throw new AppError("trade_password_invalid");
     }
@@ -49,19 +66,4 @@ export class TradePasswords implements TradePasswordService {
       await hashPassword(tradePassword, this.passwordCost),
     );
   }
-}
-
-/**
- * @deprecated Ask the auth service instead: `AuthService.tradePassword.verify(userId, password)`
- * (a `TradePasswordService` passed to the module as an option). Kept until spot switches.
- */
-export async function verifyTradePassword(
-  database: Database,
-  userId: bigint,
-  tradePassword: string,
-): Promise<void> {
-  await new TradePasswords(new AuthRepository(database), defaultPasswordCost).verify(
-    userId,
-    tradePassword,
-  );
 }

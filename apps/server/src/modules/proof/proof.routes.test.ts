@@ -57,11 +57,18 @@ describeEachDatabase("proof of liabilities", (database) => {
       ["a", "+4915100000011"],
       ["b", "+4915100000012"],
     ] as const) {
+      // A phone number is confirmed by a texted code; without an SMS provider it is in the outbox.
+      await call("POST", "/api/v1/auth/phone-codes", { payload: { phone, purpose: "register" } });
+      const outbox = await call("GET", `/api/v1/operator/outbox?to=${encodeURIComponent(phone)}`, {
+        headers: operator,
+      });
+      const phoneCode = /\b(\d{6})\b/.exec(outbox.json().data.emails[0].text)![1];
       const registered = await call("POST", "/api/v1/auth/register", {
         payload: {
           account: phone,
           password: "trade1234",
           passwordConfirm: "trade1234",
+          phoneCode,
           agreement: true,
         },
       });
@@ -178,6 +185,23 @@ describeEachDatabase("proof of liabilities", (database) => {
       expect(response.statusCode, bad).toBe(400);
     }
     expect((await call("GET", "/api/v1/proof/liabilities/history?x=1")).statusCode).toBe(400);
+  });
+
+  it("discloses liabilities and system accounts from the ledger, with the latest proof", async () => {
+    const response = await call("GET", "/api/v1/transparency");
+    expect(response.statusCode).toBe(200);
+    const data = response.json().data;
+    expect(data.sequence).toBe(running.engine.sequence.toString());
+    expect(data.users).toBe(2);
+    // 10,000 + 250.75 + the 1 of the history test, all real deposits.
+    expect(data.liabilities).toContainEqual({ assetId: "USDT", amount: "10251.75" });
+    expect(data.systemAccounts).toContainEqual({
+      ownerId: "system:external",
+      assetId: "USDT",
+      amount: "-10251.75",
+    });
+    const latest = (await call("GET", "/api/v1/proof/liabilities")).json().data;
+    expect(data.proof).toEqual(latest);
   });
 
   it("rebuilds the same root from the same state (a restored snapshot)", async () => {

@@ -3,6 +3,7 @@ import {
   liabilitiesHistoryEndpoint,
   myLiabilityProofEndpoint,
   publishLiabilitiesEndpoint,
+  transparencyEndpoint,
 } from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
@@ -22,7 +23,10 @@ export interface ProofModuleOptions {
   builder?: TreeBuilder;
 }
 
-/** Proof of liabilities: public roots, each user's inclusion proof, publication on request. */
+/**
+ * Proof of liabilities (public roots, each user's inclusion proof, publication on request) and
+ * the transparency page's figures from the ledger.
+ */
 export const proofModule: FastifyPluginAsync<ProofModuleOptions> = async (app, options) => {
   const builder = options.builder ?? new WorkerTreeBuilder();
   const service = new ProofService(
@@ -43,6 +47,7 @@ export const proofModule: FastifyPluginAsync<ProofModuleOptions> = async (app, o
     ({ user }) => service.mine(user.id.toString()),
   );
   defineRoute(app, publishLiabilitiesEndpoint, {}, () => service.publish());
+  defineRoute(app, transparencyEndpoint, { perIp }, () => service.transparency());
 
   const timers: NodeJS.Timeout[] = [];
   if (options.intervalMs) {

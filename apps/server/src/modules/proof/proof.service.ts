@@ -4,8 +4,10 @@ import type {
   LiabilityPublication,
   liabilitiesHistoryEndpoint,
   MyLiabilityProof,
+  Transparency,
 } from "@candor/contract";
-import { getAssets, getLiabilities, type KernelState } from "@candor/kernel";
+import { formatDecimal } from "@candor/decimal";
+import { getAssets, getLiabilities, getSystemBalances, type KernelState } from "@candor/kernel";
 import type { RootJson } from "@candor/proof";
 import { AppError } from "../../http/app-error.ts";
 import type { ProofRepository } from "./proof.repository.ts";
@@ -73,6 +75,32 @@ export class ProofService {
       return this.mine(userId);
     }
     return { publication, userId, proof: found.proof };
+  }
+
+  /** The transparency page's figures, read from the kernel at one sequence. */
+  async transparency(): Promise<Transparency> {
+    const read = this.engine.query((state) => ({
+      sequence: this.engine.sequence,
+      liabilities: getLiabilities(state, "real"),
+      system: getSystemBalances(state, "real"),
+      scales: new Map(getAssets(state).map((asset) => [asset.assetId, asset.scale])),
+    }));
+    const text = (assetId: string, amount: bigint) =>
+      formatDecimal(amount, read.scales.get(assetId) ?? 0);
+    const { assets, owners } = read.liabilities;
+    const totals = assets.map((_, i) => owners.reduce((sum, owner) => sum + owner.values[i]!, 0n));
+    const [row] = await this.repository.latest(1);
+    return {
+      sequence: read.sequence.toString(),
+      liabilities: assets.map((assetId, i) => ({ assetId, amount: text(assetId, totals[i]!) })),
+      users: owners.length,
+      systemAccounts: read.system.map((holding) => ({
+        ownerId: holding.ownerId,
+        assetId: holding.assetId,
+        amount: text(holding.assetId, holding.amount),
+      })),
+      proof: this.latest ?? (row ? this.toPublication(row) : null),
+    };
   }
 
   /** The salt secret (created in the database on first use). */

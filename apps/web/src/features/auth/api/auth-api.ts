@@ -1,5 +1,7 @@
 import type { SessionData, UserInfo } from "@candor/contract";
-import { callEndpoint, type EndpointCallInput } from "../../../lib/api-client.ts";
+import i18n from "i18next";
+import { ApiError, callEndpoint, type EndpointCallInput } from "../../../lib/api-client.ts";
+import { solveProofOfWork } from "../lib/proof-of-work.ts";
 import { authEndpoints } from "./endpoints.ts";
 import {
   demoResume,
@@ -13,8 +15,6 @@ import {
 /** Every query key of sign-in. */
 export const authKeys = {
   all: ["auth"] as const,
-  /** The captcha on screen; refetched for a new one after each use (a captcha is single use). */
-  captcha: () => [...authKeys.all, "captcha"] as const,
   agreement: (language: string) => [...authKeys.all, "agreement", language] as const,
 };
 
@@ -34,16 +34,36 @@ export function toSessionUser(user: UserInfo): SessionUser {
   };
 }
 
+/** The session the app keeps: the user only; the token stays in the server's HttpOnly cookie. */
 function toSession(data: SessionData): Session {
-  return { token: data.token, user: toSessionUser(data.user) };
+  return { user: toSessionUser(data.user) };
 }
 
-export const fetchCaptcha = () => callEndpoint(authEndpoints.getCaptcha);
+/**
+ * A fresh captcha, solved: the server's proof-of-work challenge worked out in this browser
+ * (a fraction of a second; nobody reads or types anything). Single use: one per request.
+ */
+export async function solvedCaptcha(): Promise<{ captchaId: string; captchaAnswer: string }> {
+  const challenge = await callEndpoint(authEndpoints.getCaptcha);
+  const answer = await solveProofOfWork(challenge);
+  if (answer === null) throw new ApiError(0, "captcha_invalid", i18n.t("errors.network"));
+  return { captchaId: challenge.captchaId, captchaAnswer: answer };
+}
 
 export const fetchAgreement = () => callEndpoint(authEndpoints.getAgreement);
 
-export async function login(body: BodyOf<"login">) {
-  return toSession(await callEndpoint(authEndpoints.login, { body }));
+/**
+ * Signs in; after repeated failures the server asks for a captcha, which is solved and sent
+ * with the same attempt again (the user does nothing more).
+ */
+export async function login(body: NonNullable<BodyOf<"login">>) {
+  try {
+    return toSession(await callEndpoint(authEndpoints.login, { body }));
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== "captcha_required") throw error;
+    const captcha = await solvedCaptcha();
+    return toSession(await callEndpoint(authEndpoints.login, { body: { ...body, ...captcha } }));
+  }
 }
 
 /** Signs in as the demo user of this browser (resumed when its key is cached), or a new one. */
@@ -56,12 +76,18 @@ export async function loginAsDemo(): Promise<Session> {
   return toSession(data);
 }
 
-export function sendEmailCode(body: BodyOf<"sendEmailCode">) {
-  return callEndpoint(authEndpoints.sendEmailCode, { body });
+type WithoutCaptcha<T> = Omit<NonNullable<T>, "captchaId" | "captchaAnswer">;
+
+/** Asks for an e-mailed code, with a freshly solved captcha. */
+export async function sendEmailCode(body: WithoutCaptcha<BodyOf<"sendEmailCode">>) {
+  const captcha = await solvedCaptcha();
+  return callEndpoint(authEndpoints.sendEmailCode, { body: { ...body, ...captcha } });
 }
 
-export async function register(body: BodyOf<"register">) {
-  return toSession(await callEndpoint(authEndpoints.register, { body }));
+/** Registers, with a freshly solved captcha. */
+export async function register(body: WithoutCaptcha<BodyOf<"register">>) {
+  const captcha = await solvedCaptcha();
+  return toSession(await callEndpoint(authEndpoints.register, { body: { ...body, ...captcha } }));
 }
 
 export function resetPassword(body: BodyOf<"resetPassword">) {

@@ -1,27 +1,22 @@
 import { Form, Input } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import { CaptchaField, useCaptchaRequired } from "./captcha-field.tsx";
 import { EmailCodeButton } from "./email-code-button.tsx";
 
 /**
- * The fields registration and password reset share: e-mail, captcha, the e-mailed code and a
- * password typed twice. They belong inside the page's `Form`.
+ * The fields registration and password reset share: e-mail, the e-mailed code and a password
+ * typed twice (the captcha is solved by the browser with each request). They belong inside
+ * the page's `Form`.
  */
 export function EmailCodeFields({
   emailField,
   passwordLabel,
-  onCaptchaId,
   sendCode,
 }: {
   emailField: "email" | "account";
   passwordLabel: string;
-  onCaptchaId: (id: string) => void;
   sendCode: () => Promise<unknown>;
 }) {
   const { t } = useTranslation();
-  const captchaRequired = useCaptchaRequired();
-  // Each field has a visible label; the longer "Enter …" prompts are not repeated as
-  // placeholders, which a 360 px screen cut off in several languages (issue 18).
   return (
     <>
       <Form.Item
@@ -30,19 +25,6 @@ export function EmailCodeFields({
         rules={[{ required: true, type: "email", message: t("auth.fields.emailPrompt") }]}
       >
         <Input autoComplete="email" aria-label={t("auth.fields.email")} maxLength={254} />
-      </Form.Item>
-      <Form.Item
-        name="captchaAnswer"
-        label={t("auth.fields.captcha")}
-        // Hidden when the server runs without captchas (issue 18: no image when they are off).
-        hidden={captchaRequired === false}
-        rules={
-          captchaRequired === false
-            ? []
-            : [{ required: true, message: t("auth.fields.captchaPrompt") }]
-        }
-      >
-        <CaptchaField onCaptchaId={onCaptchaId} />
       </Form.Item>
       <Form.Item
         name="emailCode"

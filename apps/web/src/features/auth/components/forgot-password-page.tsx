@@ -1,15 +1,11 @@
 import { Button, Form } from "antd-mobile";
-import { useQueryClient } from "@tanstack/react-query";
-import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
-import { authKeys, resetPassword, sendEmailCode } from "../api/auth-api.ts";
-import { captchaFields } from "./captcha-field.tsx";
+import { resetPassword, sendEmailCode } from "../api/auth-api.ts";
 import { EmailCodeFields } from "./email-code-fields.tsx";
 
 interface ResetValues {
   email: string;
-  captchaAnswer: string;
   emailCode: string;
   password: string;
   passwordConfirm: string;
@@ -19,12 +15,6 @@ interface ResetValues {
 export function ForgotPasswordPage({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<ResetValues>();
-  const captchaId = useRef("");
-  const queryClient = useQueryClient();
-  const renewCaptcha = () => {
-    form.setFieldValue("captchaAnswer", "");
-    void queryClient.refetchQueries({ queryKey: authKeys.captcha() });
-  };
   const submit = async (values: ResetValues) => {
     try {
       await withLoading(
@@ -45,8 +35,7 @@ export function ForgotPasswordPage({ onDone }: { onDone: () => void }) {
     sendEmailCode({
       email: (form.getFieldValue("email") as string | undefined)?.trim() ?? "",
       purpose: "reset_password",
-      ...captchaFields(captchaId.current, form.getFieldValue("captchaAnswer")),
-    }).finally(renewCaptcha);
+    });
   return (
     <section className="page" aria-labelledby="forgot-title">
       <h1 id="forgot-title">{t("auth.forgot.title")}</h1>
@@ -63,7 +52,6 @@ export function ForgotPasswordPage({ onDone }: { onDone: () => void }) {
         <EmailCodeFields
           emailField="email"
           passwordLabel={t("auth.fields.newPassword")}
-          onCaptchaId={(id) => (captchaId.current = id)}
           sendCode={sendCode}
         />
       </Form>

@@ -1,12 +1,11 @@
 import { Button, Checkbox, Form, Input, Popup, Toast } from "antd-mobile";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { showError, toastMs, withLoading } from "../../../lib/feedback.ts";
 import { setSession } from "../../../lib/session.ts";
 import { authKeys, fetchAgreement, register, sendEmailCode } from "../api/auth-api.ts";
-import { captchaFields } from "./captcha-field.tsx";
 import { EmailCodeFields } from "./email-code-fields.tsx";
 
 interface RegisterValues {
@@ -15,22 +14,17 @@ interface RegisterValues {
   password: string;
   passwordConfirm: string;
   inviteCode?: string;
-  captchaAnswer: string;
   agreement: boolean;
 }
 
-/** Register: e-mail, code, password twice, optional invite code, captcha and the agreement. */
+/**
+ * Register: e-mail, code, password twice, optional invite code and the agreement. The captcha
+ * is a proof of work the browser solves with each request (`solvedCaptcha`).
+ */
 export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<RegisterValues>();
-  const captchaId = useRef("");
   const [agreementOpen, setAgreementOpen] = useState(false);
-  const queryClient = useQueryClient();
-  /** A captcha is single use: after any attempt, show a new one and clear the answer. */
-  const renewCaptcha = () => {
-    form.setFieldValue("captchaAnswer", "");
-    void queryClient.refetchQueries({ queryKey: authKeys.captcha() });
-  };
 
   const submit = async (values: RegisterValues) => {
     if (!values.agreement) {
@@ -44,7 +38,6 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
           password: values.password,
           passwordConfirm: values.passwordConfirm,
           emailCode: values.emailCode.trim(),
-          ...captchaFields(captchaId.current, values.captchaAnswer),
           ...(values.inviteCode?.trim() ? { inviteCode: values.inviteCode.trim() } : {}),
           agreement: true,
         }),
@@ -53,7 +46,6 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
       onSignedIn();
     } catch (error) {
       showError(error);
-      renewCaptcha();
     }
   };
 
@@ -61,8 +53,7 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
     sendEmailCode({
       email: (form.getFieldValue("account") as string | undefined)?.trim() ?? "",
       purpose: "register",
-      ...captchaFields(captchaId.current, form.getFieldValue("captchaAnswer")),
-    }).finally(renewCaptcha);
+    });
 
   return (
     <section className="page" aria-labelledby="register-title">
@@ -81,7 +72,6 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
         <EmailCodeFields
           emailField="account"
           passwordLabel={t("auth.fields.password")}
-          onCaptchaId={(id) => (captchaId.current = id)}
           sendCode={sendCode}
         />
         <Form.Item name="inviteCode" label={t("auth.fields.inviteCode")}>
