@@ -80,6 +80,43 @@ export function removeDataDir(dataDir: string) {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
+/** Debian font packages for the scripts of the 12 locales beyond Latin and Cyrillic. */
+export const fontPackages = ["fonts-noto-cjk", "fonts-thai-tlwg"] as const;
+
+/** The font packages that are not installed (dpkg's view); empty where dpkg is absent. */
+export function missingFontPackages(): string[] {
+  return fontPackages.filter((name) => {
+    try {
+      const status = execSync(`dpkg-query -W -f='\${Status}' ${name}`, {
+        stdio: ["ignore", "pipe", "ignore"],
+      }).toString();
+      return !status.includes("ok installed");
+    } catch (error) {
+      // dpkg-query exits 1 for an unknown package, and is missing off Debian (nothing to do).
+      return (error as { status?: number }).status === 1;
+    }
+  });
+}
+
+/**
+ * Installs the CJK and Thai fonts as root (like Chromium below), so screenshots in jp, kr,
+ * zh-Hant and th show real text; says what to install otherwise. Never downloads anything else.
+ */
+export function ensureFonts(): void {
+  const missing = missingFontPackages();
+  if (missing.length === 0) return;
+  if (process.getuid?.() === 0) {
+    execSync(
+      `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(" ")}`,
+      { stdio: "inherit" },
+    );
+    return;
+  }
+  console.warn(
+    `Fonts missing for CJK/Thai screenshots: sudo apt-get install -y ${missing.join(" ")}`,
+  );
+}
+
 /** Finds Chromium, installing Debian's package when running as root; never downloads a browser. */
 export function chromiumPath(): string {
   const candidate = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -111,6 +148,7 @@ const chromiumArgs = [
 ];
 
 export async function launchBrowser(): Promise<Browser> {
+  ensureFonts();
   return chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs });
 }
 
@@ -119,6 +157,7 @@ export async function launchBrowser(): Promise<Browser> {
  * check needs, since it refuses to install apps from incognito contexts.
  */
 export function launchPersistentBrowser(userDataDir: string): Promise<BrowserContext> {
+  ensureFonts();
   return chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath(),
     args: chromiumArgs,

@@ -59,8 +59,12 @@ export function useTradingSuite() {
   });
 }
 
-export async function open(hash: string, locale = "en") {
-  context = await browser.newContext({ viewport: mobileViewport, locale });
+export async function open(
+  hash: string,
+  locale = "en",
+  viewport: { width: number; height: number } = mobileViewport,
+) {
+  context = await browser.newContext({ viewport, locale });
   page = await context.newPage();
   await page.addInitScript((value) => localStorage.setItem("candor.locale", value), locale);
   await page.goto(`${server.url}/#${hash}`);

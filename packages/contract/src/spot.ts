@@ -158,7 +158,7 @@ export const PlaceSpotOrderBody = z
     /**
      * The trade password. Needed when the session has not confirmed it within the last
      * `tradePasswordWindowMs` (see GET /api/v1/spot/markets); a user without one is told to set
-     * it first (`trade_password_not_set`).
+     * it first (`trade_password_not_set`). Demo sessions are never asked and it is ignored there.
      */
     tradePassword: z.string().min(1).max(64).optional(),
   })

@@ -13,6 +13,14 @@ describe("legacy spec paths", () => {
     expect(redirectForLegacyPath("/pages/index/quotation/?tab=stock")).toBe("/quotation?tab=stock");
   });
 
+  it("opens a notice's detail from the legacy detail page, the list without a good id", () => {
+    expect(redirectForLegacyPath("/pages/assets/xiaoxitongzhiDetails?id=42")).toBe("/notices/42");
+    expect(redirectForLegacyPath("/pages/assets/xiaoxitongzhiDetails?id=../x")).toBe(
+      "/notices?id=../x",
+    );
+    expect(redirectForLegacyPath("/pages/assets/xiaoxitongzhiDetails")).toBe("/notices");
+  });
+
   it("leaves other paths alone", () => {
     expect(redirectForLegacyPath("/settings")).toBeUndefined();
     expect(redirectForLegacyPath("/pages/index/nope")).toBeUndefined();

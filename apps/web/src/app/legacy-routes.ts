@@ -24,10 +24,20 @@ export const legacyRedirects: Readonly<Record<string, string>> = {
   "/pages/assets/tibidizhiEdit": "/assets/addresses",
 };
 
+/** Legacy detail pages that name their item by `?id=`: the readable route of that item. */
+const legacyDetailRoutes: Readonly<Record<string, (id: string) => string>> = {
+  "/pages/assets/xiaoxitongzhiDetails": (id) => `/notices/${id}`,
+};
+
 /** The readable route for a legacy path (query kept), or undefined when it is not one. */
 export function redirectForLegacyPath(pathWithQuery: string): string | undefined {
   const [pathname = "", query] = pathWithQuery.split("?", 2);
-  const target = legacyRedirects[pathname.replace(/\/+$/, "")];
+  const path = pathname.replace(/\/+$/, "");
+  // A detail page opens its item, not the list (issue 18); an id that is not a number does not.
+  const id = new URLSearchParams(query ?? "").get("id");
+  const detail = legacyDetailRoutes[path];
+  if (detail && id !== null && /^\d{1,19}$/.test(id)) return detail(id);
+  const target = legacyRedirects[path];
   if (target === undefined) return undefined;
   return query ? `${target}?${query}` : target;
 }

@@ -1,12 +1,14 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from "react";
 import { HashRouter, Navigate, Route, Routes, useLocation } from "react-router";
-import { legacyRedirects } from "./legacy-routes.ts";
+import { legacyRedirects, redirectForLegacyPath } from "./legacy-routes.ts";
 import { Shell } from "./shell.tsx";
 
 /** Redirects a spec path to its readable route, keeping the query. */
 function LegacyRedirect({ to }: { to: string }) {
   const location = useLocation();
-  return <Navigate to={`${to}${location.search}`} replace />;
+  const target =
+    redirectForLegacyPath(`${location.pathname}${location.search}`) ?? `${to}${location.search}`;
+  return <Navigate to={target} replace />;
 }
 
 const page = (

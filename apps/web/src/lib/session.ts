@@ -94,6 +94,11 @@ function subscribe(listener: () => void) {
   };
 }
 
+/** Calls `listener` on sign-in, sign-out, user changes and changes in other tabs. */
+export function onSessionChange(listener: () => void): () => void {
+  return subscribe(listener);
+}
+
 /** The session as React state; re-renders on sign-in, sign-out and changes in other tabs. */
 export function useSession(): Session | null {
   return useSyncExternalStore(subscribe, getSession);

@@ -1,5 +1,6 @@
 import type { Channel, WsServerMessage as ServerMessage } from "@candor/contract";
 import i18n from "i18next";
+import { getSession, onSessionChange } from "./session.ts";
 
 // The socket path and stream names of packages/contract/src/ws.ts, restated here so the home
 // route does not load zod (the budget); ws-client.test.ts checks they agree with the contract.
@@ -41,6 +42,9 @@ export function readServerMessage(text: string): ServerMessage | undefined {
   return value as ServerMessage;
 }
 
+/** Channels that need a signed-in connection (the server refuses them before `auth`). */
+const privateChannels: ReadonlySet<string> = new Set(["orders", "fills", "balances"]);
+
 /** Waits before reconnecting: 1 s, doubling, at most 30 s. */
 const reconnectDelayMsMin = 1_000;
 const reconnectDelayMsMax = 30_000;
@@ -66,7 +70,15 @@ export class MarketSocket {
   private reconnectDelayMs = reconnectDelayMsMin;
   state: SocketState = "closed";
 
-  constructor(private readonly url: () => string) {}
+  /**
+   * `signedIn` says whether a session is signed in: the upgrade request carries its cookie, so
+   * the connection is the session's, and private channels (orders, fills, balances) are asked
+   * for only then.
+   */
+  constructor(
+    private readonly url: () => string,
+    private readonly signedIn: () => boolean = () => false,
+  ) {}
 
   /** Listens to one channel; returns the function that stops listening. */
   subscribe(channel: Channel, listener: Listener): () => void {
@@ -76,7 +88,7 @@ export class MarketSocket {
       set = new Set();
       this.listeners.set(key, set);
       this.channels.set(key, channel);
-      this.send({ op: "subscribe", channels: [channel] });
+      this.sendSubscribe(channel);
     }
     set.add(listener);
     this.ensureOpen();
@@ -100,6 +112,16 @@ export class MarketSocket {
     for (const listener of this.stateListeners) listener(state);
   }
 
+  /**
+   * One subscribe message per channel, so a refused channel never takes others with it (the
+   * server answers a batch with one error and subscribes none of it). Without a session,
+   * private channels are not asked for at all.
+   */
+  private sendSubscribe(channel: Channel) {
+    if (privateChannels.has(channel.channel) && !this.signedIn()) return;
+    this.send({ op: "subscribe", channels: [channel] });
+  }
+
   private send(message: unknown) {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
@@ -112,14 +134,16 @@ export class MarketSocket {
     socket.onopen = () => {
       this.reconnectDelayMs = reconnectDelayMsMin;
       this.setState("open");
-      const channels = [...this.channels.values()];
-      if (channels.length > 0) this.send({ op: "subscribe", channels });
+      for (const channel of this.channels.values()) this.sendSubscribe(channel);
     };
     socket.onmessage = (event) => {
+      if (this.socket !== socket) return;
       const message = readServerMessage(String(event.data));
       if (message) this.dispatch(message);
     };
     socket.onclose = () => {
+      // A socket replaced by `renewIdentity` closes late: it must not touch the new one.
+      if (this.socket !== socket) return;
       clearInterval(this.heartbeat);
       this.socket = undefined;
       this.setState("closed");
@@ -130,6 +154,16 @@ export class MarketSocket {
       }, this.reconnectDelayMs);
       this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, reconnectDelayMsMax);
     };
+  }
+
+  /**
+   * The signed-in session (user or mode) changed: connect again, so the connection's identity
+   * follows and the private channels are subscribed as the new session (or not at all).
+   */
+  renewIdentity() {
+    if (!this.socket && !this.reconnectTimer) return;
+    this.close();
+    if (this.listeners.size > 0) this.ensureOpen();
   }
 
   private dispatch(message: ServerMessage) {
@@ -157,9 +191,24 @@ let shared: MarketSocket | undefined;
 
 /** The app's socket; the URL carries the current language for server messages. */
 export function marketSocket(): MarketSocket {
-  shared ??= new MarketSocket(() => {
-    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${window.location.host}${wsPath}?lang=${encodeURIComponent(i18n.language)}`;
+  shared ??= new MarketSocket(
+    () => {
+      const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+      return `${scheme}://${window.location.host}${wsPath}?lang=${encodeURIComponent(i18n.language)}`;
+    },
+    () => getSession() !== null,
+  );
+  const socket = shared;
+  const identity = () => {
+    const session = getSession();
+    return session ? `${session.user.id}|${session.user.is_virtual}` : "";
+  };
+  let current = identity();
+  onSessionChange(() => {
+    const next = identity();
+    if (next === current) return;
+    current = next;
+    socket.renewIdentity();
   });
   return shared;
 }

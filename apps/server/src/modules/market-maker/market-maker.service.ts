@@ -26,13 +26,19 @@ export interface MarketMakerOptions {
   /** Spot instruments to quote; each must have a kernel market with `instrumentId` = its id. */
   instruments: readonly Instrument[];
   modes?: readonly Mode[];
-  /** Price levels per side (default 5). */
+  /** Price levels per side (default 14). */
   levels?: number;
-  /** Distance between best bid and best ask, basis points of the reference (default 10). */
+  /**
+   * Distance between best bid and best ask in calm markets, basis points of the reference
+   * (default 10); it widens with the recent moves of the reference (see `quote`).
+   */
   spreadBps?: number;
-  /** Distance between levels, basis points (default 5). */
+  /** Mean distance between levels, basis points (default 4); each gap varies, seeded. */
   levelStepBps?: number;
-  /** Notional per level in the quote's smallest units (default 2,000 USDT at 6 decimals). */
+  /**
+   * Mean notional per level in the quote's smallest units (default 2,000 USDT at 6 decimals);
+   * each level's size varies around it (seeded) and grows a little away from the touch.
+   */
   notionalPerLevel?: bigint;
   /** Share of each balance the quotes of one market may hold, in percent (default 20). */
   inventorySharePercent?: bigint;
@@ -46,6 +52,27 @@ interface Quoted {
   referenceTicks: number;
   atMs: number;
   orders: number;
+  /** Smoothed move of the reference between quotes, basis points: widens the spread. */
+  volatilityBps: number;
+  /** Quotes made so far on this book: part of the seed of sizes and gaps. */
+  round: number;
+}
+
+/** The spread widens by this many bps per bp of recent move, up to `spreadWideningBpsMax`. */
+const spreadWideningPerMoveBps = 2;
+const spreadWideningBpsMax = 100;
+
+/**
+ * A number in [0, 1000) from a text, the same every time (FNV-1a, 32 bit): the seed of a
+ * level's size and gap, so quotes look like a market yet replay identically.
+ */
+export function seededPerMille(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % 1000;
 }
 
 const owner = systemOwners.marketMaker;
@@ -68,9 +95,9 @@ export class MarketMaker {
     this.instruments = options.instruments;
     this.options = {
       modes: options.modes ?? ["real", "demo"],
-      levels: options.levels ?? 5,
+      levels: options.levels ?? 14,
       spreadBps: options.spreadBps ?? 10,
-      levelStepBps: options.levelStepBps ?? 5,
+      levelStepBps: options.levelStepBps ?? 4,
       notionalPerLevel: options.notionalPerLevel ?? 2_000_000_000n,
       inventorySharePercent: options.inventorySharePercent ?? 20n,
       requoteBps: options.requoteBps ?? 5,
@@ -127,6 +154,13 @@ export class MarketMaker {
   private async quote(market: MarketView, mode: Mode, referenceTicks: number, atMs: number) {
     const key = `${market.marketId}|${mode}`;
     const prefix = `mm:${mode}:${market.marketId}:${atMs}`;
+    const last = this.quoted.get(key);
+    const round = (last?.round ?? 0) + 1;
+    // Volatility: the reference's move since the last quote, smoothed over a few quotes.
+    const movedBps = last
+      ? (Math.abs(referenceTicks - last.referenceTicks) * 10_000) / last.referenceTicks
+      : 0;
+    const volatilityBps = last ? (last.volatilityBps * 3 + movedBps) / 4 : 0;
     await this.gateway.submit({
       type: "cancel_all",
       id: `${prefix}:cancel`,
@@ -140,21 +174,31 @@ export class MarketMaker {
     let quoteBudget = (balance(market.quoteAssetId) * share) / 100n;
     let baseBudget = (balance(market.baseAssetId) * share) / 100n;
     const { levels, spreadBps, levelStepBps } = this.options;
+    const spread =
+      spreadBps + Math.min(volatilityBps * spreadWideningPerMoveBps, spreadWideningBpsMax);
     let placed = 0;
+    const previous = { buy: Number.POSITIVE_INFINITY, sell: 0 };
+    const offsetBps = { buy: spread / 2, sell: spread / 2 };
     for (let k = 0; k < levels; k++) {
-      const offsetBps = spreadBps / 2 + k * levelStepBps;
-      const bidTicks = Math.floor((referenceTicks * (10_000 - offsetBps)) / 10_000);
-      const askTicks = Math.max(
-        Math.ceil((referenceTicks * (10_000 + offsetBps)) / 10_000),
-        bidTicks + 1,
-      );
-      for (const [side, ticks] of [
-        ["buy", bidTicks],
-        ["sell", askTicks],
-      ] as const) {
+      for (const side of ["buy", "sell"] as const) {
+        const seed = `${key}|${round}|${side}|${k}`;
+        // Gaps between levels vary from half to one and a half of the mean step.
+        if (k > 0) {
+          offsetBps[side] += (levelStepBps * (500 + seededPerMille(`${seed}|gap`))) / 1000;
+        }
+        const raw =
+          side === "buy"
+            ? Math.floor((referenceTicks * (10_000 - offsetBps[side])) / 10_000)
+            : Math.ceil((referenceTicks * (10_000 + offsetBps[side])) / 10_000);
+        // One order per price, strictly away from the touch, never crossing the other side.
+        const ticks =
+          side === "buy" ? Math.min(raw, previous.buy - 1) : Math.max(raw, previous.sell + 1);
         if (ticks < 1) continue;
+        previous[side] = ticks;
         const lotValue = BigInt(ticks) * market.tickLotUnits;
-        let lots = this.options.notionalPerLevel / lotValue;
+        // Sizes from 0.3 to 2.3 times the mean, a little larger away from the touch.
+        const sizePercent = BigInt(30 + Math.floor(seededPerMille(`${seed}|size`) / 5) + 8 * k);
+        let lots = (this.options.notionalPerLevel * sizePercent) / 100n / lotValue;
         if (lots < BigInt(market.quantityLotsMin)) lots = BigInt(market.quantityLotsMin);
         if (lots > BigInt(market.quantityLotsMax)) lots = BigInt(market.quantityLotsMax);
         const cost = side === "buy" ? lots * lotValue : lots * market.lotUnits;
@@ -179,7 +223,7 @@ export class MarketMaker {
         else baseBudget -= cost;
       }
     }
-    this.quoted.set(key, { referenceTicks, atMs, orders: placed });
+    this.quoted.set(key, { referenceTicks, atMs, orders: placed, volatilityBps, round });
   }
 }
 

@@ -98,9 +98,9 @@ describe("market maker on the kernel", () => {
     expect(await maker.refresh(prices, now())).toBe(spot.length * 2);
     for (const instrument of spot) {
       for (const mode of ["real", "demo"] as const) {
-        const depth = gateway.query((s) => getDepth(s, spotMarketId(instrument), mode, 10))!;
-        expect(depth.bids.length, `${instrument.id} ${mode}`).toBe(5);
-        expect(depth.asks.length, `${instrument.id} ${mode}`).toBe(5);
+        const depth = gateway.query((s) => getDepth(s, spotMarketId(instrument), mode, 20))!;
+        expect(depth.bids.length, `${instrument.id} ${mode}`).toBe(14);
+        expect(depth.asks.length, `${instrument.id} ${mode}`).toBe(14);
         const reference = Number(prices.get(instrument.id)! / instrument.tickSize);
         expect(depth.bids[0]!.priceTicks).toBeLessThan(reference);
         expect(depth.asks[0]!.priceTicks).toBeGreaterThan(reference);
@@ -109,6 +109,34 @@ describe("market maker on the kernel", () => {
     checkInvariants(gateway.state);
     // Nothing changed: no requote.
     expect(await maker.refresh(prices, now())).toBe(0);
+  });
+
+  it("looks like a market: sizes and gaps vary (seeded, the same every run), spreads widen with moves", async () => {
+    const quoteBtc = async () => {
+      const { gateway, prices, now, advance } = await setUp();
+      const maker = new MarketMaker({ gateway, instruments: [btc] });
+      await maker.refresh(prices, now());
+      const calm = gateway.query((s) => getDepth(s, "BTC-USDT", "real", 20))!;
+      // The reference jumps 1% twice: the maker requotes with a wider spread.
+      for (const step of [101n, 102n]) {
+        advance(1_000);
+        prices.set("BTCUSDT", (prices.get("BTCUSDT")! * step) / 100n);
+        await maker.refresh(prices, now());
+      }
+      const moving = gateway.query((s) => getDepth(s, "BTC-USDT", "real", 20))!;
+      checkInvariants(gateway.state);
+      return { calm, moving };
+    };
+    const { calm, moving } = await quoteBtc();
+    const sizes = calm.bids.map((level) => level.quantityLots);
+    expect(new Set(sizes).size).toBeGreaterThan(7);
+    const gaps = calm.bids.slice(1).map((level, i) => calm.bids[i]!.priceTicks - level.priceTicks);
+    expect(new Set(gaps).size).toBeGreaterThan(3);
+    const spread = (depth: typeof calm) => depth.asks[0]!.priceTicks - depth.bids[0]!.priceTicks;
+    const relative = (depth: typeof calm) => (spread(depth) * 10_000) / depth.bids[0]!.priceTicks;
+    expect(relative(moving)).toBeGreaterThan(relative(calm) * 2);
+    // Seeded: the same inputs give the same book.
+    expect((await quoteBtc()).calm).toEqual(calm);
   });
 
   it("lets a user trade at once, labels the maker on the fill, and requotes after", async () => {
@@ -138,7 +166,7 @@ describe("market maker on the kernel", () => {
     expect(fill.makerOwnerId).toBe(mm);
     advance(1_000);
     expect(await maker.refresh(prices, now())).toBe(1); // Only the book that traded.
-    expect(gateway.query((s) => getOpenOrders(s, mm, "demo", "BTC-USDT"))).toHaveLength(10);
+    expect(gateway.query((s) => getOpenOrders(s, mm, "demo", "BTC-USDT"))).toHaveLength(28);
     checkInvariants(gateway.state);
   });
 
@@ -150,7 +178,7 @@ describe("market maker on the kernel", () => {
     prices.set("BTCUSDT", (prices.get("BTCUSDT")! * 101n) / 100n);
     expect(await maker.refresh(prices, now())).toBe(2);
     const depth = gateway.query((s) => getDepth(s, "BTC-USDT", "real", 20))!;
-    expect(depth.bids).toHaveLength(5);
+    expect(depth.bids).toHaveLength(14);
     expect(depth.bids[0]!.priceTicks).toBeGreaterThan(9_500_000);
   });
 

@@ -190,21 +190,35 @@ describeEachDatabase("spot API", (database) => {
       error: "trade_password_invalid",
       message: "Das Transaktionspasswort ist falsch",
     });
-    // A demo user has no trade password yet: the spec's "Please go to set the transaction password".
+    // A demo user trades demo money without a trade password (issue 18): no 409 any more.
     const demo = await call("POST", "/api/v1/spot/orders", {
       token: users.demo!.token,
       payload: order({ side: "buy", type: "limit", price: "100", quantity: "0.01" }),
     });
-    expect(demo.statusCode).toBe(409);
-    expect(demo.json()).toMatchObject({
-      error: "trade_password_not_set",
-      message: "Please go to set the transaction password",
-    });
+    expect(demo.statusCode, demo.body).toBe(200);
+    expect(demo.json().data.order).toMatchObject({ mode: "demo", status: "open" });
+    const cancelled = await call(
+      "DELETE",
+      `/api/v1/spot/orders/${demo.json().data.order.orderId}`,
+      {
+        token: users.demo!.token,
+      },
+    );
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    // Setting one stays possible (for a later switch to real money), and demo still is not asked.
     const set = await call("PUT", "/api/v1/me/trade-password", {
       token: users.demo!.token,
       payload: { tradePassword: "trade1234", tradePasswordConfirm: "trade1234" },
     });
     expect(set.statusCode).toBe(200);
+    const again = await call("POST", "/api/v1/spot/orders", {
+      token: users.demo!.token,
+      payload: order({ side: "buy", type: "limit", price: "100", quantity: "0.01" }),
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    await call("DELETE", `/api/v1/spot/orders/${again.json().data.order.orderId}`, {
+      token: users.demo!.token,
+    });
   });
 
   it("A sells to B: both see the fill with its tick id; balances and the fee account add up", async () => {

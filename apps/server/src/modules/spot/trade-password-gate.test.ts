@@ -30,7 +30,7 @@ const code = (promise: Promise<void>) =>
     (error: unknown) => (error instanceof AppError ? error.code : String(error)),
   );
 
-const user = { id: 1n, sessionTokenHash: "session-a" };
+const user = { id: 1n, sessionTokenHash: "session-a", mode: "real" as const };
 
 describe("trade password gate", () => {
   it("asks for the password, refuses a wrong one, then trusts the session for the window", async () => {
@@ -50,7 +50,7 @@ describe("trade password gate", () => {
 
   it("tells a user without a trade password to set one", async () => {
     const { sut } = setup();
-    const noPassword = { id: 2n, sessionTokenHash: "session-c" };
+    const noPassword = { id: 2n, sessionTokenHash: "session-c", mode: "real" as const };
     expect(await code(sut.check(noPassword, undefined))).toBe("trade_password_not_set");
     expect(await code(sut.check(noPassword, "anything"))).toBe("trade_password_not_set");
   });
@@ -61,5 +61,15 @@ describe("trade password gate", () => {
     expect(await code(sut.check(user, undefined))).toBe("trade_password_required");
     expect(await code(sut.check(user, "wrong"))).toBe("trade_password_invalid");
     expect(await code(sut.check(user, "right"))).toBe("rate_limited");
+  });
+
+  it("never asks a demo session, with or without a password set; real sessions still are", async () => {
+    const { sut } = setup(0, 1);
+    const demoOnly = { id: 2n, sessionTokenHash: "session-d", mode: "demo" as const };
+    expect(await code(sut.check(demoOnly, undefined))).toBe("passed");
+    expect(await code(sut.check(demoOnly, "anything"))).toBe("passed");
+    // A real user who switched to demo trades demo money without it, and is asked again in real.
+    expect(await code(sut.check({ ...user, mode: "demo" }, undefined))).toBe("passed");
+    expect(await code(sut.check(user, undefined))).toBe("trade_password_required");
   });
 });

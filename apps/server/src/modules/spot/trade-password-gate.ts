@@ -16,6 +16,8 @@ export interface TradePasswordGateOptions {
 /**
  * The spec's rule: no trading without a trade password. A session that gave the right one
  * within the window is not asked again (scrypt on every order would cost ~100 ms each).
+ * Demo sessions are never asked (issue 18): demo money never becomes real, so the password
+ * protects nothing there and only stands between a new user and the first simulated order.
  */
 export class TradePasswordGate {
   /** Sessions that confirmed the trade password recently: session token hash → until (ms). */
@@ -28,14 +30,15 @@ export class TradePasswordGate {
   }
 
   /**
-   * Passes a session confirmed within the window, or one that gives the right password now.
-   * Throws `trade_password_required`, `trade_password_not_set`, `trade_password_invalid` or
+   * Passes a demo session, a session confirmed within the window, or one that gives the right
+   * password now. Throws `trade_password_required`, `trade_password_not_set`, `trade_password_invalid` or
    * `rate_limited`.
    */
   async check(
-    user: { id: bigint; sessionTokenHash: string },
+    user: { id: bigint; sessionTokenHash: string; mode: "real" | "demo" },
     given: string | undefined,
   ): Promise<void> {
+    if (user.mode === "demo") return;
     const { tradePassword, now, windowMs } = this.options;
     const at = now();
     const until = this.confirmedUntil.get(user.sessionTokenHash);

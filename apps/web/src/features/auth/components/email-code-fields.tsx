@@ -24,12 +24,7 @@ export function EmailCodeFields({
         label={t("auth.fields.email")}
         rules={[{ required: true, type: "email", message: t("auth.fields.emailPrompt") }]}
       >
-        <Input
-          placeholder={t("auth.fields.emailPrompt")}
-          autoComplete="email"
-          aria-label={t("auth.fields.email")}
-          maxLength={254}
-        />
+        <Input autoComplete="email" aria-label={t("auth.fields.email")} maxLength={254} />
       </Form.Item>
       <Form.Item
         name="emailCode"
@@ -37,12 +32,7 @@ export function EmailCodeFields({
         extra={<EmailCodeButton send={sendCode} />}
         rules={[{ required: true, message: t("auth.fields.codePrompt") }]}
       >
-        <Input
-          placeholder={t("auth.fields.codePrompt")}
-          autoComplete="one-time-code"
-          aria-label={t("auth.fields.code")}
-          maxLength={12}
-        />
+        <Input autoComplete="one-time-code" aria-label={t("auth.fields.code")} maxLength={12} />
       </Form.Item>
       <Form.Item
         name="password"
@@ -51,7 +41,6 @@ export function EmailCodeFields({
       >
         <Input
           type="password"
-          placeholder={t("auth.fields.passwordPrompt")}
           autoComplete="new-password"
           aria-label={passwordLabel}
           maxLength={128}
@@ -73,7 +62,6 @@ export function EmailCodeFields({
       >
         <Input
           type="password"
-          placeholder={t("auth.fields.passwordConfirmPrompt")}
           autoComplete="new-password"
           aria-label={t("auth.fields.passwordConfirm")}
           maxLength={128}

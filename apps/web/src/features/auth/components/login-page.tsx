@@ -45,14 +45,11 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
         <Form.Item
           name="account"
           label={t("auth.fields.account")}
+          // Helper text, not a placeholder: a 360 px screen cut the long prompt off (issue 18).
+          description={t("auth.fields.accountPrompt")}
           rules={[{ required: true, message: t("auth.fields.accountPrompt") }]}
         >
-          <Input
-            placeholder={t("auth.fields.accountPrompt")}
-            autoComplete="username"
-            aria-label={t("auth.fields.account")}
-            maxLength={254}
-          />
+          <Input autoComplete="username" aria-label={t("auth.fields.account")} maxLength={254} />
         </Form.Item>
         <Form.Item
           name="password"

@@ -4,6 +4,7 @@ import { Selector } from "antd-mobile";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { useFormat } from "../../../lib/format.ts";
 import { marketSocket } from "../../../lib/ws-client.ts";
 import { marketDataKeys } from "../api/market-data-api.ts";
 import { fetchCandles } from "../api/pair-api.ts";
@@ -14,8 +15,18 @@ const PriceChart = lazy(() => import("./price-chart.tsx"));
 const intervals: readonly CandleInterval[] = ["1m", "5m", "15m", "1h", "4h", "1d", "1w"];
 
 /** Candles of the pair with an interval picker; history by REST, the open bar by socket. */
-export function ChartPanel({ instrumentId, symbol }: { instrumentId: string; symbol: string }) {
+export function ChartPanel({
+  instrumentId,
+  symbol,
+  priceScale,
+}: {
+  instrumentId: string;
+  symbol: string;
+  /** Decimals of the pair's prices, for the price scale's labels. */
+  priceScale: number;
+}) {
   const { t } = useTranslation();
+  const format = useFormat();
   const [interval, setCandleInterval] = useState<CandleInterval>("15m");
   const history = useQuery({
     queryKey: marketDataKeys.candles(instrumentId, interval),
@@ -30,21 +41,22 @@ export function ChartPanel({ instrumentId, symbol }: { instrumentId: string; sym
   }, [instrumentId, interval]);
 
   return (
-    <section className="spot-card" aria-labelledby="chart-title">
-      <h2 id="chart-title" className="visually-hidden">
-        {t("coinCoin.chart.title")}
-      </h2>
-      <Selector<CandleInterval>
-        className="interval-selector"
-        aria-label={t("coinCoin.chart.interval")}
-        columns={7}
-        value={[interval]}
-        onChange={(value) => value[0] && setCandleInterval(value[0])}
-        options={intervals.map((value) => ({
-          label: t(`coinCoin.chart.intervals.${value}`),
-          value,
-        }))}
-      />
+    <div className="chart-panel">
+      {/* One row that scrolls sideways when the labels are long; focusable for keyboards. */}
+      <div className="interval-scroll" tabIndex={0}>
+        <Selector<CandleInterval>
+          className="interval-selector"
+          showCheckMark={false}
+          aria-label={t("coinCoin.chart.interval")}
+          columns={7}
+          value={[interval]}
+          onChange={(value) => value[0] && setCandleInterval(value[0])}
+          options={intervals.map((value) => ({
+            label: t(`coinCoin.chart.intervals.${value}`),
+            value,
+          }))}
+        />
+      </div>
       {history.isPending ? <LoadingState /> : null}
       {history.isError ? (
         <ErrorState message={history.error.message} onRetry={() => void history.refetch()} />
@@ -55,10 +67,12 @@ export function ChartPanel({ instrumentId, symbol }: { instrumentId: string; sym
             candles={history.data.candles}
             live={live}
             interval={interval}
+            format={format}
+            priceScale={priceScale}
             label={t("coinCoin.chart.label", { symbol })}
           />
         </Suspense>
       ) : null}
-    </section>
+    </div>
   );
 }

@@ -1,12 +1,10 @@
 import type { InstrumentView, TickerView } from "@candor/contract";
 import { List } from "antd-mobile";
+import { StarFill, StarOutline } from "antd-mobile-icons";
 import { useTranslation } from "react-i18next";
 import { Amount, ChangePercent } from "../../../components/ui/amount.tsx";
-
-/** The instrument's name in the interface language: Chinese for zh-Hant, English otherwise. */
-export function instrumentName(instrument: InstrumentView, language: string): string {
-  return language === "zh-Hant" ? instrument.names["zh-Hant"] : instrument.names.en;
-}
+import { toggleFavourite, useFavourites } from "../../../lib/favourites.ts";
+import { instrumentName } from "../../../lib/names.ts";
 
 /** Rows of symbol, name, last price, 24 h change and volume; "--" until a ticker arrives. */
 export function InstrumentList({
@@ -25,9 +23,10 @@ export function InstrumentList({
           <List.Item
             key={instrument.id}
             data-testid="instrument-row"
+            prefix={<StarButton instrumentId={instrument.id} symbol={instrument.symbol} />}
             description={
               <span>
-                {instrumentName(instrument, i18n.language)} · {t("markets.volume")}{" "}
+                {instrumentName(instrument, t, i18n.language)} · {t("markets.volume")}{" "}
                 <Amount value={ticker?.volume24h} decimalsMax={2} />
               </span>
             }
@@ -46,6 +45,24 @@ export function InstrumentList({
         );
       })}
     </List>
+  );
+}
+
+/** The star of a row: adds the market to the favourites, or takes it out. */
+function StarButton({ instrumentId, symbol }: { instrumentId: string; symbol: string }) {
+  const { t } = useTranslation();
+  const starred = useFavourites().includes(instrumentId);
+  return (
+    <button
+      type="button"
+      className={starred ? "star-button starred" : "star-button"}
+      aria-pressed={starred}
+      aria-label={starred ? t("markets.unstar", { symbol }) : t("markets.star", { symbol })}
+      onClick={() => toggleFavourite(instrumentId)}
+      data-testid="favourite-star"
+    >
+      {starred ? <StarFill aria-hidden="true" /> : <StarOutline aria-hidden="true" />}
+    </button>
   );
 }
 

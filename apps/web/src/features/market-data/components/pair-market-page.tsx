@@ -27,15 +27,25 @@ export interface TradingSlotProps {
   marketOpen: boolean | undefined;
   /** A price tapped in the order book, with a counter so tapping the same price again counts. */
   pickedPrice: { price: string; at: number } | undefined;
+  /** Best bid and best ask of the book in the session's mode, decimal strings, when known. */
+  bestBid: string | undefined;
+  bestAsk: string | undefined;
+}
+
+/** What trades on the pair, from other features; `src/app` puts them together. */
+export interface TradingSlots {
+  /** The order form: beside the book, above the fold (issue 18). */
+  trading: (props: TradingSlotProps) => ReactNode;
+  /** Funds and the user's orders, under the chart and the full book. */
+  below: (props: TradingSlotProps) => ReactNode;
 }
 
 /**
- * The market part of the Coin-Coin (spot) screen: pair picker, ticker, chart, order book and
- * recent trades from the market API and socket. `trading` renders what trades on the pair (the
- * order form and the user's orders, from another feature) under them; `src/app` puts them
- * together.
+ * The Coin-Coin (spot) screen laid out like the big mobile exchanges: pair header with the
+ * price and 24 h figures; the order form and a compact order book side by side above the fold;
+ * the chart in a collapsible panel; the full book and recent trades; then funds and orders.
  */
-export function PairMarketPage({ trading }: { trading: (props: TradingSlotProps) => ReactNode }) {
+export function PairMarketPage({ trading, below }: TradingSlots) {
   const { t } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
   const [picking, setPicking] = useState(false);
@@ -65,6 +75,7 @@ export function PairMarketPage({ trading }: { trading: (props: TradingSlotProps)
         pair={pair}
         onOpenPicker={() => setPicking(true)}
         trading={trading}
+        below={below}
       />
     </section>
   );
@@ -74,10 +85,10 @@ function PairMarket({
   pair,
   onOpenPicker,
   trading,
-}: {
+  below,
+}: TradingSlots & {
   pair: InstrumentView;
   onOpenPicker: () => void;
-  trading: (props: TradingSlotProps) => ReactNode;
 }) {
   const { t } = useTranslation();
   const session = useSession();
@@ -92,8 +103,19 @@ function PairMarket({
   const trades = useRecentTrades(pair.id);
   const socketState = useSocketState();
   const [tab, setTab] = useState("book");
+  const [chartOpen, setChartOpen] = useState(false);
+  const [groupStep, setGroupStep] = useState(pair.tickSize);
   const [pickedPrice, setPickedPrice] = useState<TradingSlotProps["pickedPrice"]>();
   const marketOpen = ticker?.marketOpen ?? status.data?.open;
+  const slot: TradingSlotProps = {
+    pair,
+    lastPrice: ticker?.last,
+    marketOpen,
+    pickedPrice,
+    bestBid: book?.bids[0]?.[0],
+    bestAsk: book?.asks[0]?.[0],
+  };
+  const pick = (price: string) => setPickedPrice({ price, at: Date.now() });
 
   return (
     <>
@@ -168,18 +190,54 @@ function PairMarket({
           }
         />
       ) : null}
-      <ChartPanel instrumentId={pair.id} symbol={pair.symbol} />
-      <section className="spot-card" aria-labelledby="book-title">
-        <h2 id="book-title" className="visually-hidden">
-          {t("coinCoin.book.title")}
-        </h2>
+      <div className="trade-grid">
+        <div className="trade-grid-form">{trading(slot)}</div>
+        <section className="trade-grid-book" aria-labelledby="book-title">
+          <h2 id="book-title" className="visually-hidden">
+            {t("coinCoin.book.title")}
+          </h2>
+          <OrderBook
+            variant="compact"
+            book={book}
+            tickSize={pair.tickSize}
+            quantityScale={pair.quantityScale}
+            lastPrice={ticker?.last}
+            onPick={pick}
+            groupStep={groupStep}
+            onGroupStep={setGroupStep}
+          />
+        </section>
+      </div>
+      <section className="spot-card" aria-labelledby="chart-title">
+        <button
+          type="button"
+          className="chart-toggle"
+          aria-expanded={chartOpen}
+          aria-controls="chart-panel"
+          onClick={() => setChartOpen((open) => !open)}
+          data-testid="chart-toggle"
+        >
+          <span id="chart-title">{t("coinCoin.chart.title")}</span>
+          <DownOutline aria-hidden="true" className={chartOpen ? "flip" : undefined} />
+        </button>
+        {chartOpen ? (
+          <div id="chart-panel">
+            <ChartPanel instrumentId={pair.id} symbol={pair.symbol} priceScale={pair.priceScale} />
+          </div>
+        ) : null}
+      </section>
+      <section className="spot-card" aria-label={t("coinCoin.book.title")}>
         <Tabs activeKey={tab} onChange={setTab}>
           <Tabs.Tab key="book" title={t("coinCoin.book.title")}>
             <OrderBook
+              variant="full"
               book={book}
-              priceScale={pair.priceScale}
+              tickSize={pair.tickSize}
+              quantityScale={pair.quantityScale}
               lastPrice={ticker?.last}
-              onPick={(price) => setPickedPrice({ price, at: Date.now() })}
+              onPick={pick}
+              groupStep={groupStep}
+              onGroupStep={setGroupStep}
             />
           </Tabs.Tab>
           <Tabs.Tab key="trades" title={t("coinCoin.trades.title")}>
@@ -192,7 +250,7 @@ function PairMarket({
           </Tabs.Tab>
         </Tabs>
       </section>
-      {trading({ pair, lastPrice: ticker?.last, marketOpen, pickedPrice })}
+      {below(slot)}
     </>
   );
 }

@@ -3,7 +3,7 @@ import { List, Popup, SearchBar } from "antd-mobile";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { EmptyState } from "../../../components/ui/states.tsx";
-import { instrumentName } from "./instrument-list.tsx";
+import { instrumentName } from "../../../lib/names.ts";
 
 /** The pair selector: a sheet with a search field and the spot pairs. */
 export function PairPicker({
@@ -56,7 +56,7 @@ export function PairPicker({
                 onPick(pair.id);
                 onClose();
               }}
-              description={instrumentName(pair, i18n.language)}
+              description={instrumentName(pair, t, i18n.language)}
               data-testid="pair-option"
             >
               {pair.symbol}

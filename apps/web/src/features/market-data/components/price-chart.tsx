@@ -3,12 +3,15 @@ import {
   CandlestickSeries,
   ColorType,
   createChart,
+  TickMarkType,
   type CandlestickData,
   type IChartApi,
   type ISeriesApi,
+  type Time,
   type UTCTimestamp,
 } from "lightweight-charts";
 import { useEffect, useRef } from "react";
+import type { Formatter } from "../../../lib/format.ts";
 
 /**
  * One candle as the chart library wants it. The library draws with numbers, so prices become
@@ -25,6 +28,21 @@ function toBar(candle: CandleView): CandlestickData<UTCTimestamp> {
   };
 }
 
+/** Axis labels by locale: the time of day within a day, else day and month, month or year. */
+function tickLabel(time: Time, type: TickMarkType, locale: string): string {
+  if (typeof time !== "number") return String(time);
+  const options: Intl.DateTimeFormatOptions =
+    type === TickMarkType.Year
+      ? { year: "numeric" }
+      : type === TickMarkType.Month
+        ? { month: "short" }
+        : type === TickMarkType.DayOfMonth
+          ? { day: "numeric", month: "short" }
+          : { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  // Local time, as the crosshair label and every other date in the app.
+  return new Intl.DateTimeFormat(locale, options).format(time * 1000);
+}
+
 function readColour(name: string, fallback: string): string {
   const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
   return value || fallback;
@@ -39,11 +57,17 @@ export default function PriceChart({
   live,
   interval,
   label,
+  format,
+  priceScale,
 }: {
   candles: readonly CandleView[];
   live: CandleView | undefined;
   interval: CandleInterval;
   label: string;
+  /** The app's formatting layer in the current locale, for the scales' labels. */
+  format: Formatter;
+  /** Decimals of the pair's prices. */
+  priceScale: number;
 }) {
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | null>(null);
@@ -64,7 +88,19 @@ export default function PriceChart({
         vertLines: { color: readColour("--adm-color-border", "#eeeeee") },
         horzLines: { color: readColour("--adm-color-border", "#eeeeee") },
       },
-      timeScale: { timeVisible: true, secondsVisible: false },
+      timeScale: {
+        timeVisible: true,
+        secondsVisible: false,
+        tickMarkFormatter: (time: Time, type: TickMarkType) => tickLabel(time, type, format.locale),
+      },
+      localization: {
+        locale: format.locale,
+        // The label digits come from a decimal string (the scale's number written at the pair's
+        // decimals), formatted by the app's one layer: "98.000,00" on a German page.
+        priceFormatter: (price: number) => format.fixed(price.toFixed(priceScale), priceScale),
+        timeFormatter: (time: Time) =>
+          typeof time === "number" ? format.dateTime(time * 1000) : String(time),
+      },
     });
     const up = readColour("--candor-up", "#0a7d38");
     const down = readColour("--candor-down", "#c4161c");
@@ -81,14 +117,15 @@ export default function PriceChart({
       chart.current = null;
       series.current = null;
     };
-  }, []);
+  }, [format, priceScale]);
 
   useEffect(() => {
     const bars = candles.map(toBar);
     series.current?.setData(bars);
     lastTime.current = bars.at(-1)?.time ?? 0;
     chart.current?.timeScale().fitContent();
-  }, [candles, interval]);
+    // The chart is made again when the locale changes: give it the bars again.
+  }, [candles, interval, format, priceScale]);
 
   useEffect(() => {
     if (!live || !series.current) return;

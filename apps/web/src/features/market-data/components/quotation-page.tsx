@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { compareDecimal } from "../../../lib/decimal-text.ts";
+import { useFavourites } from "../../../lib/favourites.ts";
 import { assetClasses, fetchInstruments, marketDataKeys } from "../api/market-data-api.ts";
 import { useTickers } from "../api/use-tickers.ts";
 import { InstrumentList, SimulatedLabel } from "./instrument-list.tsx";
@@ -29,15 +30,28 @@ function sortInstruments(
 export function QuotationPage() {
   const { t } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
-  const tab = (assetClasses as readonly string[]).includes(searchParams.get("tab") ?? "")
-    ? (searchParams.get("tab") as AssetClass)
-    : "crypto";
+  const favourites = useFavourites();
+  const hasFavourites = favourites.length > 0;
+  const wanted = searchParams.get("tab") ?? "";
+  // A Favourites tab first when there are any, and opened by default then (issue 18).
+  const tab: AssetClass | "favourites" = (assetClasses as readonly string[]).includes(wanted)
+    ? (wanted as AssetClass)
+    : hasFavourites
+      ? "favourites"
+      : "crypto";
   const [sort, setSort] = useState<SortKey>("default");
-  const filter = { assetClass: tab, limit: 100 };
-  const instruments = useQuery({
+  const filter = tab === "favourites" ? { limit: 100 } : { assetClass: tab, limit: 100 };
+  const listed = useQuery({
     queryKey: marketDataKeys.instruments(filter),
     queryFn: () => fetchInstruments(filter),
   });
+  const instruments = {
+    ...listed,
+    data:
+      tab === "favourites"
+        ? (listed.data ?? []).filter((i) => favourites.includes(i.id))
+        : listed.data,
+  };
   const ids = useMemo(() => (instruments.data ?? []).map((i) => i.id), [instruments.data]);
   const { tickers } = useTickers(ids);
   const sorted = useMemo(
@@ -50,6 +64,7 @@ export function QuotationPage() {
     <section className="page" aria-labelledby="quotation-title">
       <h1 id="quotation-title">{t("markets.title")}</h1>
       <Tabs activeKey={tab} onChange={(key) => setSearchParams({ tab: key }, { replace: true })}>
+        {hasFavourites ? <Tabs.Tab key="favourites" title={t("markets.favourites")} /> : null}
         {assetClasses.map((assetClass) => (
           <Tabs.Tab key={assetClass} title={t(`markets.class.${assetClass}`)} />
         ))}
@@ -58,6 +73,7 @@ export function QuotationPage() {
         <span id="sort-label">{t("markets.sortBy")}</span>
         <Selector<SortKey>
           aria-labelledby="sort-label"
+          showCheckMark={false}
           columns={3}
           value={[sort]}
           onChange={(value) => setSort(value[0] ?? "default")}

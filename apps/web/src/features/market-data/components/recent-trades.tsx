@@ -1,13 +1,8 @@
 import type { TradeView } from "@candor/contract";
-import { bcp47ByLocale, type Locale } from "@candor/contract/locales";
 import { useTranslation } from "react-i18next";
+import { useFormat } from "../../../lib/format.ts";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
-
-/** Time of a print as HH:MM:SS in the user's locale. */
-function timeText(atMs: number, locale: string) {
-  return new Date(atMs).toLocaleTimeString(locale, { hour12: false });
-}
 
 /** The latest prints of the pair's tape, newest first, with the taker's side. */
 export function RecentTrades({
@@ -21,7 +16,8 @@ export function RecentTrades({
   error: Error | null;
   priceScale: number;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const format = useFormat();
   if (isPending) return <LoadingState />;
   if (error && trades.length === 0) return <ErrorState message={error.message} />;
   if (trades.length === 0) return <EmptyState />;
@@ -37,7 +33,7 @@ export function RecentTrades({
       <tbody>
         {trades.map((trade) => (
           <tr key={trade.id} data-testid="trade-row">
-            <td>{timeText(trade.atMs, bcp47ByLocale[i18n.language as Locale] ?? "en")}</td>
+            <td>{format.time(trade.atMs)}</td>
             <td
               className={
                 trade.takerSide === "buy"

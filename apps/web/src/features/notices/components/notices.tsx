@@ -2,22 +2,16 @@ import { InfiniteScroll, List } from "antd-mobile";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
-import { bcp47ByLocale, type Locale } from "@candor/contract/locales";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
-import { formatDateTime } from "../../../lib/timestamp.ts";
+import { useFormat } from "../../../lib/format.ts";
 import { fetchNotice, fetchNotices, noticeKeys } from "../api/notices-api.ts";
 
 const pageSize = 20;
 
-function useDateLocale() {
-  const { i18n } = useTranslation();
-  return bcp47ByLocale[i18n.language as Locale] ?? "en";
-}
-
 /** All notices, newest first, loading more as the list scrolls. */
 export function NoticesPage() {
   const { t, i18n } = useTranslation();
-  const dateLocale = useDateLocale();
+  const format = useFormat();
   const notices = useInfiniteQuery({
     queryKey: noticeKeys.list(i18n.language),
     queryFn: ({ pageParam }) => fetchNotices(pageSize, pageParam),
@@ -42,7 +36,7 @@ export function NoticesPage() {
             {items.map((notice) => (
               <List.Item
                 key={notice.id}
-                description={formatDateTime(notice.publishedAtMs, dateLocale)}
+                description={format.relative(notice.publishedAtMs, Date.now())}
                 arrowIcon
               >
                 <Link to={`/notices/${notice.id}`}>{notice.title}</Link>
@@ -66,7 +60,7 @@ export function NoticesPage() {
 /** One notice: title, publish time and body. */
 export function NoticeDetailPage() {
   const { i18n } = useTranslation();
-  const dateLocale = useDateLocale();
+  const format = useFormat();
   const { noticeId = "" } = useParams();
   const notice = useQuery({
     queryKey: noticeKeys.one(i18n.language, noticeId),
@@ -77,7 +71,7 @@ export function NoticeDetailPage() {
   return (
     <article className="page" aria-labelledby="notice-title">
       <h1 id="notice-title">{notice.data.title}</h1>
-      <p className="hint">{formatDateTime(notice.data.publishedAtMs, dateLocale)}</p>
+      <p className="hint">{format.dateTime(notice.data.publishedAtMs)}</p>
       <p className="pre-line">{notice.data.body}</p>
     </article>
   );

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { setLocale } from "../../../lib/i18n.ts";
 import { maskMiddle } from "../../../lib/mask.ts";
+import { displayNickname } from "../../../lib/names.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import { setTheme, useThemeChoice, type ThemeChoice } from "../../../lib/theme.ts";
 
@@ -32,7 +33,7 @@ export function SettingsPage({
   const [switching, setSwitching] = useState(false);
   const [nicknameDraft, setNicknameDraft] = useState<string | null>(null);
   const demo = isDemo(session);
-  const name = session?.user.nickname ?? session?.user.username ?? "";
+  const name = session ? displayNickname(session.user, t) : "";
 
   const switchMode = async (toDemo: boolean) => {
     setSwitching(true);
@@ -134,7 +135,7 @@ export function SettingsPage({
             <List.Item
               clickable
               onClick={() => setNicknameDraft(session.user.nickname ?? "")}
-              extra={session.user.nickname ?? ""}
+              extra={displayNickname(session.user, t)}
               data-testid="nickname-item"
             >
               {t("settings.nickname")}

@@ -2,6 +2,7 @@ import type { SpotFillView } from "@candor/contract";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { useFormat } from "../../../lib/format.ts";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import {
@@ -21,7 +22,8 @@ function FillItem({
   mode: AccountMode;
   instrumentId: string;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const format = useFormat();
   const link = tapeLink(fill, mode);
   return (
     <li className="order-card" data-testid="fill-row">
@@ -63,7 +65,7 @@ function FillItem({
           )}
         </dd>
         <dt>{t("coinCoin.order.time")}</dt>
-        <dd>{new Date(fill.atMs).toLocaleString(i18n.language)}</dd>
+        <dd>{format.dateTime(fill.atMs)}</dd>
       </dl>
       {link ? (
         <a href={link} target="_blank" rel="noreferrer" data-testid="fill-tape-link">

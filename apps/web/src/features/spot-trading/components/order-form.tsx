@@ -48,6 +48,8 @@ export function OrderForm({
   market,
   balances,
   lastPrice,
+  bestBid,
+  bestAsk,
   marketOpen,
   pickedPrice,
   onSubmit,
@@ -56,6 +58,9 @@ export function OrderForm({
   market: SpotMarketView;
   balances: readonly SpotBalanceView[];
   lastPrice: string | undefined;
+  /** Best bid and ask of the book: a buy starts at the best ask, a sell at the best bid. */
+  bestBid: string | undefined;
+  bestAsk: string | undefined;
   marketOpen: boolean;
   pickedPrice: { price: string; at: number } | undefined;
   onSubmit: (draft: OrderDraft) => void;
@@ -68,13 +73,27 @@ export function OrderForm({
   const [quantity, setQuantity] = useState("");
   const [quoteAmount, setQuoteAmount] = useState("");
   const [touched, setTouched] = useState(false);
+  // Once the user typed or picked a price, the form stops following the book.
+  const [priceEdited, setPriceEdited] = useState(false);
 
   useEffect(() => {
     if (pickedPrice) {
       setPrice(pickedPrice.price);
+      setPriceEdited(true);
       setType("limit");
     }
   }, [pickedPrice]);
+
+  // The price starts at the best price of the other side (what a buy or sell would meet now),
+  // else the last price; it is filled when the form opens and when the side changes.
+  const suggestedPrice =
+    (side === "buy" ? bestAsk : bestBid) ?? lastPrice ?? market.lastPrice ?? undefined;
+  const hasSuggestion = suggestedPrice !== undefined;
+  useEffect(() => {
+    if (!priceEdited && suggestedPrice !== undefined) setPrice(suggestedPrice);
+    // Only on a side change or when a first price arrives, not on every book update.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [side, hasSuggestion, priceEdited]);
 
   const scales: PairScales = {
     priceScale: pair.priceScale,
@@ -202,13 +221,16 @@ export function OrderForm({
         submit();
       }}
     >
-      <h2 id="order-form-title">{t("coinCoin.form.title")}</h2>
+      <h2 id="order-form-title" className="visually-hidden">
+        {t("coinCoin.form.title")}
+      </h2>
       <Tabs activeKey={side} onChange={(key) => setSide(key as SpotSide)}>
         <Tabs.Tab key="buy" title={t("coinCoin.form.buy", { asset: market.baseAsset })} />
         <Tabs.Tab key="sell" title={t("coinCoin.form.sell", { asset: market.baseAsset })} />
       </Tabs>
       <Selector<"limit" | "market">
         aria-label={t("coinCoin.form.type")}
+        showCheckMark={false}
         columns={2}
         value={[type]}
         onChange={(value) => value[0] && setType(value[0])}
@@ -218,7 +240,7 @@ export function OrderForm({
         ]}
       />
       {type === "limit" ? (
-        <label className="order-field">
+        <label className="order-field order-field-inline">
           <span className="label">{t("coinCoin.form.timeInForce")}</span>
           <select
             className="native-select"
@@ -238,7 +260,10 @@ export function OrderForm({
         <FormInput
           label={t("coinCoin.form.priceIn", { asset: market.quoteAsset })}
           value={price}
-          onChange={setPrice}
+          onChange={(value) => {
+            setPriceEdited(true);
+            setPrice(value);
+          }}
           problem={priceProblem}
           testId="order-price"
         />
@@ -345,11 +370,15 @@ function FormInput({
   problem: string | undefined;
   testId: string;
 }) {
+  const id = `field-${testId}`;
   return (
     <div className="order-field">
+      <label className="label" htmlFor={id}>
+        {label}
+      </label>
       <Input
-        aria-label={label}
-        placeholder={label}
+        id={id}
+        className="boxed-input"
         inputMode="decimal"
         value={value}
         onChange={(text) => onChange(text.replace(",", "."))}

@@ -3,6 +3,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Button, Dialog, Tabs, Tag } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useFormat } from "../../../lib/format.ts";
 import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { EmptyState, EndOfList, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
@@ -27,7 +28,8 @@ export function OrderCard({
   order: SpotOrderView;
   onCancel?: (order: SpotOrderView) => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const format = useFormat();
   return (
     <li className="order-card" data-testid="order-card" data-order-id={order.orderId}>
       <div className="order-card-head">
@@ -58,7 +60,7 @@ export function OrderCard({
           <Amount value={order.filledQuote} />
         </dd>
         <dt>{t("coinCoin.order.time")}</dt>
-        <dd>{new Date(order.createdAtMs).toLocaleString(i18n.language)}</dd>
+        <dd>{format.dateTime(order.createdAtMs)}</dd>
         <dt>{t("coinCoin.order.number")}</dt>
         <dd>{order.orderId}</dd>
       </dl>

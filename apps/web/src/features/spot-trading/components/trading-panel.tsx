@@ -2,14 +2,14 @@ import type { InstrumentView, SpotBalanceView, SpotMarketView } from "@candor/co
 import { useQuery } from "@tanstack/react-query";
 import i18n from "i18next";
 import { Button, Dialog, Input, Popup } from "antd-mobile";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
-import { useSession } from "../../../lib/session.ts";
+import { isDemo, useSession } from "../../../lib/session.ts";
 import { marketSocket } from "../../../lib/ws-client.ts";
 import {
   fetchSpotMarkets,
@@ -19,7 +19,6 @@ import {
   useRefreshOrders,
 } from "../api/spot-trading-api.ts";
 import { OrderForm, type OrderDraft } from "./order-form.tsx";
-import { OrdersPanel } from "./orders-panel.tsx";
 
 /** What the trading part of the Coin-Coin screen needs; `src/app` supplies the funds part. */
 export interface TradingPanelProps {
@@ -29,12 +28,13 @@ export interface TradingPanelProps {
   marketOpen: boolean | undefined;
   /** A price tapped in the order book, with a counter so tapping the same price again counts. */
   pickedPrice: { price: string; at: number } | undefined;
+  /** Best bid and ask of the book, decimal strings: the form's price starts at one of them. */
+  bestBid: string | undefined;
+  bestAsk: string | undefined;
   /** The signed-in user's fund balances, for the form's "available"; empty while loading. */
   balances: readonly SpotBalanceView[];
   /** Orders may have moved money: the balances should load again. */
   onFundsChanged: () => void;
-  /** The funds of the pair's two assets, shown above the order form. */
-  funds: (assets: { baseAsset: string; quoteAsset: string }) => ReactNode;
 }
 
 /** Keeps the lists and balances fresh when the server pushes the user's own events. */
@@ -49,7 +49,7 @@ function usePrivateStreams(enabled: boolean, onFundsChanged: () => void) {
   }, [enabled, refresh]);
 }
 
-/** The order form, funds and the user's orders; asks to log in when signed out. */
+/** The order form and its confirmation sheet; asks to log in when signed out. */
 export function TradingPanel(props: TradingPanelProps) {
   const { t } = useTranslation();
   const session = useSession();
@@ -57,9 +57,9 @@ export function TradingPanel(props: TradingPanelProps) {
   usePrivateStreams(Boolean(session), props.onFundsChanged);
   if (!session) {
     return (
-      <section className="spot-card" aria-labelledby="order-form-title">
+      <section className="order-form-card" aria-labelledby="order-form-title">
         <h2 id="order-form-title">{t("coinCoin.form.title")}</h2>
-        <p>{t("coinCoin.form.loginToTrade")}</p>
+        <p className="hint">{t("coinCoin.form.loginToTrade")}</p>
         <Button
           block
           color="primary"
@@ -79,15 +79,17 @@ function SignedInTrading({
   lastPrice,
   marketOpen,
   pickedPrice,
+  bestBid,
+  bestAsk,
   balances,
   onFundsChanged,
-  funds,
 }: TradingPanelProps) {
   const { t } = useTranslation();
   const markets = useQuery({ queryKey: spotTradingKeys.markets(), queryFn: fetchSpotMarkets });
   const refresh = useRefreshOrders(onFundsChanged);
   const [draft, setDraft] = useState<OrderDraft | undefined>();
   const lastPasswordMs = useRef<number | undefined>(undefined);
+  const demo = isDemo(useSession());
 
   if (markets.isPending) return <LoadingState />;
   if (markets.isError) {
@@ -115,10 +117,12 @@ function SignedInTrading({
     );
   }
   const windowMs = markets.data.tradePasswordWindowMs;
+  // Demo sessions trade simulated money without a trade password (the server never asks).
   const needsPassword =
-    lastPasswordMs.current === undefined ||
-    windowMs === 0 ||
-    Date.now() - lastPasswordMs.current > windowMs;
+    !demo &&
+    (lastPasswordMs.current === undefined ||
+      windowMs === 0 ||
+      Date.now() - lastPasswordMs.current > windowMs);
 
   const place = async (order: OrderDraft, tradePassword: string | undefined) => {
     try {
@@ -157,13 +161,14 @@ function SignedInTrading({
 
   return (
     <>
-      {funds({ baseAsset: market.baseAsset, quoteAsset: market.quoteAsset })}
-      <section className="spot-card">
+      <section className="order-form-card">
         <OrderForm
           pair={pair}
           market={market}
           balances={balances}
           lastPrice={lastPrice}
+          bestBid={bestBid}
+          bestAsk={bestAsk}
           marketOpen={marketOpen ?? market.open}
           pickedPrice={pickedPrice}
           onSubmit={setDraft}
@@ -177,7 +182,6 @@ function SignedInTrading({
         onCancel={() => setDraft(undefined)}
         onConfirm={(password) => draft && void place(draft, password)}
       />
-      <OrdersPanel instrumentId={pair.id} onFundsChanged={onFundsChanged} />
     </>
   );
 }

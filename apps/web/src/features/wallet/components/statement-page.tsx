@@ -4,12 +4,15 @@ import { Button } from "antd-mobile";
 import { useTranslation } from "react-i18next";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { EmptyState, EndOfList, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { useFormat } from "../../../lib/format.ts";
+import { accountName } from "../../../lib/names.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import { fetchStatement, useBalances, walletKeys } from "../api/wallet-api.ts";
 import { BalanceTable } from "./balance-table.tsx";
 
 function Line({ line }: { line: StatementLineView }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const format = useFormat();
   const negative = line.amount.startsWith("-");
   return (
     <li className="order-card" data-testid="statement-line">
@@ -22,9 +25,9 @@ function Line({ line }: { line: StatementLineView }) {
       </div>
       <dl>
         <dt>{t("coinCoin.order.time")}</dt>
-        <dd>{new Date(line.atMs).toLocaleString(i18n.language)}</dd>
+        <dd>{format.dateTime(line.atMs)}</dd>
         <dt>{t("coinCoin.statement.counterparty")}</dt>
-        <dd>{line.counterparty}</dd>
+        <dd>{accountName(line.counterparty, t)}</dd>
         {line.orderId ? (
           <>
             <dt>{t("coinCoin.order.number")}</dt>
