@@ -82,7 +82,7 @@ describe("transparency", () => {
     await page.getByTestId("owed").waitFor();
     await poll(() => page.getByTestId("owed").textContent()).toContain("USDT");
     await poll(() => page.getByTestId("system-accounts").textContent()).toContain(
-      t.proof.owners.external,
+      t.names.account.external,
     );
     await expectAccessible("transparency fr");
   });

@@ -4,17 +4,8 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { accountName } from "../../../lib/names.ts";
 import { fetchTransparency, proofKeys } from "../api/proof-api.ts";
-
-/** System owners with a label; any other is shown by its id. */
-const labelled = new Set([
-  "system:external",
-  "system:fees",
-  "system:treasury",
-  "system:market_maker",
-  "system:house",
-  "system:insurance_fund",
-]);
 
 /**
  * Transparency (issue 24): what Candor owes its real-money users, what its own system accounts
@@ -45,11 +36,7 @@ export function TransparencyPage() {
         {data.systemAccounts.map((row) => (
           <List.Item
             key={`${row.ownerId} ${row.assetId}`}
-            description={
-              labelled.has(row.ownerId)
-                ? t(`proof.owners.${row.ownerId.slice(7)}` as never)
-                : row.ownerId
-            }
+            description={accountName(row.ownerId, t)}
             extra={<Amount value={row.amount} />}
           >
             {row.assetId}
