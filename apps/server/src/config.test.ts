@@ -10,6 +10,7 @@ describe("readConfig", () => {
       LOG_LEVEL: "info",
       SNAPSHOT_EVERY: 10_000,
       PASSWORD_COST: 17,
+      PROOF_INTERVAL_MS: 3_600_000,
       CAPTCHA: "required",
       CAPTCHA_COST: 250_000,
       MARKET_SEED: 20_261_123,
