@@ -19,6 +19,7 @@ import { accountOpener } from "../src/engine/submit.ts";
 import { instruments } from "@candor/market";
 import { spotSetupCommands } from "../src/modules/market/spot-markets.ts";
 import { startTestEngine } from "../src/modules/spot/spot.testing.ts";
+import { registerByPhone } from "../src/testing/register-phone.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
@@ -112,12 +113,9 @@ async function serveFull(): Promise<Ready> {
   };
   const user = async (index: number, asset: string, amount: string) => {
     const phone = `+49151${String(index).padStart(8, "0")}`;
-    const session = await inject("/api/v1/auth/register", {
-      account: phone,
-      password: "trade1234",
-      passwordConfirm: "trade1234",
-      agreement: true,
-    });
+    const registered = await registerByPhone(app, phone, "bench-operator");
+    if (registered.statusCode !== 200) throw new Error(`register: ${registered.body}`);
+    const session = registered.json().data;
     await inject(
       "/api/v1/operator/deposits",
       {
