@@ -76,6 +76,8 @@ it("serves the app with the policy, and every screen renders without a violation
   await page.goto(`${server.url}/#/coin-coin`);
   // Live prices over the WebSocket, and the chart's canvas.
   await expect.poll(() => page.getByTestId("last-price").textContent()).toMatch(/\d/);
+  // The chart is a collapsible panel (issue 18): open it.
+  await page.getByTestId("chart-toggle").click();
   await page.getByTestId("price-chart").locator("canvas").first().waitFor();
   await page.screenshot({ path: path.join(artifactsDir, "content-security-policy.png") });
   expect(violations).toEqual([]);

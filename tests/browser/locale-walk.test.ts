@@ -38,7 +38,6 @@ const signedInRoutes = [
   "/assets",
   "/assets/statement",
   "/assets/account/fund",
-  "/assets/addresses",
   "/assets/transfer",
   "/assets/exchange",
   "/notices/1",

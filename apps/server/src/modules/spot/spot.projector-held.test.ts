@@ -5,6 +5,7 @@ import { buildApp } from "../../app.ts";
 import { ReadModelProjector } from "../../read-models/projector.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
+import { accountOpener } from "../../engine/submit.ts";
 import { startTestEngine } from "./spot.testing.ts";
 
 // Issue 15: an order's acknowledgement waits for its journal batch and the kernel, never for
@@ -33,6 +34,7 @@ describeEachDatabase("spot orders with the projector held back", (database) => {
       captcha: "off",
       operatorToken: "operator-token",
       engine: running.engine,
+      accounts: accountOpener(running.engine),
     });
     // A phone number is confirmed by a texted code; without an SMS provider it is in the outbox.
     const phone = "+4915100000077";

@@ -7,6 +7,7 @@ import { buildApp } from "../../app.ts";
 import type { Unstamped } from "../../engine/engine.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
+import { accountOpener } from "../../engine/submit.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
 
 // Accounts, transfers and quick exchange through HTTP, on the real kernel and engine.
@@ -69,6 +70,7 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
       captcha: "off",
       operatorToken: "operator-token",
       engine: running.engine,
+      accounts: accountOpener(running.engine),
     });
     for (const [name, phone] of [
       ["a", "+4915100000011"],
