@@ -9,6 +9,7 @@ import { kernelPort } from "../../engine/kernel-port.ts";
 import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
+import { registerByPhone } from "../../testing/register-phone.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
 import { build, saltFor } from "./tree-builder.ts";
 
@@ -57,21 +58,11 @@ describeEachDatabase("proof of liabilities", (database) => {
       ["a", "+4915100000011"],
       ["b", "+4915100000012"],
     ] as const) {
-      // A phone number is confirmed by a texted code; without an SMS provider it is in the outbox.
-      await call("POST", "/api/v1/auth/phone-codes", { payload: { phone, purpose: "register" } });
-      const outbox = await call("GET", `/api/v1/operator/outbox?to=${encodeURIComponent(phone)}`, {
-        headers: operator,
-      });
-      const phoneCode = /\b(\d{6})\b/.exec(outbox.json().data.emails[0].text)![1];
-      const registered = await call("POST", "/api/v1/auth/register", {
-        payload: {
-          account: phone,
-          password: "trade1234",
-          passwordConfirm: "trade1234",
-          phoneCode,
-          agreement: true,
-        },
-      });
+      const registered = await registerByPhone(
+        app,
+        phone,
+        operator.authorization.slice("Bearer ".length),
+      );
       expect(registered.statusCode, registered.body).toBe(200);
       users[name] = { token: registered.json().data.token, id: registered.json().data.user.id };
     }

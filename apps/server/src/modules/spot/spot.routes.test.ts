@@ -21,6 +21,7 @@ import {
 } from "../market-maker/market-maker.service.ts";
 import { spotInstruments, spotSetupCommands } from "../market/spot-markets.ts";
 import { errorCodeByRejectCode } from "../../engine/reject-codes.ts";
+import { registerByPhone } from "../../testing/register-phone.ts";
 import { startTestEngine } from "./spot.testing.ts";
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
@@ -98,22 +99,8 @@ describeEachDatabase("spot API", (database) => {
       ["a", "+4915100000001"],
       ["b", "+4915100000002"],
     ] as const) {
-      // A phone number is confirmed by a texted code; without an SMS provider it is in the outbox.
-      await call("POST", "/api/v1/auth/phone-codes", { payload: { phone, purpose: "register" } });
-      const outbox = await call("GET", `/api/v1/operator/outbox?to=${encodeURIComponent(phone)}`, {
-        headers: { authorization: "Bearer operator-token" },
-      });
-      const phoneCode = /\b(\d{6})\b/.exec(outbox.json().data.emails[0].text)![1];
-      const registered = await call("POST", "/api/v1/auth/register", {
-        payload: {
-          account: phone,
-          password: "trade1234",
-          passwordConfirm: "trade1234",
-          phoneCode,
-          agreement: true,
-        },
-      });
-      expect(registered.statusCode).toBe(200);
+      const registered = await registerByPhone(app, phone, "operator-token");
+      expect(registered.statusCode, registered.body).toBe(200);
       users[name] = registered.json().data.user
         ? { token: registered.json().data.token, id: registered.json().data.user.id }
         : users[name]!;

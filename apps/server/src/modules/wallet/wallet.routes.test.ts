@@ -8,6 +8,7 @@ import type { Unstamped } from "../../engine/engine.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
 import { accountOpener } from "../../engine/submit.ts";
+import { registerByPhone } from "../../testing/register-phone.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
 
 // Accounts, transfers and quick exchange through HTTP, on the real kernel and engine.
@@ -76,21 +77,7 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
       ["a", "+4915100000011"],
       ["b", "+4915100000012"],
     ] as const) {
-      // A phone number is confirmed by a texted code; without an SMS provider it is in the outbox.
-      await call("POST", "/api/v1/auth/phone-codes", { payload: { phone, purpose: "register" } });
-      const outbox = await call("GET", `/api/v1/operator/outbox?to=${encodeURIComponent(phone)}`, {
-        headers: operator,
-      });
-      const phoneCode = /\b(\d{6})\b/.exec(outbox.json().data.emails[0].text)![1];
-      const registered = await call("POST", "/api/v1/auth/register", {
-        payload: {
-          account: phone,
-          password: "trade1234",
-          passwordConfirm: "trade1234",
-          phoneCode,
-          agreement: true,
-        },
-      });
+      const registered = await registerByPhone(app, phone, "operator-token");
       expect(registered.statusCode, registered.body).toBe(200);
       users[name] = { token: registered.json().data.token, id: registered.json().data.user.id };
     }
