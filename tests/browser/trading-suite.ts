@@ -92,6 +92,16 @@ export async function expectAccessible(screen: string, selector = "html") {
   // A toast (antd-mobile) fades out over a few hundred ms and is not part of the screen: axe
   // would measure its contrast half transparent, more often the busier the machine is.
   await poll(() => page.locator(".adm-toast-mask").count()).toBe(0);
+  // Likewise a button that was just enabled fades in from its disabled opacity: measure after
+  // every running transition has finished.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => null)),
+    ),
+  );
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async (target) => {
     const axe = (window as unknown as { axe: { run(c: string): Promise<AxeResult> } }).axe;
