@@ -91,6 +91,15 @@ export const httpStatusByErrorCode = {
   withdraw_address_exists: 409,
   withdraw_address_limit: 409,
   withdraw_address_not_found: 404,
+  seconds_product_not_found: 404,
+  seconds_product_closed: 409,
+  seconds_stake_below_minimum: 400,
+  seconds_stake_above_maximum: 400,
+  seconds_exposure_limit: 409,
+  seconds_house_insufficient: 409,
+  too_many_open_contracts: 429,
+  seconds_disabled: 403,
+  seconds_contract_not_found: 404,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

@@ -64,6 +64,10 @@ export const StatementReason = z.enum([
   "fee_maker",
   "fee_taker",
   "exchange",
+  "seconds_stake",
+  "seconds_stake_return",
+  "seconds_stake_lost",
+  "seconds_payout",
 ]);
 
 /** One line of the fund wallet's statement: one side of a balanced posting. */

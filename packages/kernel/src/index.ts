@@ -5,6 +5,7 @@ export type * from "./ledger/types.ts";
 export type * from "./reference/types.ts";
 export type * from "./funds/types.ts";
 export type * from "./spot/types.ts";
+export type * from "./seconds/types.ts";
 export { systemOwners } from "./types.ts";
 export type { KernelState, KernelSlices } from "./state.ts";
 export { accountKey, createKernelState, defaultKernelOptions } from "./state.ts";

@@ -15,10 +15,18 @@ import { ledgerModule } from "./ledger/module.ts";
 import type { CommandCodecEntry, Handler, KernelModule } from "./module.ts";
 import { referenceModule } from "./reference/module.ts";
 import { scheduleModule } from "./schedule.ts";
+import { secondsModule } from "./seconds/module.ts";
 import { spotModule } from "./spot/module.ts";
 import type { CommandType } from "./types.ts";
 
-const modules = [ledgerModule, scheduleModule, referenceModule, fundsModule, spotModule] as const;
+const modules = [
+  ledgerModule,
+  scheduleModule,
+  referenceModule,
+  fundsModule,
+  spotModule,
+  secondsModule,
+] as const;
 
 /** Every module, in hook order. */
 export const kernelModules: readonly KernelModule[] = Object.freeze([...modules]);

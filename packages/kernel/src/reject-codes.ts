@@ -67,6 +67,15 @@ export const rejectCodes = [
   "too_many_quotes",
   "house_insufficient",
   "reference_price_stale",
+  "seconds_product_not_found",
+  "seconds_product_closed",
+  "seconds_terms_invalid",
+  "seconds_direction_invalid",
+  "seconds_stake_below_minimum",
+  "seconds_stake_above_maximum",
+  "seconds_exposure_limit",
+  "seconds_contract_exists",
+  "too_many_open_contracts",
 ] as const;
 
 /** One of the stable rejection codes above. */

@@ -75,6 +75,17 @@ export const errorCodeByRejectCode = {
   too_many_quotes: "too_many_quotes",
   house_insufficient: "house_insufficient",
   reference_price_stale: "reference_price_stale",
+  seconds_product_not_found: "seconds_product_not_found",
+  seconds_product_closed: "seconds_product_closed",
+  // Product terms come from the operator's configuration, not the user.
+  seconds_terms_invalid: "command_rejected",
+  seconds_direction_invalid: "validation_failed",
+  seconds_stake_below_minimum: "seconds_stake_below_minimum",
+  seconds_stake_above_maximum: "seconds_stake_above_maximum",
+  seconds_exposure_limit: "seconds_exposure_limit",
+  // Contract ids are minted by the server.
+  seconds_contract_exists: "command_rejected",
+  too_many_open_contracts: "too_many_open_contracts",
 } as const satisfies Record<RejectCode, ErrorCode>;
 
 export function errorCodeOf(code: RejectCode): ErrorCode {

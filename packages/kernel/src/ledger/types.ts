@@ -14,7 +14,11 @@ export type PostingReason =
   | "trade"
   | "fee_maker"
   | "fee_taker"
-  | "exchange";
+  | "exchange"
+  | "seconds_stake"
+  | "seconds_stake_return"
+  | "seconds_stake_lost"
+  | "seconds_payout";
 
 /**
  * One balanced movement of `amount` of `assetId`: the debit account loses it, the credit

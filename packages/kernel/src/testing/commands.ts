@@ -3,6 +3,7 @@
 
 import type { DefineMarketCommand } from "../reference/types.ts";
 import type { OrderType, PlaceOrderCommand, Side, TimeInForce } from "../spot/types.ts";
+import type { SecondsConfigureCommand } from "../seconds/types.ts";
 import type { Command, Mode } from "../types.ts";
 
 /** Hands out command ids `c1, c2, …` and times 1000, 1001, … unless given. */
@@ -252,5 +253,63 @@ export class CommandMaker {
 
   exchangeAccept(ownerId: string, quoteId: string, mode: Mode = "real"): Command {
     return { type: "exchange_accept", ...this.next(), ownerId, mode, quoteId };
+  }
+
+  /** A seconds product: 85 % payout, stakes 1–1,000 units of a 6-decimal asset, 5 s grace. */
+  secondsConfigure(
+    instrumentId: string,
+    periodMs: number,
+    terms: Partial<Omit<SecondsConfigureCommand, "type" | "id" | "atMs">> = {},
+  ): Command {
+    return {
+      type: "seconds_configure",
+      ...this.next(),
+      instrumentId,
+      periodMs,
+      assetId: "USDT",
+      payoutBps: 8_500,
+      stakeMin: 1_000_000n,
+      stakeMax: 1_000_000_000n,
+      exposureMax: 10_000_000_000n,
+      graceMs: 5_000,
+      tickAgeMaxMs: 10_000,
+      open: true,
+      operatorId: "op1",
+      ...terms,
+    };
+  }
+
+  /** A seconds purchase; the contract id is the command id. */
+  secondsPurchase(
+    ownerId: string,
+    instrumentId: string,
+    periodMs: number,
+    direction: string,
+    stake: bigint,
+    mode: Mode = "real",
+  ): Command {
+    return {
+      type: "seconds_purchase",
+      ...this.next(),
+      ownerId,
+      mode,
+      instrumentId,
+      periodMs,
+      direction,
+      stake,
+    };
+  }
+
+  /** A tick observed at `tickAtMs` (default: the command time). */
+  tickAt(instrumentId: string, price: string, tickAtMs?: number): Command {
+    const base = this.next();
+    return {
+      type: "record_tick",
+      ...base,
+      tickId: `t${base.id}`,
+      instrumentId,
+      price,
+      tickAtMs: tickAtMs ?? base.atMs,
+    };
   }
 }

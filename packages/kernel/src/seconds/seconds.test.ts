@@ -1,0 +1,323 @@
+// Seconds contracts: tick selection at the boundaries, ties, reservation and release, the
+// exposure limit, restart in the middle of a contract, and the honesty test (no command type
+// can change the result of an open contract).
+
+import { describe, expect, it } from "vitest";
+import { apply } from "../apply.ts";
+import { checkInvariants } from "../invariants.ts";
+import { getBalance } from "../queries.ts";
+import { commandTypesByCode } from "../registry.ts";
+import { restore, snapshot, stateHash } from "../snapshot.ts";
+import { createKernelState, type KernelState } from "../state.ts";
+import { CommandMaker } from "../testing/commands.ts";
+import type { Command, CommandType, Event } from "../types.ts";
+import type { SecondsContractView } from "./types.ts";
+
+const HOUSE = "system:house";
+const PERIOD = 30_000;
+
+function run(state: KernelState, command: Command): Event[] {
+  const output = apply(state, command);
+  expect(output.result, command.type).toMatchObject({ ok: true });
+  checkInvariants(state);
+  return output.events;
+}
+
+function setup(): { state: KernelState; c: CommandMaker } {
+  const state = createKernelState({ demoGrants: [{ assetId: "USDT", amount: "1000" }] });
+  const c = new CommandMaker();
+  for (const command of [
+    c.asset("USDT", 6),
+    c.asset("BTC", 8),
+    c.market("BTC-USDT", "BTC", "USDT"),
+    c.session("BTC-USDT", true),
+    c.open("1"),
+    c.open("2"),
+    c.open("1", "demo"),
+    c.deposit("1", "USDT", 1_000_000_000n), // 1,000 USDT
+    c.deposit(HOUSE, "USDT", 500_000_000n), // 500 USDT
+    c.grant(HOUSE, "USDT", 500_000_000n),
+    c.secondsConfigure("BTC-USDT", PERIOD),
+    c.tick("BTC-USDT", "30000"),
+  ]) {
+    run(state, command);
+  }
+  return { state, c };
+}
+
+const fund = (state: KernelState, owner: string, mode: "real" | "demo" = "real") =>
+  getBalance(state, owner, mode, "fund", "USDT");
+
+function settledOf(events: Event[]): SecondsContractView[] {
+  return events.flatMap((e) => (e.type === "seconds_settled" ? [e.contract] : []));
+}
+
+/** Buys 100 USDT up (or down) now; returns the contract id and its expiry. */
+function buy(
+  state: KernelState,
+  c: CommandMaker,
+  direction = "up",
+  mode: "real" | "demo" = "real",
+): { id: string; expiresAtMs: number; openTickId: string } {
+  const command = c.secondsPurchase("1", "BTC-USDT", PERIOD, direction, 100_000_000n, mode);
+  const events = run(state, command);
+  const purchased = events.find((e) => e.type === "seconds_purchased");
+  expect(purchased).toBeDefined();
+  const contract = (purchased as { contract: SecondsContractView }).contract;
+  return { id: command.id, expiresAtMs: contract.expiresAtMs, openTickId: contract.openTickId };
+}
+
+describe("seconds contracts", () => {
+  it("holds the stake in escrow, reserves the payout, and pays a win from the reservation", () => {
+    const { state, c } = setup();
+    const { id, expiresAtMs, openTickId } = buy(state, c);
+    expect(openTickId).toBe("tc12");
+    expect(fund(state, "1").available).toBe(900_000_000n);
+    expect(fund(state, HOUSE)).toMatchObject({ available: 415_000_000n, held: 85_000_000n });
+    expect(getBalance(state, HOUSE, "real", "contract", "USDT").available).toBe(100_000_000n);
+    c.nowMs = expiresAtMs - 1;
+    expect(settledOf(run(state, c.tick("BTC-USDT", "30001")))).toEqual([]); // before expiry
+    c.nowMs = expiresAtMs; // a tick exactly at expiry settles
+    const tick = c.tick("BTC-USDT", "30002");
+    const [settled] = settledOf(run(state, tick));
+    expect(settled).toMatchObject({
+      contractId: id,
+      outcome: "win",
+      openTickId: "tc12",
+      settleTickId: `t${tick.id}`,
+      settlePrice: "30002",
+      returned: 185_000_000n,
+    });
+    expect(fund(state, "1").available).toBe(1_085_000_000n);
+    expect(fund(state, HOUSE)).toMatchObject({ available: 415_000_000n, held: 0n });
+    expect(state.seconds.settledCount).toBe(1);
+  });
+
+  it("a loss moves the stake to the house and releases the reservation", () => {
+    const { state, c } = setup();
+    const { expiresAtMs } = buy(state, c, "up");
+    c.nowMs = expiresAtMs + 10;
+    const [settled] = settledOf(run(state, c.tick("BTC-USDT", "29999.99")));
+    expect(settled).toMatchObject({ outcome: "loss", returned: 0n });
+    expect(fund(state, "1").available).toBe(900_000_000n);
+    expect(fund(state, HOUSE)).toMatchObject({ available: 600_000_000n, held: 0n });
+  });
+
+  it("down wins when the price falls; equal prices refund the stake", () => {
+    const { state, c } = setup();
+    const down = buy(state, c, "down");
+    c.nowMs = down.expiresAtMs;
+    expect(settledOf(run(state, c.tick("BTC-USDT", "29000")))[0]?.outcome).toBe("win");
+    const tie = buy(state, c, "up");
+    c.nowMs = tie.expiresAtMs;
+    const [settled] = settledOf(run(state, c.tick("BTC-USDT", "29000.000")));
+    expect(settled).toMatchObject({ outcome: "tie", returned: 100_000_000n });
+  });
+
+  it("no tick within the grace period: the schedule refunds the stake", () => {
+    const { state, c } = setup();
+    const { expiresAtMs } = buy(state, c);
+    c.nowMs = expiresAtMs + 4_000;
+    expect(settledOf(run(state, c.clock()))).toEqual([]);
+    c.nowMs = expiresAtMs + 5_000;
+    const [settled] = settledOf(run(state, c.clock()));
+    expect(settled).toMatchObject({
+      outcome: "no_tick",
+      settleTickId: null,
+      returned: 100_000_000n,
+    });
+    expect(fund(state, "1").available).toBe(1_000_000_000n);
+    expect(fund(state, HOUSE)).toMatchObject({ available: 500_000_000n, held: 0n });
+    // A later tick finds nothing to settle: each contract settles once.
+    expect(settledOf(run(state, c.tick("BTC-USDT", "1")))).toEqual([]);
+    expect(state.seconds.settledCount).toBe(1);
+  });
+
+  it("a tick after a gap longer than the grace refunds; within the grace it settles", () => {
+    const { state, c } = setup();
+    const first = buy(state, c);
+    c.nowMs = first.expiresAtMs + 5_001; // no clock tick ran meanwhile
+    expect(settledOf(run(state, c.tick("BTC-USDT", "40000")))[0]).toMatchObject({
+      outcome: "no_tick",
+      settleTickId: null,
+    });
+    const second = buy(state, c);
+    c.nowMs = second.expiresAtMs + 5_000; // the last ms of the grace
+    expect(settledOf(run(state, c.tick("BTC-USDT", "50000")))[0]?.outcome).toBe("win");
+  });
+
+  it("out-of-order ticks are refused and settle nothing", () => {
+    const { state, c } = setup();
+    const { expiresAtMs } = buy(state, c);
+    c.nowMs = expiresAtMs + 1;
+    const stale = c.tickAt("BTC-USDT", "99999", 1_000);
+    expect(apply(state, stale).result).toEqual({ ok: false, code: "tick_out_of_order" });
+    expect(state.seconds.open.size).toBe(1);
+  });
+
+  it("refuses a purchase the house cannot reserve, past the exposure limit, or on a stale tick", () => {
+    const { state, c } = setup();
+    const tooMuch = (stake: bigint) => c.secondsPurchase("1", "BTC-USDT", PERIOD, "up", stake);
+    run(state, c.secondsConfigure("BTC-USDT", PERIOD, { exposureMax: 170_000_000n }));
+    run(state, tooMuch(100_000_000n));
+    run(state, tooMuch(100_000_000n));
+    expect(apply(state, tooMuch(1_000_000n)).result).toEqual({
+      ok: false,
+      code: "seconds_exposure_limit",
+    });
+    run(state, c.secondsConfigure("BTC-USDT", PERIOD, { exposureMax: 10n ** 12n }));
+    expect(apply(state, tooMuch(500_000_000n)).result).toEqual({
+      ok: false,
+      code: "house_insufficient",
+    });
+    const cases: [Command, string][] = [
+      [
+        c.secondsPurchase("1", "BTC-USDT", PERIOD, "sideways", 1_000_000n),
+        "seconds_direction_invalid",
+      ],
+      [c.secondsPurchase("1", "BTC-USDT", 60_000, "up", 1_000_000n), "seconds_product_not_found"],
+      [tooMuch(999_999n), "seconds_stake_below_minimum"],
+      [tooMuch(1_000_000_001n), "seconds_stake_above_maximum"],
+      [tooMuch(-5n), "amount_must_be_positive"],
+      [c.secondsPurchase("2", "BTC-USDT", PERIOD, "up", 1_000_000n), "insufficient_balance"],
+      [c.secondsPurchase(HOUSE, "BTC-USDT", PERIOD, "up", 1_000_000n), "owner_not_allowed"],
+    ];
+    for (const [command, code] of cases) {
+      expect(apply(state, command).result, code).toEqual({ ok: false, code });
+      expect(state.seconds.open.size).toBe(2);
+    }
+    c.nowMs += 10_001;
+    expect(apply(state, tooMuch(1_000_000n)).result).toEqual({
+      ok: false,
+      code: "reference_price_stale",
+    });
+    run(state, c.secondsConfigure("BTC-USDT", PERIOD, { open: false }));
+    run(state, c.tick("BTC-USDT", "30000"));
+    expect(apply(state, tooMuch(1_000_000n)).result).toEqual({
+      ok: false,
+      code: "seconds_product_closed",
+    });
+  });
+
+  it("a rejection changes nothing but the remembered id", () => {
+    const { state, c } = setup();
+    const command = c.secondsPurchase("1", "BTC-USDT", PERIOD, "up", 10n ** 15n);
+    const output = apply(state, command);
+    expect(output.result.ok).toBe(false);
+    expect(output.events).toEqual([]);
+    expect(state.seconds.open.size).toBe(0);
+    expect(fund(state, "1").available).toBe(1_000_000_000n);
+    expect(fund(state, HOUSE)).toMatchObject({ available: 500_000_000n, held: 0n });
+  });
+
+  it("restarts in the middle of a contract and settles it identically", () => {
+    const { state, c } = setup();
+    const { expiresAtMs } = buy(state, c);
+    const demo = buy(state, c, "down", "demo");
+    const restored = restore(snapshot(state));
+    checkInvariants(restored);
+    expect(stateHash(restored)).toBe(stateHash(state));
+    c.nowMs = Math.max(expiresAtMs, demo.expiresAtMs);
+    const tick = c.tick("BTC-USDT", "30100");
+    const a = apply(state, tick);
+    const b = apply(restored, tick);
+    expect(b.events).toEqual(a.events);
+    expect(settledOf(a.events).map((s) => s.outcome)).toEqual(["win", "loss"]);
+    expect(stateHash(restored)).toBe(stateHash(state));
+  });
+
+  it("the demo house pays demo contracts: demo money stays demo", () => {
+    const { state, c } = setup();
+    const { expiresAtMs } = buy(state, c, "up", "demo");
+    expect(fund(state, "1", "demo").available).toBe(900_000_000n);
+    expect(fund(state, HOUSE, "demo").held).toBe(85_000_000n);
+    expect(fund(state, HOUSE, "real").held).toBe(0n);
+    c.nowMs = expiresAtMs;
+    run(state, c.tick("BTC-USDT", "31000"));
+    expect(fund(state, "1", "demo").available).toBe(1_085_000_000n);
+    expect(fund(state, "1", "real").available).toBe(1_000_000_000n);
+  });
+});
+
+/**
+ * Commands of every type to send while a contract is open. A new command type does not compile
+ * until it is listed here, so the honesty test covers it.
+ */
+const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
+  define_asset: (c) => [c.asset("ETH", 8)],
+  define_market: (c) => [c.market("ETH-USDT", "ETH", "USDT")],
+  set_market_session: (c) => [c.session("BTC-USDT", false)],
+  open_accounts: (c) => [c.open("3")],
+  reset_demo: (c) => [c.resetDemo("1")],
+  grant_demo: (c) => [c.grant(HOUSE, "USDT", 1_000_000n), c.grant("1", "USDT", 1_000_000n)],
+  credit_deposit: (c) => [c.deposit(HOUSE, "USDT", 1_000_000n), c.deposit("1", "USDT", 1n)],
+  withdrawal_hold: (c) => [
+    c.withdrawHold(HOUSE, "USDT", 10n ** 12n, "w1"),
+    c.withdrawHold(HOUSE, "USDT", 1_000_000n, "w2"),
+  ],
+  withdrawal_complete: (c) => [c.withdrawComplete("w2")],
+  withdrawal_cancel: (c) => [c.withdrawCancel("w2")],
+  transfer_wallet: (c) => [
+    c.transferWallet(HOUSE, "USDT", 1_000_000n, "contract", "fund"),
+    c.transferWallet("1", "USDT", 1_000_000n, "fund", "contract"),
+  ],
+  transfer_user: (c) => [
+    c.transferUser("1", HOUSE, "USDT", 1_000_000n),
+    c.transferUser("1", "2", "USDT", 1_000_000n),
+  ],
+  place_order: (c) => [c.limit("1", "BTC-USDT", "buy", 100, 10)],
+  cancel_order: (c) => [c.cancel("1", 1)],
+  replace_order: (c) => [c.replace("1", 1, 101, 10)],
+  cancel_all: (c) => [c.cancelAll("1")],
+  // A tick before expiry is the tape, not a settlement; an older one is refused.
+  record_tick: (c) => [c.tick("BTC-USDT", "1"), c.tickAt("BTC-USDT", "99999", 0)],
+  clock_tick: (c) => [c.clock()],
+  exchange_quote: (c) => [c.exchangeQuote("1", "USDT", 1_000_000n, "BTC")],
+  exchange_accept: (c) => [c.exchangeAccept("1", "c999")],
+  seconds_configure: (c) => [
+    c.secondsConfigure("BTC-USDT", PERIOD, { payoutBps: 1, graceMs: 1_000, open: false }),
+  ],
+  seconds_purchase: (c) => [c.secondsPurchase("1", "BTC-USDT", PERIOD, "down", 1_000_000n)],
+};
+
+describe("honesty: nothing changes the result of an open contract", () => {
+  function outcome(types: CommandType[], mode: "real" | "demo"): SecondsContractView {
+    const { state, c } = setup();
+    const { id, expiresAtMs } = buy(state, c, "up", mode);
+    for (const type of types) {
+      for (const command of interference[type](c)) {
+        apply(state, command); // accepted or refused: either way the contract keeps its result
+        checkInvariants(state);
+      }
+    }
+    c.nowMs = Math.max(c.nowMs, expiresAtMs);
+    const events = apply(state, c.tick("BTC-USDT", "30500")).events;
+    const settled = settledOf(events).find((s) => s.contractId === id);
+    expect(settled, `contract settled after ${types.join(", ")}`).toBeDefined();
+    return settled!;
+  }
+
+  for (const mode of ["real", "demo"] as const) {
+    const baseline = (): Pick<
+      SecondsContractView,
+      "outcome" | "returned" | "openTickId" | "openPrice"
+    > => {
+      const s = outcome([], mode);
+      return {
+        outcome: s.outcome,
+        returned: s.returned,
+        openTickId: s.openTickId,
+        openPrice: s.openPrice,
+      };
+    };
+    it(`covers every command type (${mode})`, () => {
+      const expected = baseline();
+      expect(expected.outcome).toBe("win");
+      for (const type of commandTypesByCode) {
+        expect(outcome([type], mode), type).toMatchObject(expected);
+      }
+      // And all of them together, in type-code order.
+      expect(outcome([...commandTypesByCode], mode)).toMatchObject(expected);
+    });
+  }
+});
