@@ -4,6 +4,7 @@
 // registered; a new endpoint with ids in its path fails until `ownedResources` says whose they
 // are and how another user's id is answered.
 import type { EndpointSpec } from "@candor/contract";
+import { getNowMs } from "@candor/kernel";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "../../apps/server/src/testing/databases.ts";
 import {
@@ -44,6 +45,10 @@ const ownedResources: Record<
     answer: [404, "withdraw_address_not_found"],
     demoAnswer: [403, "demo_withdraw_not_allowed"],
   },
+  "GET /api/v1/seconds/contracts/:contractId": {
+    make: secondsContractOf,
+    answer: [404, "seconds_contract_not_found"],
+  },
 };
 
 /**
@@ -75,6 +80,46 @@ async function addressOf(suite: SecurityApp, owner: SuiteUser): Promise<string> 
     headers: { authorization: `Bearer ${owner.token}` },
   });
   return list.json().data.items[0].addressId;
+}
+
+let secondsContracts = 0;
+
+/** A real seconds contract of the owner: the house funded, a fresh tick on the tape. */
+async function secondsContractOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const n = ++secondsContracts;
+  const funded = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/operator/house/deposits",
+    headers: { authorization: `Bearer ${operatorToken}` },
+    payload: { id: `matrix-house-${n}`, assetId: "USDT", amount: "100", reference: "matrix" },
+  });
+  expect(funded.statusCode, funded.body).toBe(200);
+  // A clock tick stamps the suite's time; the tick is observed then, so it is fresh.
+  await suite.engine.submit({ type: "clock_tick", id: `matrix-clock-${n}` });
+  const atMs = suite.engine.query((s) => getNowMs(s));
+  await suite.engine.submit({
+    type: "record_tick",
+    id: `matrix-tick-${n}`,
+    tickId: `matrix-${n}`,
+    instrumentId: "BTCUSDT",
+    price: "30000",
+    tickAtMs: atMs,
+  });
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/seconds/contracts",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: {
+      requestId: crypto.randomUUID(),
+      instrumentId: "BTCUSDT",
+      periodS: 30,
+      direction: "up",
+      stake: "1",
+      tradePassword: "trade1234",
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.contract.contractId;
 }
 
 async function openOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {

@@ -20,6 +20,8 @@ import { tapeModule } from "./modules/tape/tape.routes.ts";
 import type { MarketModule } from "./modules/market/market.module.ts";
 import { marketModule } from "./modules/market/market.routes.ts";
 import { marketMakerModule } from "./modules/market-maker/market-maker.routes.ts";
+import { secondsModule } from "./modules/seconds/seconds.routes.ts";
+import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts";
 import { spotModule } from "./modules/spot/spot.routes.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
 
@@ -69,6 +71,12 @@ export interface AppDeps {
    * then, history reads (`readModelPaths`) answer 503 with Retry-After rather than stale data.
    */
   readModelsCaughtUp?: () => boolean;
+  /** Seconds contracts: switch, products at start-up, development house funding. */
+  seconds?: {
+    enabled?: boolean;
+    products?: readonly SecondsProductConfig[];
+    houseDevFunding?: string;
+  };
 }
 
 /** GET paths answered from the read models (order history, finished orders, statements). */
@@ -76,6 +84,8 @@ const readModelPaths = [
   /^\/api\/v1\/spot\/orders\/history$/,
   /^\/api\/v1\/spot\/orders\/\d+$/,
   /^\/api\/v1\/spot\/statement$/,
+  /^\/api\/v1\/seconds\/products$/,
+  /^\/api\/v1\/seconds\/contracts$/,
 ];
 
 /**
@@ -159,6 +169,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       now,
       tradePassword: auth.tradePassword,
       recipients: auth,
+    });
+    await app.register(secondsModule, {
+      engine: deps.engine,
+      database,
+      now,
+      tradePassword: auth.tradePassword,
+      ...deps.seconds,
     });
     await app.register(proofModule, {
       database,

@@ -43,6 +43,13 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[A-Z0-9]+(,[A-Z0-9]+)*$/, "must be instrument ids separated by commas")
     .optional(),
+  /** "false" switches seconds contracts off for this deployment. */
+  SECONDS_ENABLED: z.enum(["true", "false"]).default("true"),
+  /** Development only: whole USDT credited once to the real house, journaled as a deposit. */
+  SECONDS_HOUSE_DEV_FUNDING: z
+    .string()
+    .regex(/^[1-9]\d{0,11}$/, "must be a whole number of USDT")
+    .optional(),
   BINANCE_STREAM_URL: z
     .string()
     .regex(/^wss?:\/\//, "must start with ws:// or wss://")

@@ -115,6 +115,10 @@ export async function serve(config: Config, starting: StartingServer) {
     proofIntervalMs: config.PROOF_INTERVAL_MS || undefined,
     market,
     readModelsCaughtUp,
+    seconds: {
+      enabled: config.SECONDS_ENABLED === "true",
+      houseDevFunding: config.SECONDS_HOUSE_DEV_FUNDING,
+    },
     // The app serves on the server that already listens, once it is ready.
     serverFactory: (appHandler) => {
       handler = appHandler;

@@ -40,6 +40,12 @@ export {
   isOpen,
 } from "./queries.ts";
 export type { Liabilities } from "./queries.ts";
+export {
+  getSecondsOpenContract,
+  getSecondsOpenContracts,
+  getSecondsProducts,
+} from "./seconds/views.ts";
+export { payoutOf as secondsPayoutOf } from "./seconds/contracts.ts";
 export { rejectCodes, type RejectCode, type Result } from "./reject-codes.ts";
 export { AssertionError } from "./assert.ts";
 export {

@@ -39,6 +39,10 @@ export const kernelPort: KernelPort<KernelState, Command, CommandResult, Event> 
     if ((command.type === "exchange_quote" || command.type === "exchange_accept") && result.ok) {
       return events.filter((e) => e.type === "exchange_quoted" || e.type === "exchange_executed");
     }
+    // A retried seconds purchase is answered with the contract it bought.
+    if (command.type === "seconds_purchase" && result.ok) {
+      return events.filter((e) => e.type === "seconds_purchased");
+    }
     return undefined;
   },
   idempotencyWindowMs: (state) => state.options.idempotencyWindowMs,

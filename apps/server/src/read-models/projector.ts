@@ -39,6 +39,29 @@ interface PostingShape {
   operatorId: string | null;
   reference: string | null;
 }
+interface SecondsContractShape {
+  contractId: string;
+  ownerId: string;
+  mode: string;
+  instrumentId: string;
+  periodMs: number;
+  assetId: string;
+  direction: string;
+  stake: bigint;
+  payoutBps: number;
+  payoutMax: bigint;
+  boughtAtMs: number;
+  expiresAtMs: number;
+  openTickId: string;
+  openPrice: string;
+  status: string;
+  settleTickId: string | null;
+  settlePrice: string | null;
+  settleTickAtMs: number | null;
+  settledAtMs: number | null;
+  outcome: string | null;
+  returned: bigint | null;
+}
 interface TickShape {
   tickId: string;
   instrumentId: string;
@@ -154,6 +177,8 @@ export class ReadModelProjector {
     const lines: RawBuilder<unknown>[] = [];
     const ticks: RawBuilder<unknown>[] = [];
     const orders = new Map<number, OrderPatch>();
+    // The latest view of each seconds contract in the batch (both events carry all of it).
+    const contracts = new Map<string, { sequence: bigint; contract: SecondsContractShape }>();
     const patch = (orderId: number, sequence: bigint) => {
       let entry = orders.get(orderId);
       if (!entry) {
@@ -231,6 +256,12 @@ export class ReadModelProjector {
             }
             break;
           }
+          case "seconds_purchased":
+          case "seconds_settled": {
+            const contract = (event as unknown as { contract: SecondsContractShape }).contract;
+            contracts.set(contract.contractId, { sequence, contract });
+            break;
+          }
           case "tick_recorded": {
             const t = (event as unknown as { tick: TickShape }).tick;
             ticks.push(
@@ -256,6 +287,10 @@ export class ReadModelProjector {
         );
       }
     }
+    const contractRows = [...contracts.values()].map(
+      ({ sequence, contract: c }) =>
+        sql`(${c.contractId}, ${c.ownerId}, ${c.mode}, ${c.instrumentId}, ${c.periodMs}, ${c.assetId}, ${c.direction}, ${String(c.stake)}, ${c.payoutBps}, ${String(c.payoutMax)}, ${c.boughtAtMs}, ${c.expiresAtMs}, ${c.openTickId}, ${c.openPrice}, ${c.status}, ${c.settleTickId}, ${c.settlePrice}, ${c.settleTickAtMs}, ${c.settledAtMs}, ${c.outcome}, ${c.returned === null ? null : String(c.returned)}, ${String(sequence)})`,
+    );
     const last = String(batch[batch.length - 1]!.sequence);
     await this.database.db.transaction().execute(async (trx) => {
       for (const chunk of chunks(newOrders)) {
@@ -284,6 +319,15 @@ export class ReadModelProjector {
         await sql`INSERT INTO rm_ticks (instrument_id, tick_id, price, tick_at_ms, recorded_at_ms, sequence)
           VALUES ${sql.join(chunk)} ON CONFLICT (instrument_id, tick_id) DO NOTHING`.execute(trx);
       }
+      for (const chunk of chunks(contractRows)) {
+        await sql`INSERT INTO rm_seconds_contracts (contract_id, owner_id, mode, instrument_id, period_ms, asset_id, direction, stake, payout_bps, payout_max, bought_at_ms, expires_at_ms, open_tick_id, open_price, status, settle_tick_id, settle_price, settle_tick_at_ms, settled_at_ms, outcome, returned, sequence)
+          VALUES ${sql.join(chunk)}
+          ON CONFLICT (contract_id) DO UPDATE SET status = EXCLUDED.status,
+            settle_tick_id = EXCLUDED.settle_tick_id, settle_price = EXCLUDED.settle_price,
+            settle_tick_at_ms = EXCLUDED.settle_tick_at_ms, settled_at_ms = EXCLUDED.settled_at_ms,
+            outcome = EXCLUDED.outcome, returned = EXCLUDED.returned, sequence = EXCLUDED.sequence
+          WHERE rm_seconds_contracts.status = 'open'`.execute(trx);
+      }
       await sql`INSERT INTO read_model_cursor (name, sequence) VALUES (${projectorName}, ${last})
         ON CONFLICT (name) DO UPDATE SET sequence = EXCLUDED.sequence`.execute(trx);
     });
@@ -300,7 +344,7 @@ function chunks<T>(rows: T[], size = 1_000): T[][] {
 /** Empties every read model and its cursor (before a rebuild). */
 export async function clearReadModels(database: Database) {
   await database.execScript(
-    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM read_model_cursor",
+    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM rm_seconds_contracts; DELETE FROM read_model_cursor",
   );
 }
 
