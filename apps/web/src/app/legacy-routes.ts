@@ -22,6 +22,8 @@ export const legacyRedirects: Readonly<Record<string, string>> = {
   "/pages/assets/zhanghuDetail": "/assets/account/fund",
   "/pages/assets/tibidizhi": "/assets/addresses",
   "/pages/assets/tibidizhiEdit": "/assets/addresses",
+  "/pages/index/Options": "/options",
+  "/pages/futures/OptionOrder": "/options/orders",
 };
 
 /** Legacy detail pages that name their item by `?id=`: the readable route of that item. */

@@ -1,0 +1,1 @@
+export { ContractPage as Component } from "../../features/seconds/components/contract-page.tsx";

@@ -1,0 +1,1 @@
+export { OptionOrdersPage as Component } from "../../features/seconds/components/option-orders-page.tsx";
