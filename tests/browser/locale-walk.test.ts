@@ -35,6 +35,8 @@ const signedInRoutes = [
   "/settings",
   "/coin-coin",
   "/trade",
+  "/options",
+  "/options/orders",
   "/assets",
   "/assets/statement",
   "/assets/account/fund",
