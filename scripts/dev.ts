@@ -8,7 +8,13 @@ const children = [
     cwd: root,
     stdio: "inherit",
     // The browser is at Vite's origin, not the API's: wallet sign-in must name that one.
-    env: { PUBLIC_URL: "http://localhost:5173", ...process.env },
+    // Development only: the real house gets play money once, so real-mode seconds contracts
+    // can be tried locally (a journaled deposit; production funds it by operator deposit).
+    env: {
+      PUBLIC_URL: "http://localhost:5173",
+      SECONDS_HOUSE_DEV_FUNDING: "100000",
+      ...process.env,
+    },
   }),
   spawn(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "apps/web"], {
     cwd: root,

@@ -174,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       engine: deps.engine,
       database,
       now,
+      streams,
       tradePassword: auth.tradePassword,
       ...deps.seconds,
     });

@@ -9,6 +9,7 @@ import {
   TickerView,
   TradeView,
 } from "./market.ts";
+import { SecondsContractView } from "./seconds.ts";
 import { SpotFillView, SpotOrderView } from "./spot.ts";
 import { BalancesChangedView } from "./wallet.ts";
 
@@ -52,7 +53,9 @@ export const PublicChannel = z.discriminatedUnion("channel", [
   z.object({ channel: z.literal("candles"), instrumentId: InstrumentId, interval: CandleInterval }),
 ]);
 
-export const PrivateChannel = z.object({ channel: z.enum(["orders", "fills", "balances"]) });
+export const PrivateChannel = z.object({
+  channel: z.enum(["orders", "fills", "balances", "seconds"]),
+});
 
 export const Channel = z.union([PublicChannel, PrivateChannel]);
 export type Channel = z.infer<typeof Channel>;
@@ -75,7 +78,10 @@ export function streamKey(channel: Channel): string {
 /** Whether a channel needs a signed-in connection. */
 export function isPrivateChannel(channel: Channel): boolean {
   return (
-    channel.channel === "orders" || channel.channel === "fills" || channel.channel === "balances"
+    channel.channel === "orders" ||
+    channel.channel === "fills" ||
+    channel.channel === "balances" ||
+    channel.channel === "seconds"
   );
 }
 
@@ -188,8 +194,15 @@ export const WsBalances = z.object({
   data: BalancesChangedView,
 });
 export type WsBalances = z.infer<typeof WsBalances>;
+/** A seconds contract of the user, when bought and when settled (with both tick ids). */
+export const WsSecondsContract = z.object({
+  type: z.literal("seconds_contract"),
+  stream: z.literal("seconds"),
+  data: SecondsContractView,
+});
+export type WsSecondsContract = z.infer<typeof WsSecondsContract>;
 /** Any message of a private stream. */
-export const WsPrivate = z.union([WsOrder, WsFill, WsBalances]);
+export const WsPrivate = z.union([WsOrder, WsFill, WsBalances, WsSecondsContract]);
 export type WsPrivate = z.infer<typeof WsPrivate>;
 
 export const WsServerMessage = z.discriminatedUnion("type", [
@@ -206,5 +219,6 @@ export const WsServerMessage = z.discriminatedUnion("type", [
   WsOrder,
   WsFill,
   WsBalances,
+  WsSecondsContract,
 ]);
 export type WsServerMessage = z.infer<typeof WsServerMessage>;

@@ -43,7 +43,7 @@ export function readServerMessage(text: string): ServerMessage | undefined {
 }
 
 /** Channels that need a signed-in connection (the server refuses them before `auth`). */
-const privateChannels: ReadonlySet<string> = new Set(["orders", "fills", "balances"]);
+const privateChannels: ReadonlySet<string> = new Set(["orders", "fills", "balances", "seconds"]);
 
 /** Waits before reconnecting: 1 s, doubling, at most 30 s. */
 const reconnectDelayMsMin = 1_000;

@@ -13,6 +13,7 @@ import { describeEachDatabase } from "../../testing/databases.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
+import { SecondsService } from "./seconds.service.ts";
 
 const operator = { authorization: "Bearer operator-token" };
 
@@ -351,5 +352,60 @@ describeEachDatabase("seconds API", (database) => {
     );
     // Bought at 85 %: it pays 85 % whatever the product says now.
     expect(detail.json().data.contract).toMatchObject({ outcome: "win", returned: "9.25" });
+  });
+
+  it("pushes the owner's contract on the private stream when bought and when settled", async () => {
+    const sent: { userId: string; mode: string; status: string; settleTickId: string | null }[] =
+      [];
+    const service = new SecondsService({
+      engine: running.engine,
+      repository: {
+        contract: async () => undefined,
+        page: async () => [],
+        outcomes: async () => new Map(),
+        usersNet: async () => [],
+      },
+      now: () => nowMs,
+      enabled: true,
+      streams: {
+        publishPrivate: (userId, mode, _stream, build) => {
+          const message = build();
+          sent.push({
+            userId,
+            mode,
+            status: message.data.status,
+            settleTickId: message.data.settleTickId,
+          });
+        },
+      },
+    });
+    try {
+      const reopened = await call("PUT", "/api/v1/operator/seconds/products", {
+        headers: operator,
+        payload: {
+          instrumentId: "BTCUSDT",
+          periodS: 5,
+          asset: "USDT",
+          payoutBps: 8_500,
+          stakeMin: "1",
+          stakeMax: "100",
+          exposureMax: "1000",
+          graceS: 3,
+          open: true,
+        },
+      });
+      expect(reopened.statusCode, reopened.body).toBe(200);
+      await recordTick("40500");
+      const bought = await buy("demo", { stake: "1" });
+      expect(bought.statusCode, bought.body).toBe(200);
+      nowMs += 6_000;
+      const settleTick = await recordTick("41000");
+      expect(sent).toEqual([
+        { userId: users.demo!.id, mode: "demo", status: "open", settleTickId: null },
+        { userId: users.demo!.id, mode: "demo", status: "settled", settleTickId: settleTick },
+      ]);
+    } finally {
+      service.stop();
+    }
   });
 });

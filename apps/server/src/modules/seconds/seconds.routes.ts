@@ -11,7 +11,12 @@ import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { defaultSecondsProducts, type SecondsProductConfig } from "./seconds.products.ts";
 import { SecondsRepository } from "./seconds.repository.ts";
-import { SecondsService, type SecondsEngine, type SecondsSession } from "./seconds.service.ts";
+import {
+  SecondsService,
+  type SecondsEngine,
+  type SecondsSession,
+  type SecondsStreamSink,
+} from "./seconds.service.ts";
 import { SecondsTradePasswordGate, type SecondsTradePassword } from "./seconds.trade-password.ts";
 
 const minute = 60_000;
@@ -20,6 +25,8 @@ export interface SecondsModuleOptions {
   engine: SecondsEngine;
   database: Database;
   tradePassword: SecondsTradePassword;
+  /** The private `seconds` stream (the WebSocket hub), when the app has one. */
+  streams?: SecondsStreamSink;
   now?: () => number;
   /** False switches the product off for this deployment (SECONDS_ENABLED=false). Default true. */
   enabled?: boolean;
@@ -41,6 +48,7 @@ export const secondsModule: FastifyPluginAsync<SecondsModuleOptions> = async (ap
     now,
     enabled: options.enabled ?? true,
     tickAgeMaxMs: options.tickAgeMaxMs,
+    streams: options.streams,
   });
   app.addHook("onClose", async () => service.stop());
   await service.setup(options.products ?? defaultSecondsProducts);

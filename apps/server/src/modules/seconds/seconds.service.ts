@@ -3,6 +3,7 @@ import type {
   SecondsContractView,
   SecondsDisclosureView,
   SecondsProductView,
+  WsSecondsContract,
 } from "@candor/contract";
 import {
   formatAmount,
@@ -45,7 +46,19 @@ export interface SecondsSession {
   mode: Mode;
 }
 
+/** Where the private `seconds` messages go (the WebSocket hub implements it). */
+export interface SecondsStreamSink {
+  publishPrivate(
+    userId: string,
+    mode: Mode,
+    stream: "seconds",
+    build: () => WsSecondsContract,
+  ): void;
+}
+
 export interface SecondsServiceOptions {
+  /** The private `seconds` stream: each user's contract when bought and when settled. */
+  streams?: SecondsStreamSink;
   engine: SecondsEngine;
   repository: Pick<SecondsRepository, "contract" | "page" | "outcomes" | "usersNet">;
   now: () => number;
@@ -77,11 +90,19 @@ export class SecondsService {
   constructor(private readonly options: SecondsServiceOptions) {
     this.unsubscribe = options.engine.subscribe((applied) => {
       for (const event of applied.events) {
-        if (event.type !== "seconds_settled") continue;
-        this.recent.set(event.contract.contractId, event.contract);
-        if (this.recent.size > recentMax) {
-          this.recent.delete(this.recent.keys().next().value!);
+        if (event.type !== "seconds_settled" && event.type !== "seconds_purchased") continue;
+        const contract = event.contract;
+        if (event.type === "seconds_settled") {
+          this.recent.set(contract.contractId, contract);
+          if (this.recent.size > recentMax) {
+            this.recent.delete(this.recent.keys().next().value!);
+          }
         }
+        options.streams?.publishPrivate(contract.ownerId, contract.mode, "seconds", () => ({
+          type: "seconds_contract",
+          stream: "seconds",
+          data: this.view(contract),
+        }));
       }
     });
   }

@@ -14,6 +14,7 @@ import { showError, withLoading } from "../../../lib/feedback.ts";
 import { useFormat } from "../../../lib/format.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { localCache } from "../../../lib/local-cache.ts";
+import { marketSocket } from "../../../lib/ws-client.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import {
   fetchSecondsContract,
@@ -100,6 +101,19 @@ function ActiveContract({
     refetchInterval: (query) => (query.state.data?.contract.status === "settled" ? false : 1_000),
   });
   const contract = detail.data.contract;
+  const queryClient = useQueryClient();
+  // The settlement arrives on the private stream at once; the poll above is the fallback.
+  useEffect(
+    () =>
+      marketSocket().subscribe({ channel: "seconds" }, (message) => {
+        if (message.type !== "seconds_contract") return;
+        if (message.data.contractId !== initial.contractId) return;
+        queryClient.setQueryData(secondsKeys.contract(initial.contractId), {
+          contract: message.data,
+        });
+      }),
+    [initial.contractId, queryClient],
+  );
   useEffect(() => {
     if (contract.status === "settled") return;
     const timer = setInterval(() => setNowMs(Date.now()), 250);
