@@ -54,6 +54,11 @@ export interface SimulationOptions {
    * from: no random number is drawn for it.
    */
   exchange?: boolean;
+  /**
+   * Mix seconds-contract purchases (and the time they need to expire) into the stream, with two
+   * products on BTC-USDT and a funded house (default false; off, no random number is drawn).
+   */
+  seconds?: boolean;
 }
 
 export interface SimulationReport {
@@ -63,6 +68,9 @@ export interface SimulationReport {
   fills: number;
   /** Quick exchanges executed (exchange_executed events). */
   exchanges: number;
+  /** Seconds contracts bought and settled (seconds_purchased / seconds_settled events). */
+  secondsPurchased: number;
+  secondsSettled: number;
   rejections: Record<string, number>;
   hash: string;
 }
@@ -109,6 +117,8 @@ export function simulate(options: SimulationOptions): SimulationReport {
     accepted: 0,
     fills: 0,
     exchanges: 0,
+    secondsPurchased: 0,
+    secondsSettled: 0,
     rejections: {},
     hash: "",
   };
@@ -128,6 +138,8 @@ export function simulate(options: SimulationOptions): SimulationReport {
       for (const event of out.events) {
         if (event.type === "fill") report.fills++;
         if (event.type === "exchange_executed") report.exchanges++;
+        if (event.type === "seconds_purchased") report.secondsPurchased++;
+        if (event.type === "seconds_settled") report.secondsSettled++;
         if (event.type === "order_rested") {
           const order = state.spot.orders.get(event.orderId)!;
           const key = order.owner.mode + "|" + order.owner.ownerId;
@@ -175,6 +187,21 @@ export function simulate(options: SimulationOptions): SimulationReport {
       setup.push(c.deposit(house, "ETH", 5_000_000_000n), c.grant(house, "BTC", 500_000_000n));
       setup.push(c.grant(house, "USDT", 50_000_000_000n), c.grant(house, "ETH", 5_000_000_000n));
     }
+    if (options.seconds === true) {
+      const house = "system:house";
+      setup.push(c.deposit(house, "USDT", 2_000_000_000n), c.grant(house, "USDT", 2_000_000_000n));
+      for (const periodMs of [5_000, 10_000]) {
+        setup.push(
+          c.secondsConfigure("BTC-USDT", periodMs, {
+            payoutBps: 8_000,
+            stakeMax: 200_000_000n,
+            exposureMax: 1_000_000_000n,
+            graceMs: 2_000,
+            tickAgeMaxMs: 5_000,
+          }),
+        );
+      }
+    }
     for (const command of setup) send(command, false);
     checkInvariants(state);
     const quoteIds: string[] = [];
@@ -187,7 +214,9 @@ export function simulate(options: SimulationOptions): SimulationReport {
       const command =
         options.exchange === true && random.chance(0.1)
           ? exchangeCommand(random, c, quoteIds)
-          : randomCommand(random, c, state, history, openOrders, withdrawals);
+          : options.seconds === true && random.chance(0.1)
+            ? secondsCommand(random, c)
+            : randomCommand(random, c, state, history, openOrders, withdrawals);
       send(command, options.checkEveryStep !== false);
     }
     if (snapshotBytes === null) {
@@ -240,6 +269,23 @@ function exchangeCommand(random: Random, c: CommandMaker, quoteIds: string[]): C
   return random.chance(0.9)
     ? c.exchangeAccept(quoteOwner, quoteId, quoteMode)
     : c.exchangeAccept(owner, quoteId, mode);
+}
+
+/** A seconds purchase, or time moving on so that contracts reach expiry and grace. */
+function secondsCommand(random: Random, c: CommandMaker): Command {
+  if (random.chance(0.5)) {
+    c.nowMs += random.int(0, 3_000);
+    return random.chance(0.5) ? c.clock() : c.tick("BTC-USDT", `${random.int(9_995, 10_005)}.00`);
+  }
+  const mode: Mode = random.chance(0.3) ? "demo" : "real";
+  return c.secondsPurchase(
+    random.pick(USERS),
+    "BTC-USDT",
+    random.pick([5_000, 10_000, 7_000]),
+    random.pick(["up", "down", "up", "down", "sideways"]),
+    BigInt(random.int(0, 300)) * 1_000_000n,
+    mode,
+  );
 }
 
 function randomCommand(
