@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   api,
+  credit,
   expectAccessible,
+  newUser,
   open,
   operatorToken,
   page,
@@ -11,31 +13,37 @@ import {
   type SessionData,
 } from "./trading-suite.ts";
 
+/** A 5-second BTCUSDT product (operator configuration; later purchases only). */
+async function configureShortProduct() {
+  const configured = await api(
+    "PUT",
+    "/api/v1/operator/seconds/products",
+    {
+      instrumentId: "BTCUSDT",
+      periodS: 5,
+      asset: "USDT",
+      payoutBps: 8_500,
+      stakeMin: "1",
+      stakeMax: "100",
+      exposureMax: "10000",
+      graceS: 30,
+      open: true,
+    },
+    operatorToken,
+  );
+  expect(configured.status, JSON.stringify(configured.json)).toBe(200);
+}
+
 /**
  * Seconds contracts on the simulated market (issue 20): from the Trade tab to the Options page,
  * buy up after the first-use disclosure, watch the countdown, see the result with both tape
- * ticks, and follow the settlement tick to the public tape. A 5-second product keeps it short.
+ * ticks, and follow the settlement tick to the public tape; then the same in real money. A
+ * 5-second product keeps it short.
  */
 useTradingSuite();
 describe("Options (seconds contracts)", () => {
   it("buys up, counts down, shows the result with both tick ids and opens the tape", async () => {
-    const configured = await api(
-      "PUT",
-      "/api/v1/operator/seconds/products",
-      {
-        instrumentId: "BTCUSDT",
-        periodS: 5,
-        asset: "USDT",
-        payoutBps: 8_500,
-        stakeMin: "1",
-        stakeMax: "100",
-        exposureMax: "10000",
-        graceS: 30,
-        open: true,
-      },
-      operatorToken,
-    );
-    expect(configured.status, JSON.stringify(configured.json)).toBe(200);
+    await configureShortProduct();
     await open("/trade");
     const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
     expect(demo.status).toBe(200);
@@ -75,5 +83,34 @@ describe("Options (seconds contracts)", () => {
     await poll(() => page.locator("body").textContent(), { timeout: 15_000 }).toContain(
       settleTickId!,
     );
+  });
+
+  it("real money: the trade password, the house's reservation, a result citing both ticks", async () => {
+    await configureShortProduct();
+    const user = await newUser();
+    await credit(user.user.id, "USDT", "50");
+    const funded = await api(
+      "POST",
+      "/api/v1/operator/house/deposits",
+      { id: `browser-house-${Date.now()}`, assetId: "USDT", amount: "1000", reference: "test" },
+      operatorToken,
+    );
+    expect(funded.status, JSON.stringify(funded.json)).toBe(200);
+    await open("/options");
+    await signIn(user);
+    await poll(() => page.getByTestId("last-price").textContent(), { timeout: 30_000 }).toMatch(
+      /\d/,
+    );
+    await page.getByText("5 sec · 85%").click();
+    await page.getByTestId("stake-input").locator("input").fill("5");
+    await page.getByTestId("buy-down").click();
+    await page.getByTestId("disclosure-accept").click();
+    await page.getByTestId("trade-password").locator("input").fill("correct horse 1");
+    await page.getByTestId("confirm-purchase").click();
+    await page.getByTestId("countdown").waitFor();
+    const sheet = page.getByTestId("result-sheet");
+    await sheet.waitFor({ timeout: 40_000 });
+    expect(await sheet.getByTestId("open-tick").textContent()).toMatch(/\S/);
+    expect(await sheet.getByTestId("settle-tick").textContent()).toMatch(/\S/);
   });
 });
