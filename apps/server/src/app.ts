@@ -76,6 +76,8 @@ const readModelPaths = [
   /^\/api\/v1\/spot\/orders\/history$/,
   /^\/api\/v1\/spot\/orders\/\d+$/,
   /^\/api\/v1\/spot\/statement$/,
+  /^\/api\/v1\/wallet\/accounts\/[a-z]+\/statement$/,
+  /^\/api\/v1\/wallet\/statement\/export$/,
 ];
 
 /**
