@@ -38,8 +38,9 @@ function statement(): StatementExport {
       line(1, 10, "fund", "USDT", 1_000_000_000n),
       line(2, 11, "fund", "BTC", 5_000_000n),
       line(3, 11, "fund", "USDT", -250_500_000n),
+      // A move between the user's own wallets: one posting, two lines.
       line(7, 20, "contract", "USDT", 100_000_000n),
-      line(8, 20, "fund", "USDT", -100_000_000n),
+      line(7, 20, "fund", "USDT", -100_000_000n),
     ],
     (asset) => scales[asset]!,
   );

@@ -18,7 +18,10 @@ export const STATEMENT_VERSION = 1;
 
 /** One posting on one of the user's accounts. Amounts are decimal strings at the asset's scale. */
 export interface StatementLine {
-  /** The ledger's posting number (strictly increasing down the statement). */
+  /**
+   * The ledger's posting number. It increases down the statement; a move between the user's own
+   * wallets has two lines with one number, ordered by wallet, then asset (byte order).
+   */
   postingSeq: string;
   /** Journal sequence of the command that made the posting. */
   sequence: string;
@@ -211,6 +214,8 @@ export function verifyStatement(value: unknown): StatementCheck {
   const running = new Map<string, bigint>();
   let head = statementGenesis(statement.userId, statement.mode);
   let previousPosting = -1n;
+  let previousWallet = "";
+  let previousAsset = "";
   let previousSequence = 0n;
   const last = BigInt(statement.sequence);
   for (const [i, line] of statement.lines.entries()) {
@@ -227,13 +232,20 @@ export function verifyStatement(value: unknown): StatementCheck {
       return fail("malformed", `amount of ${line.asset} is not a decimal at its scale`);
     }
     const posting = BigInt(line.postingSeq);
-    if (posting <= previousPosting) return fail("out_of_order", "posting number does not increase");
+    const key = `${line.wallet}/${line.asset}`;
+    const sameOrBefore =
+      line.wallet < previousWallet ||
+      (line.wallet === previousWallet && line.asset <= previousAsset);
+    if (posting < previousPosting || (posting === previousPosting && sameOrBefore)) {
+      return fail("out_of_order", "posting number does not increase");
+    }
     const sequence = BigInt(line.sequence);
     if (sequence < previousSequence) return fail("out_of_order", "journal sequence goes back");
     if (sequence > last) return fail("out_of_order", "after the statement's sequence");
     previousPosting = posting;
+    previousWallet = line.wallet;
+    previousAsset = line.asset;
     previousSequence = sequence;
-    const key = `${line.wallet}/${line.asset}`;
     const expected = (running.get(key) ?? 0n) + units;
     if (after !== expected) return fail("balance_step", `${key} should be ${expected} units`);
     if (after < 0n) return fail("balance_negative", `${key} is below zero`);
