@@ -162,6 +162,13 @@ describe("transparency", () => {
     await poll(() => page.getByTestId("system-accounts").textContent()).toContain(
       t.names.account.external,
     );
+    // Spot traders' results and Candor's own accounts over time, from the ledger's postings.
+    await poll(() => page.getByTestId("spot-results").textContent()).toContain(
+      t.proof.transparency.spotTitle.replace("{{days}}", "90"),
+    );
+    await poll(() => page.getByTestId("system-history").textContent()).toContain(
+      t.proof.transparency.ago30,
+    );
     await expectAccessible("transparency fr");
   });
 });
