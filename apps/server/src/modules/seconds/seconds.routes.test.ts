@@ -408,4 +408,38 @@ describeEachDatabase("seconds API", (database) => {
       service.stop();
     }
   });
+
+  it("switched off for the deployment: no products, purchases refused, nothing moves", async () => {
+    const off = await buildApp({
+      database: database(),
+      now: () => nowMs,
+      passwordCost: 10,
+      captcha: "off",
+      engine: running.engine,
+      accounts: accountOpener(running.engine),
+      seconds: { enabled: false },
+    });
+    try {
+      const products = await off.inject({ method: "GET", url: "/api/v1/seconds/products" });
+      expect(products.json().data).toMatchObject({ enabled: false, items: [] });
+      const before = query((s) => getSecondsOpenContracts(s, users.demo!.id, "demo").length);
+      const bought = await off.inject({
+        method: "POST",
+        url: "/api/v1/seconds/contracts",
+        headers: { authorization: `Bearer ${users.demo!.token}`, "x-lang": "ja" },
+        payload: {
+          requestId: "disabled-000001",
+          instrumentId: "BTCUSDT",
+          periodS: 5,
+          direction: "up",
+          stake: "1",
+        },
+      });
+      expect(bought.statusCode).toBe(403);
+      expect(bought.json().error).toBe("seconds_disabled");
+      expect(query((s) => getSecondsOpenContracts(s, users.demo!.id, "demo").length)).toBe(before);
+    } finally {
+      await off.close();
+    }
+  });
 });
