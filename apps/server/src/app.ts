@@ -77,6 +77,7 @@ export interface AppDeps {
     enabled?: boolean;
     products?: readonly SecondsProductConfig[];
     houseDevFunding?: string;
+    disclosureCacheMs?: number;
   };
 }
 

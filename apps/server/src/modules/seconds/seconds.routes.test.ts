@@ -86,6 +86,7 @@ describeEachDatabase("seconds API", (database) => {
       engine: running.engine,
       accounts: accountOpener(running.engine),
       seconds: {
+        disclosureCacheMs: 0,
         products: [
           {
             instrumentId: "BTCUSDT",

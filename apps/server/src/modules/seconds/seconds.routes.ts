@@ -37,6 +37,8 @@ export interface SecondsModuleOptions {
   /** Development only: whole USDT credited once to the real house (SECONDS_HOUSE_DEV_FUNDING). */
   houseDevFunding?: string;
   tradePasswordWindowMs?: number;
+  /** How long the disclosure figures are reused, ms (default 10,000). */
+  disclosureCacheMs?: number;
 }
 
 /** `/api/v1/seconds/*`: up/down contracts settled on the recorded tape (issue 20). */
@@ -49,6 +51,7 @@ export const secondsModule: FastifyPluginAsync<SecondsModuleOptions> = async (ap
     enabled: options.enabled ?? true,
     tickAgeMaxMs: options.tickAgeMaxMs,
     streams: options.streams,
+    disclosureCacheMs: options.disclosureCacheMs,
   });
   app.addHook("onClose", async () => service.stop());
   await service.setup(options.products ?? defaultSecondsProducts);

@@ -71,6 +71,11 @@ export interface SecondsServiceOptions {
    * each asset when a demo purchase finds it below half. Demo money, never real.
    */
   houseDemoFunding?: Readonly<Record<string, string>>;
+  /**
+   * How long the disclosure figures are reused, ms (default 10,000): the Options page asks every
+   * second and the figures are 30-day aggregates.
+   */
+  disclosureCacheMs?: number;
 }
 
 type PurchaseCommand = Extract<Command, { type: "seconds_purchase" }>;
@@ -85,6 +90,7 @@ const recentMax = 10_000;
  */
 export class SecondsService {
   private readonly recent = new Map<string, KernelContract>();
+  private readonly disclosures = new Map<Mode, { atMs: number; view: SecondsDisclosureView }>();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: SecondsServiceOptions) {
@@ -145,6 +151,17 @@ export class SecondsService {
 
   /** The disclosure: outcomes and the users' net result of the last 30 days, from the ledger. */
   async disclosure(mode: Mode): Promise<SecondsDisclosureView> {
+    const cached = this.disclosures.get(mode);
+    const nowMs = this.options.now();
+    if (cached && nowMs - cached.atMs < (this.options.disclosureCacheMs ?? 10_000)) {
+      return cached.view;
+    }
+    const view = await this.computeDisclosure(mode);
+    this.disclosures.set(mode, { atMs: nowMs, view });
+    return view;
+  }
+
+  private async computeDisclosure(mode: Mode): Promise<SecondsDisclosureView> {
     const toMs = this.options.now();
     const fromMs = toMs - 30 * day;
     const [outcomes, net] = await Promise.all([
