@@ -333,7 +333,7 @@ export class SecondsService {
 
   /**
    * Start-up: configures the deployment's products that the kernel does not have yet (an
-   * instrument without its asset is skipped), and funds the demo house with demo money.
+   * instrument without its asset is skipped).
    */
   async setup(products: readonly SecondsProductConfig[]): Promise<void> {
     const engine = this.options.engine;
@@ -355,9 +355,8 @@ export class SecondsService {
         ),
       );
     }
-    for (const asset of new Set(products.map((p) => p.asset))) {
-      if (assets.some((a) => a.assetId === asset)) await this.topUpDemoHouse(asset);
-    }
+    // The demo house is topped up by the first demo purchase that finds it short, not here:
+    // starting an app journals nothing that moves money.
   }
 
   /**
