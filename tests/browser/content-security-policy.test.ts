@@ -56,6 +56,7 @@ it("serves the app with the policy, and every screen renders without a violation
     "/",
     "/quotation",
     "/trade",
+    "/options",
     "/coin-coin",
     "/settings",
     "/notices",
