@@ -6,7 +6,12 @@ export function Component() {
   return (
     <OptionsPage
       chart={({ instrumentId, priceScale }) => (
-        <ChartPanel instrumentId={instrumentId} symbol={instrumentId} priceScale={priceScale} />
+        <ChartPanel
+          instrumentId={instrumentId}
+          symbol={instrumentId}
+          priceScale={priceScale}
+          initialInterval="1m"
+        />
       )}
     />
   );

@@ -19,15 +19,18 @@ export function ChartPanel({
   instrumentId,
   symbol,
   priceScale,
+  initialInterval = "15m",
 }: {
   instrumentId: string;
   symbol: string;
   /** Decimals of the pair's prices, for the price scale's labels. */
   priceScale: number;
+  /** The interval shown first (default 15 minutes; seconds contracts start at 1 minute). */
+  initialInterval?: CandleInterval;
 }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const [interval, setCandleInterval] = useState<CandleInterval>("15m");
+  const [interval, setCandleInterval] = useState<CandleInterval>(initialInterval);
   const history = useQuery({
     queryKey: marketDataKeys.candles(instrumentId, interval),
     queryFn: () => fetchCandles(instrumentId, interval),
