@@ -1,4 +1,6 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { artifactsDir } from "../harness.ts";
 import {
   api,
   credit,
@@ -65,6 +67,7 @@ describe("Options (seconds contracts)", () => {
       /\d sec left|Waiting/,
     );
     await expectAccessible("options in trade");
+    await page.screenshot({ path: path.join(artifactsDir, "options-demo-en.png"), fullPage: true });
     const sheet = page.getByTestId("result-sheet");
     await sheet.waitFor({ timeout: 40_000 });
     const openTick = await sheet.getByTestId("open-tick").textContent();
@@ -73,6 +76,7 @@ describe("Options (seconds contracts)", () => {
     expect(openTick).toMatch(/\S/);
     expect(settleTickId).toMatch(/\S/);
     expect(settleTickId).not.toBe(openTick);
+    await page.screenshot({ path: path.join(artifactsDir, "options-result-en.png") });
     expect(await sheet.getByTestId("contract-outcome").textContent()).toMatch(
       /Won|Lost|Equal price/,
     );

@@ -32,6 +32,8 @@ import { ContractDetails } from "./contract-details.tsx";
 const disclosureKey = "seconds.disclosureAccepted";
 const disclosureLifetimeS = 30 * 86_400;
 const quickStakes = ["10", "50", "100", "500"];
+/** Sheets taller than the screen scroll inside (the result lists every field). */
+const sheetStyle = { maxHeight: "85vh", overflowY: "auto" } as const;
 
 /** Decimals of a price as the tape writes it (for the chart's price scale). */
 function decimalsOf(price: string | null): number {
@@ -139,7 +141,13 @@ function ActiveContract({
           </p>
         </section>
       ) : null}
-      <Popup visible={settled} onMaskClick={onClose} onClose={onClose} position="bottom">
+      <Popup
+        visible={settled}
+        onMaskClick={onClose}
+        onClose={onClose}
+        position="bottom"
+        bodyStyle={sheetStyle}
+      >
         {settled ? (
           <div
             className="page"
@@ -351,6 +359,7 @@ export function OptionsPage({
               max: product.stakeMax,
               asset: product.asset,
             })}
+            className="boxed-input"
             inputMode="decimal"
             value={stake}
             onChange={setStake}
@@ -400,7 +409,12 @@ export function OptionsPage({
       ) : null}
       <Disclosure product={product} disclosure={data.disclosure} />
 
-      <Popup visible={showDisclosure} position="bottom" onClose={() => setShowDisclosure(false)}>
+      <Popup
+        visible={showDisclosure}
+        position="bottom"
+        bodyStyle={sheetStyle}
+        onClose={() => setShowDisclosure(false)}
+      >
         <div
           className="page"
           role="dialog"
@@ -428,7 +442,12 @@ export function OptionsPage({
         </div>
       </Popup>
 
-      <Popup visible={draft !== undefined} position="bottom" onClose={() => setDraft(undefined)}>
+      <Popup
+        visible={draft !== undefined}
+        position="bottom"
+        bodyStyle={sheetStyle}
+        onClose={() => setDraft(undefined)}
+      >
         {draft ? (
           <div
             className="page"
