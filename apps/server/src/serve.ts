@@ -115,6 +115,22 @@ export async function serve(config: Config, starting: StartingServer) {
     proofIntervalMs: config.PROOF_INTERVAL_MS || undefined,
     market,
     readModelsCaughtUp,
+    uploads: {
+      dir: uploadsDir(config, dataDir, webRoot),
+      limits: { maxBytes: config.UPLOAD_MAX_BYTES, maxPixels: config.UPLOAD_MAX_PIXELS },
+    },
+    bankDeposits: {
+      assets: config.BANK_DEPOSIT_ASSETS.split(","),
+      bank: config.BANK_ACCOUNT_NUMBER
+        ? {
+            accountNumber: config.BANK_ACCOUNT_NUMBER,
+            accountName: config.BANK_ACCOUNT_NAME ?? "",
+            bankName: config.BANK_NAME ?? "",
+            bankCode: config.BANK_CODE ?? null,
+            note: config.BANK_DEPOSIT_NOTE ?? null,
+          }
+        : null,
+    },
     // The app serves on the server that already listens, once it is ready.
     serverFactory: (appHandler) => {
       handler = appHandler;
@@ -157,4 +173,14 @@ export async function serve(config: Config, starting: StartingServer) {
   mark("history");
   console.log(`Start-up (ms since the process started): ${phases.join(", ")}`);
   console.log(`Candor ${version} is running at ${starting.url.replace("[::1]", "localhost")}/`);
+}
+
+/** UPLOADS_DIR or DATA_DIR/uploads, refused inside the web root (the files are never public). */
+export function uploadsDir(config: Config, dataDir: string, webRoot: string): string {
+  const dir = path.resolve(config.UPLOADS_DIR ?? path.join(dataDir, "uploads"));
+  const root = path.resolve(webRoot);
+  if (dir === root || dir.startsWith(root + path.sep)) {
+    throw new Error(`UPLOADS_DIR=${JSON.stringify(dir)} is inside the web root ${root}`);
+  }
+  return dir;
 }
