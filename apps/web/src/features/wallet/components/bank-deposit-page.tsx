@@ -201,7 +201,9 @@ function BankDepositHistory() {
                 <>
                   <dt>{t("coinCoin.statement.posting")}</dt>
                   <dd>
-                    <Link to="/assets/statement">{d.postingSeq}</Link>
+                    <Link to="/assets/statement" data-testid="bank-deposit-statement-link">
+                      {d.postingSeq}
+                    </Link>
                   </dd>
                 </>
               ) : null}
