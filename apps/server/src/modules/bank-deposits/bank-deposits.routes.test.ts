@@ -5,6 +5,7 @@ import { crc32, deflateSync } from "node:zlib";
 import { getBalance, type Command } from "@candor/kernel";
 import { instruments } from "@candor/market";
 import type { FastifyInstance } from "fastify";
+import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
@@ -457,6 +458,74 @@ describeEachDatabase("uploads and bank deposits", (database) => {
         },
       );
       expect([reject.statusCode, reject.json().error]).toEqual([409, "bank_deposit_closed"]);
+    });
+
+    it("finishes a credit interrupted between the ledger and the request (crash) without crediting again", async () => {
+      const before = usdt("a");
+      const created = (await request("a", "7")).json().data.deposit;
+      // As if the server stopped after the kernel applied the credit but before the row said so.
+      await sql`UPDATE bank_deposits SET state = 'crediting' WHERE id = ${created.depositId}`.execute(
+        database().db,
+      );
+      const direct = await call("POST", "/api/v1/operator/deposits", {
+        headers: operator,
+        payload: {
+          id: `bank_deposit:${created.depositId}`,
+          ownerId: users.a!.id,
+          assetId: "USDT",
+          amount: "7",
+          reference: `bank_deposit:${created.depositId}`,
+        },
+      });
+      expect(direct.json().data.duplicate).toBe(false);
+      expect(usdt("a") - before).toBe(7_000_000n);
+      const retried = await call(
+        "POST",
+        `/api/v1/operator/bank-deposits/${created.depositId}/credit`,
+        { headers: operator, payload: {} },
+      );
+      expect(retried.json().data).toMatchObject({
+        duplicate: true,
+        deposit: { state: "credited" },
+      });
+      expect(usdt("a") - before).toBe(7_000_000n);
+    });
+
+    it("is off without bank details: options say so and requests are refused", async () => {
+      const unconfigured = await buildApp({
+        database: database(),
+        now: () => nowMs,
+        passwordCost: 10,
+        captcha: "off",
+        operatorToken,
+        engine: running.engine,
+        accounts: accountOpener(running.engine),
+        uploads: { dir: uploadsDir },
+      });
+      try {
+        const headers = as("a");
+        const options = await unconfigured.inject({
+          method: "GET",
+          url: "/api/v1/bank-deposits/options",
+          headers,
+        });
+        expect(options.json().data.bank).toBeNull();
+        const refused = await unconfigured.inject({
+          method: "POST",
+          url: "/api/v1/bank-deposits",
+          headers: { ...headers, "x-lang": "es" },
+          payload: { assetId: "USDT", amount: "10", proofUploadId: await proof("a") },
+        });
+        expect([refused.statusCode, refused.json().error]).toEqual([
+          409,
+          "bank_deposit_unavailable",
+        ]);
+        expect(refused.json().message).toBe(
+          "Los depósitos bancarios no están disponibles en este momento",
+        );
+      } finally {
+        await unconfigured.close();
+      }
     });
 
     it("pending → rejected with a reason the user sees; a rejected request never credits", async () => {
