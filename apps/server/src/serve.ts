@@ -10,6 +10,7 @@ import { migrate } from "./db/migrate.ts";
 import { accountOpener } from "./engine/submit.ts";
 import { openEngine } from "./engine/open-engine.ts";
 import { createMarketModule } from "./modules/market/market.module.ts";
+import { uploadsDir } from "./modules/uploads/uploads-dir.ts";
 import pino from "pino";
 import { version } from "./version.ts";
 
@@ -116,7 +117,7 @@ export async function serve(config: Config, starting: StartingServer) {
     market,
     readModelsCaughtUp,
     uploads: {
-      dir: uploadsDir(config, dataDir, webRoot),
+      dir: uploadsDir(config.UPLOADS_DIR, dataDir, webRoot),
       limits: { maxBytes: config.UPLOAD_MAX_BYTES, maxPixels: config.UPLOAD_MAX_PIXELS },
     },
     bankDeposits: {
@@ -173,14 +174,4 @@ export async function serve(config: Config, starting: StartingServer) {
   mark("history");
   console.log(`Start-up (ms since the process started): ${phases.join(", ")}`);
   console.log(`Candor ${version} is running at ${starting.url.replace("[::1]", "localhost")}/`);
-}
-
-/** UPLOADS_DIR or DATA_DIR/uploads, refused inside the web root (the files are never public). */
-export function uploadsDir(config: Config, dataDir: string, webRoot: string): string {
-  const dir = path.resolve(config.UPLOADS_DIR ?? path.join(dataDir, "uploads"));
-  const root = path.resolve(webRoot);
-  if (dir === root || dir.startsWith(root + path.sep)) {
-    throw new Error(`UPLOADS_DIR=${JSON.stringify(dir)} is inside the web root ${root}`);
-  }
-  return dir;
 }
