@@ -76,6 +76,13 @@ describe("bank deposit", () => {
     await poll(() => page.getByTestId("bank-deposit-state").first().textContent()).toBe(
       t.wallet.bankDeposit.states.credited,
     );
+    // The proof is served to its owner (session cookie), re-encoded: the thumbnail decodes.
+    await poll(() =>
+      page
+        .getByTestId("bank-deposit-proof")
+        .first()
+        .evaluate((img) => (img as HTMLImageElement).naturalWidth),
+    ).toBe(320);
     await page.screenshot({
       path: path.join(artifactsDir, "bank-deposit-credited.png"),
       fullPage: true,

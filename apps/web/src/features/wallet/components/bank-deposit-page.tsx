@@ -210,7 +210,13 @@ function BankDepositHistory() {
               <dt>{t("wallet.bankDeposit.proof")}</dt>
               <dd>
                 <a href={uploadUrl(d.proofUploadId)} target="_blank" rel="noreferrer">
-                  {t("wallet.bankDeposit.viewProof")}
+                  <img
+                    src={uploadUrl(d.proofUploadId)}
+                    alt={t("wallet.bankDeposit.viewProof")}
+                    className="upload-thumbnail"
+                    loading="lazy"
+                    data-testid="bank-deposit-proof"
+                  />
                 </a>
               </dd>
             </dl>
