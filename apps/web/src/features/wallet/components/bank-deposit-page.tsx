@@ -136,15 +136,23 @@ function BankDepositForm() {
             testId="bank-deposit-asset"
           />
           <AmountInput value={amount} onChange={setAmount} testId="bank-deposit-amount" />
-          <label className="order-field">
+          <div className="order-field">
             <span className="label">{t("wallet.bankDeposit.proof")}</span>
-            <input
-              type="file"
-              accept="image/jpeg,image/png"
-              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-              data-testid="bank-deposit-file"
-            />
-          </label>
+            {/* The native picker's own words follow the browser's language: ours are shown. */}
+            <label className="file-picker">
+              <input
+                type="file"
+                accept="image/jpeg,image/png"
+                className="visually-hidden"
+                aria-label={t("wallet.bankDeposit.proof")}
+                onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+                data-testid="bank-deposit-file"
+              />
+              <span className="adm-button adm-button-default adm-button-small" aria-hidden="true">
+                {t("wallet.bankDeposit.chooseImage")}
+              </span>
+            </label>
+          </div>
           <p className="hint">
             {t("wallet.bankDeposit.proofHint", { size: Math.floor(maxUploadBytes / 1_048_576) })}
           </p>
