@@ -42,6 +42,7 @@ const signedInRoutes = [
   "/assets/exchange",
   "/assets/bank-deposit",
   "/notices/1",
+  "/news",
   "/vip",
   "/wallet/info",
   "/proof",
