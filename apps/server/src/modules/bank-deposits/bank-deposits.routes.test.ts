@@ -1,4 +1,4 @@
-import { readdirSync, mkdtempSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { crc32, deflateSync } from "node:zlib";
@@ -322,6 +322,16 @@ describeEachDatabase("uploads and bank deposits", (database) => {
       expect(userOnOperatorPath.statusCode).toBe(401);
       const traversal = await call("GET", `/api/v1/uploads/..%2F..%2Fetc%2Fpasswd`, { user: "a" });
       expect(traversal.statusCode).toBe(400);
+    });
+    it("answers not found, never a 500, when a stored file was changed or removed on disk", async () => {
+      const changed = (await upload("a", jpegWithExif)).json().data.upload.uploadId;
+      appendFileSync(path.join(uploadsDir, `${changed}.jpg`), "<script>alert(1)</script>");
+      const tampered = await call("GET", `/api/v1/uploads/${changed}`, { user: "a" });
+      expect([tampered.statusCode, tampered.json().error]).toEqual([404, "upload_not_found"]);
+      const removed = (await upload("a", jpegWithExif)).json().data.upload.uploadId;
+      rmSync(path.join(uploadsDir, `${removed}.jpg`));
+      const gone = await call("GET", `/api/v1/operator/uploads/${removed}`, { headers: operator });
+      expect([gone.statusCode, gone.json().error]).toEqual([404, "upload_not_found"]);
     });
     it("refuses an upload without a session and a JSON body", async () => {
       expect((await upload(undefined, jpegWithExif)).statusCode).toBe(401);

@@ -86,7 +86,9 @@ export class UploadsService {
   }
 
   private async read(row: UploadRow): Promise<StoredFile> {
-    const bytes = await readFile(this.pathOf(row.id, row.contentType));
+    // A file gone from disk (a lost backup) answers like a missing upload, not a 500.
+    const bytes = await readFile(this.pathOf(row.id, row.contentType)).catch(() => undefined);
+    if (!bytes) throw new AppError("upload_not_found");
     const hash = createHash("sha256").update(bytes).digest("hex");
     // A file changed on disk since it was checked is not served.
     if (hash !== row.sha256) throw new AppError("upload_not_found");
