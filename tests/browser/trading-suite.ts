@@ -36,7 +36,14 @@ export function useTradingSuite() {
   beforeAll(async () => {
     [server, browser] = await Promise.all([
       startServer({
-        env: { OPERATOR_TOKEN: operatorToken, CAPTCHA: "off", PASSWORD_COST: "12" },
+        env: {
+          OPERATOR_TOKEN: operatorToken,
+          CAPTCHA: "off",
+          PASSWORD_COST: "12",
+          BANK_ACCOUNT_NUMBER: "DE89 3704 0044 0532 0130 00",
+          BANK_ACCOUNT_NAME: "Candor Test Ltd",
+          BANK_NAME: "Example Bank",
+        },
         startTimeoutMs: 170_000,
       }),
       launchBrowser(),

@@ -49,6 +49,7 @@ const ownedResources: Record<
     make: secondsContractOf,
     answer: [404, "seconds_contract_not_found"],
   },
+  "GET /api/v1/uploads/:uploadId": { make: uploadOf, answer: [404, "upload_not_found"] },
 };
 
 /**
@@ -124,6 +125,34 @@ async function secondsContractOf(suite: SecurityApp, owner: SuiteUser): Promise<
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data.contract.contractId;
+}
+
+/** A payment-proof image uploaded by `owner` (a 1×1 PNG, re-encoded by the pipeline). */
+async function uploadOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const png = Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC",
+    "base64",
+  );
+  const boundary = "----candor-matrix";
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.png"\r\n` +
+        `Content-Type: image/png\r\n\r\n`,
+    ),
+    png,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/uploads?purpose=bank_deposit_proof",
+    headers: {
+      authorization: `Bearer ${owner.token}`,
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+    },
+    payload,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.upload.uploadId;
 }
 
 async function openOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {

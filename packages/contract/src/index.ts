@@ -13,3 +13,4 @@ export * from "./spot.ts";
 export * from "./wallet.ts";
 export * from "./proof.ts";
 export * from "./seconds.ts";
+export * from "./bank-deposits.ts";
