@@ -1,0 +1,195 @@
+// Hand-checked perpetuals scenarios through the kernel (apply, ledger, book, tape), with every
+// invariant checked after every command. Market: one lot at one tick = 100 USDT units
+// (step 0.1, contract 0.001 BTC, USDT scale 6); 50,000.0 USDT is 500,000 ticks.
+
+import { describe, expect, it } from "vitest";
+import { snapshot, restore, stateHash } from "../snapshot.ts";
+import { PerpHarness, PERP } from "./kernel-testing.ts";
+
+const USDT = 1_000_000n;
+
+function opened(isolated = false, leverage = 10) {
+  const h = new PerpHarness();
+  h.user("alice", 1_000n * USDT);
+  h.user("bob", 1_000n * USDT);
+  h.user("carol", 10_000n * USDT);
+  if (isolated) h.isolated("alice");
+  h.leverage("alice", leverage);
+  h.tick("50000.0");
+  expect(h.order("bob", "sell", 10, 500_000).result.ok).toBe(true);
+  const out = h.order("alice", "buy", 10, 500_000);
+  expect(out.result).toEqual({
+    ok: true,
+    value: { orderId: 2, orderStatus: "filled", filledLots: 10, restingLots: 0 },
+  });
+  return h;
+}
+
+describe("perpetuals through the kernel", () => {
+  it("opens a cross long and a short, holds initial margin, charges fees and pays PnL", () => {
+    const h = opened();
+    // Notional 10 × 500,000 × 100 = 500 USDT; 10× → 50 USDT margin; taker 5 bps = 0.25 USDT.
+    expect(h.account("alice")!.position).toEqual({ sizeLots: 10n, entryCost: 500n * USDT });
+    expect(h.wallet("alice")).toEqual({ available: 949_750_000n, held: 50n * USDT });
+    // Bob (default 10×) is short as maker: 2 bps = 0.1 USDT.
+    expect(h.account("bob")!.position).toEqual({ sizeLots: -10n, entryCost: 500n * USDT });
+    expect(h.wallet("bob")).toEqual({ available: 949_900_000n, held: 50n * USDT });
+    // The mark rises 2 %: Alice closes at 51,000.0 against Carol's bid.
+    h.tick("51000.0");
+    h.order("carol", "buy", 10, 510_000);
+    const close = h.order("alice", "sell", 10, 510_000, { reduceOnly: true });
+    expect(close.result.ok).toBe(true);
+    expect(h.account("alice")!.position.sizeLots).toBe(0n);
+    // +10 USDT PnL, taker fee on 510 USDT = 0.255 USDT; margin released.
+    expect(h.wallet("alice")).toEqual({
+      available: 1_000n * USDT - 250_000n + 10n * USDT - 255_000n,
+      held: 0n,
+    });
+    const fills = h.eventsOf("perp_fill");
+    expect(fills.at(-1)!.realisedTaker).toBe(10n * USDT);
+    expect(fills.at(-1)!.tickIds).toEqual(["t2"]);
+  });
+
+  it("refuses a reduce-only order that would grow the position, and orders beyond margin", () => {
+    const h = opened();
+    expect(h.order("alice", "buy", 1, 500_000, { reduceOnly: true }).result).toEqual({
+      ok: false,
+      code: "reduce_only_would_increase",
+    });
+    expect(h.order("alice", "sell", 11, 500_000, { reduceOnly: true }).result).toEqual({
+      ok: false,
+      code: "reduce_only_would_increase",
+    });
+    expect(h.order("alice", "buy", 1_000, 500_000).result).toEqual({
+      ok: false,
+      code: "insufficient_margin",
+    });
+    expect(h.order("alice", "buy", 1, 400_000, { tif: "post_only" }).result.ok).toBe(true);
+    expect(
+      h.tryRun({
+        type: "set_perp_margin_mode",
+        ownerId: "alice",
+        mode: "real",
+        marketId: PERP,
+        marginMode: "isolated",
+      } as never).result,
+    ).toEqual({ ok: false, code: "margin_mode_locked" });
+  });
+
+  it("liquidates an isolated long on the tick that crosses its liquidation price; the fund takes over", () => {
+    const h = opened(true);
+    const alice = h.account("alice")!;
+    expect(alice.margin).toBe(50n * USDT);
+    // equity = 50e6 + 1000(P − 500,000), maintenance = ceil(5P): liquidated below 452,261.3.
+    expect(alice.side.triggers.get(`L|${alice.key}`)!.priceTicks).toBe(452_261n);
+    h.tick("45226.2");
+    expect(h.eventsOf("perp_liquidation")).toHaveLength(0);
+    h.tick("45000.0");
+    const [liquidation] = h.eventsOf("perp_liquidation");
+    expect(liquidation).toMatchObject({
+      ownerId: "alice",
+      side: "sell",
+      lots: 10n,
+      tickIds: ["t3"],
+    });
+    // Empty book: the fund takes the whole position at the bankruptcy value (450 USDT).
+    const [takeover] = h.eventsOf("perp_insurance_takeover");
+    expect(takeover).toMatchObject({
+      ownerId: "alice",
+      lots: 10n,
+      quoteAmount: 450n * USDT,
+      forced: false,
+    });
+    expect(alice.position.sizeLots).toBe(0n);
+    // Alice lost exactly her margin (and the opening fee), never more.
+    expect(h.wallet("alice")).toEqual({ available: 949_750_000n, held: 0n });
+    expect(h.account("system:insurance_fund")!.position.sizeLots).toBe(10n);
+  });
+
+  it("partially liquidates into the book at no worse than the bankruptcy price, fee to the fund", () => {
+    const h = opened(true);
+    h.order("carol", "buy", 10, 451_000);
+    h.tick("45100.0");
+    const fills = h.eventsOf("perp_fill").filter((f) => f.liquidation);
+    expect(fills.length).toBeGreaterThan(0);
+    const lots = fills.reduce((sum, f) => sum + f.quantityLots, 0);
+    expect(lots).toBeGreaterThan(0);
+    expect(lots).toBeLessThanOrEqual(10);
+    expect(fills[0]!.priceTicks).toBe(451_000);
+    expect(fills[0]!.feeTaker).toBeGreaterThan(0n);
+    const fund = h.state.ledger.accounts.get("system:insurance_fund|real|contract|USDT")!;
+    expect(fund.available).toBeGreaterThan(0n);
+  });
+
+  it("deleverages the most profitable short when the fund cannot cover a gap", () => {
+    const h = opened(true);
+    // A gap straight through bankruptcy (450,000): the empty fund cannot take a loss.
+    h.tick("44000.0");
+    const adl = h.eventsOf("perp_auto_deleverage");
+    expect(adl).toHaveLength(1);
+    expect(adl[0]).toMatchObject({ ownerId: "alice", counterpartyId: "bob", lots: 10n, rank: 1 });
+    expect(h.account("alice")!.position.sizeLots).toBe(0n);
+    expect(h.account("bob")!.position.sizeLots).toBe(0n);
+    // Bob closed at the bankruptcy value 450 USDT: +50 USDT on his short.
+    expect(h.wallet("bob")).toEqual({ available: 949_900_000n + 100n * USDT, held: 0n });
+    expect(h.wallet("alice").available).toBe(949_750_000n);
+  });
+
+  it("settles funding zero-sum each interval with the remainder in its own account", () => {
+    const h = opened();
+    // A bid above the index and an ask: a positive premium, longs pay shorts.
+    h.order("carol", "buy", 1, 502_000);
+    h.order("carol", "sell", 1, 504_000);
+    h.tick("50000.0");
+    h.run({ type: "clock_tick" } as never, 28_800_000);
+    const [funding] = h.eventsOf("perp_funding_settled");
+    expect(funding!.rateE8).toBeGreaterThan(0n);
+    const paid = funding!.payments.filter((p) => p.amount < 0n).reduce((s, p) => s - p.amount, 0n);
+    const got = funding!.payments.filter((p) => p.amount > 0n).reduce((s, p) => s + p.amount, 0n);
+    expect(paid - got).toBe(funding!.remainder);
+    expect(funding!.tickIds).toContain("t2");
+    const alicePays = funding!.payments.find((p) => p.ownerId === "alice")!.amount;
+    expect(alicePays).toBeLessThan(0n);
+  });
+
+  it("fires a stop-loss on the mark as a reduce-only market order", () => {
+    const h = opened();
+    h.run({
+      type: "set_perp_tp_sl",
+      ownerId: "alice",
+      mode: "real",
+      marketId: PERP,
+      takeProfitTicks: 600_000,
+      stopLossTicks: 490_000,
+    } as never);
+    h.order("carol", "buy", 10, 489_000);
+    h.tick("48950.0");
+    const [fired] = h.eventsOf("perp_trigger_fired");
+    expect(fired).toMatchObject({
+      ownerId: "alice",
+      kind: "stop_loss",
+      triggerTicks: 490_000n,
+      tickIds: ["t2"],
+    });
+    expect(h.account("alice")!.position.sizeLots).toBe(0n);
+  });
+
+  it("restores a snapshot to the same state hash", () => {
+    const h = opened(true);
+    h.order("carol", "buy", 3, 480_000);
+    const json = snapshot(h.state);
+    const restored = restore(json);
+    expect(stateHash(restored)).toBe(stateHash(h.state));
+  });
+
+  it("demo positions are separate from real ones", () => {
+    const h = new PerpHarness();
+    h.user("dora", 1_000n * USDT, "demo");
+    h.user("erik", 1_000n * USDT, "demo");
+    h.tick("50000.0");
+    h.order("erik", "sell", 2, 500_000, { mode: "demo" });
+    expect(h.order("dora", "buy", 2, 500_000, { mode: "demo" }).result.ok).toBe(true);
+    expect(h.account("dora", "demo")!.position.sizeLots).toBe(2n);
+    expect(h.account("dora", "real")).toBeUndefined();
+  });
+});
