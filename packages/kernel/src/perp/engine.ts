@@ -111,6 +111,17 @@ export function poolOf(state: KernelState, account: PerpAccount): MarginPool {
   return { collateral, maintenanceOther };
 }
 
+/** Σ unrealised PnL of the owner's cross positions in the account's asset and mode, at their marks. */
+export function crossUnrealised(state: KernelState, account: PerpAccount): bigint {
+  let total = 0n;
+  for (const other of crossSiblings(state, account)) {
+    if (other.position.sizeLots === 0n || other.side.mark === null) continue;
+    const u = other.side.market.params.tickLotUnits;
+    total += unrealisedPnl(other.position, other.side.mark.priceTicks, u);
+  }
+  return total;
+}
+
 export function isLiquidatableNow(state: KernelState, account: PerpAccount): boolean {
   if (account.owner.system || account.position.sizeLots === 0n || account.side.mark === null) {
     return false;
@@ -325,8 +336,14 @@ export function tradeSide(
   const outcome = applyFill(before, deltaLots, priceTicks, u);
   account.position = outcome.position;
   state.perp.touched.add(account);
+  // A pure reduce pays its fee from the position's cash before a partial close releases margin
+  // (the reference model's order); opening lots pay it from the wallet afterwards (the order's
+  // fee reserve was released there).
+  const pureReduce = outcome.openedLots === 0n;
+  let fee = 0n;
   if (outcome.closedLots > 0n) {
     settleRealised(state, account, outcome.realisedPnl, refs);
+    if (pureReduce) fee = take(state, account, feeTo, feeAmount, feeReason, refs);
     if (outcome.closedLots === abs(before.sizeLots)) {
       // Flat (or flipped): the old position's margin goes back to the wallet.
       releaseMargin(state, account, account.margin);
@@ -352,10 +369,7 @@ export function tradeSide(
       (account.marginMode === "isolated" ? outcome.openedLots * max(0n, gap) * u : 0n);
     holdMargin(state, account, wanted);
   }
-  // Opening lots pay their fee from the wallet (the order's fee reserve was released there); a
-  // pure reduce of an isolated position pays it from the position's margin.
-  const walletFirst = account.marginMode === "cross" || outcome.openedLots > 0n;
-  const fee = take(state, account, feeTo, feeAmount, feeReason, refs, walletFirst);
+  if (!pureReduce) fee = take(state, account, feeTo, feeAmount, feeReason, refs, true);
   return { realised: outcome.realisedPnl, fee };
 }
 

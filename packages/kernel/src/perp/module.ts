@@ -16,6 +16,7 @@ import {
   cancelPerpOrder,
   coverNegative,
   createPerpListener,
+  crossUnrealised,
   finishOrder,
   isLiquidatableNow,
   liquidate,
@@ -51,7 +52,7 @@ import { indexTicksFromPrice, markPrice } from "./mark-price.ts";
 import { definePerpMarket, notionalMaxForLeverage, type MaintenanceTier } from "./params.ts";
 import { notional, unrealisedPnl } from "./position.ts";
 import { createTriggerIndex } from "./trigger-index.ts";
-import { abs, BPS, divFloor, max } from "./units.ts";
+import { abs, BPS, divFloor, max, min } from "./units.ts";
 
 const ownerMode = [
   ["ownerId", "string"],
@@ -199,7 +200,11 @@ const handlers: { [K in PerpCommandType]: Handler<K> } = {
       const cap = notionalMaxForLeverage(params, leverage);
       if (cap !== null && value > cap) return fail("leverage_above_tier");
       const pnl = unrealisedPnl(account.position, side.mark.priceTicks, u);
-      if (poolOf(state, account).collateral + pnl < initialMargin(value, leverage)) {
+      // An isolated position keeps its margin; a cross account must carry the new initial margin.
+      if (
+        account.marginMode === "cross" &&
+        poolOf(state, account).collateral + pnl < initialMargin(value, leverage)
+      ) {
         return fail("insufficient_margin");
       }
     }
@@ -276,7 +281,12 @@ const handlers: { [K in PerpCommandType]: Handler<K> } = {
       }
     }
     const holdAmount = account.owner.system ? 0n : holdInfo.total;
-    if (holdAmount > account.wallet.available) return fail("insufficient_margin");
+    // Binance's available balance: a cross account's unrealised loss is not available.
+    const lossOpen =
+      account.marginMode === "cross" && holdAmount > 0n
+        ? -min(0n, crossUnrealised(state, account))
+        : 0n;
+    if (holdAmount + lossOpen > account.wallet.available) return fail("insufficient_margin");
     const mayRest = command.timeInForce === "gtc" || command.timeInForce === "post_only";
     if (mayRest && account.orders.size >= state.options.openOrdersPerOwnerMax) {
       return fail("too_many_open_orders");
