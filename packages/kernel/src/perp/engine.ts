@@ -10,6 +10,7 @@ import { accountOf } from "../ledger/accounts.ts";
 import { hold, post, release } from "../ledger/post.ts";
 import type { Account, OwnerState } from "../ledger/state.ts";
 import type { PostingReason } from "../ledger/types.ts";
+import type { RejectCode } from "../reject-codes.ts";
 import type { KernelState } from "../state.ts";
 import { systemOwners } from "../types.ts";
 import {
@@ -28,7 +29,13 @@ import {
   positionMaintenance,
   type MarginPool,
 } from "./margin.ts";
-import { applyFill, applyTradeForQuote, closeForQuote, unrealisedPnl } from "./position.ts";
+import {
+  applyFill,
+  applyTradeForQuote,
+  closeForQuote,
+  notional,
+  unrealisedPnl,
+} from "./position.ts";
 import { abs, BPS, divCeil, divFloor, max, min } from "./units.ts";
 
 declare module "../state.ts" {
@@ -88,10 +95,45 @@ function markOf(side: PerpSide): bigint {
 
 // ---- Pools ------------------------------------------------------------------------------------
 
-/** The owner's other cross accounts in the same quote asset and mode. */
-function crossSiblings(state: KernelState, account: PerpAccount): PerpAccount[] {
-  const list = state.perp.byOwner.get(account.owner.key) ?? [];
-  return list.filter((other) => other.marginMode === "cross" && other.wallet === account.wallet);
+/** The owner's cross accounts in the same quote asset and mode (the account among them). */
+export function crossSiblings(state: KernelState, account: PerpAccount): PerpAccount[] {
+  return crossSiblingsOfWallet(state, account.wallet);
+}
+
+/** Every cross account an owner's contract-wallet account backs. */
+export function crossSiblingsOfWallet(state: KernelState, wallet: Account): PerpAccount[] {
+  const list = state.perp.byOwner.get(wallet.mode + "|" + wallet.ownerId) ?? [];
+  return list.filter((other) => other.marginMode === "cross" && other.wallet === wallet);
+}
+
+/**
+ * A transfer out of a contract wallet that backs cross positions may take at most
+ * `available + margins − debts + min(ΣU, 0) − Σ initial margin at the mark`, and never more
+ * than the available balance (the reference model's `maxWithdrawable`).
+ */
+export function outflowCode(
+  state: KernelState,
+  wallet: Account,
+  amount: bigint,
+): RejectCode | null {
+  if (wallet.wallet !== "contract") return null;
+  const cross = crossSiblingsOfWallet(state, wallet);
+  if (!cross.some((a) => a.position.sizeLots !== 0n)) return null;
+  let total = wallet.available;
+  let unrealised = 0n;
+  for (const account of cross) {
+    total += account.margin - account.debt;
+    const mark = account.side.mark;
+    if (account.position.sizeLots === 0n || mark === null) continue;
+    const u = account.side.market.params.tickLotUnits;
+    unrealised += unrealisedPnl(account.position, mark.priceTicks, u);
+    total -= initialMargin(
+      notional(account.position.sizeLots, mark.priceTicks, u),
+      account.leverage,
+    );
+  }
+  const allowed = max(0n, min(wallet.available, total + min(unrealised, 0n)));
+  return amount > allowed ? "insufficient_margin" : null;
 }
 
 /** What backs a position apart from its own PnL (see `MarginPool`). */
@@ -168,6 +210,15 @@ export function reindex(state: KernelState, account: PerpAccount): void {
       direction: size > 0n ? "at_or_below" : "at_or_above",
     });
   }
+  const spread =
+    size !== 0n &&
+    account.marginMode === "cross" &&
+    !account.owner.system &&
+    crossSiblings(state, account).some(
+      (other) => other.side !== account.side && other.position.sizeLots !== 0n,
+    );
+  if (spread) account.side.multiCross.add(account);
+  else account.side.multiCross.delete(account);
   if (size === 0n) {
     account.takeProfitTicks = null;
     account.stopLossTicks = null;

@@ -62,6 +62,12 @@ export interface PerpSide {
   /** Liquidation prices (`L|key`) and take-profit / stop-loss (`T|key`, `S|key`). */
   triggers: TriggerIndex;
   accounts: Map<string, PerpAccount>;
+  /**
+   * Cross accounts with a position here and another cross position in a different market: their
+   * liquidation price here moves with the other marks, so every tick of this market re-checks
+   * them and their other positions (open question 6 of docs/perpetuals.md).
+   */
+  multiCross: Set<PerpAccount>;
   premiumSamples: PremiumSample[];
   fundingStartMs: number;
   /** Ledger accounts (contract wallet, quote asset) of the system owners it pays. */

@@ -192,4 +192,58 @@ describe("perpetuals through the kernel", () => {
     expect(h.account("dora", "demo")!.position.sizeLots).toBe(2n);
     expect(h.account("dora", "real")).toBeUndefined();
   });
+
+  it("keeps cross collateral backing open positions in the contract wallet", () => {
+    const h = opened();
+    // Alice: 949.75 available and 50 held as margin.
+    const out = (amount: bigint) =>
+      h.tryRun({
+        type: "transfer_wallet",
+        ownerId: "alice",
+        mode: "real",
+        assetId: "USDT",
+        amount,
+        sourceWallet: "contract",
+        targetWallet: "fund",
+      } as never).result.ok;
+    h.tick("49000.0");
+    // At 49,000.0: 10 USDT of open loss and 49 USDT initial margin at the mark, so
+    // 949.75 + 50 − 49 − 10 = 940.75 may leave, not a unit more.
+    expect(out(940_750_001n)).toBe(false);
+    expect(out(940_750_000n)).toBe(true);
+    // The liquidation price moved up with the smaller wallet (re-indexed at once).
+    const alice = h.account("alice")!;
+    // 59 USDT of collateral: 59e6 + 1000(P − 500,000) < ceil(5P) below P = 443,216.5.
+    expect(alice.side.triggers.get(`L|${alice.key}`)!.priceTicks).toBe(443_216n);
+  });
+
+  it("never takes more than the isolated margin, even when funding exceeds it", () => {
+    // A premium of 9 % over the index: Alice owes about 45 USDT of funding on a 10 USDT margin.
+    // Her position is then liquidated and her debt ends at zero.
+    const h2 = new PerpHarness({ fundingCapBps: 1000 });
+    h2.user("alice", 1_000n * USDT);
+    h2.user("bob", 1_000n * USDT);
+    h2.user("carol", 10_000n * USDT);
+    h2.isolated("alice");
+    h2.leverage("alice", 50);
+    h2.tick("50000.0");
+    h2.order("bob", "sell", 10, 500_000);
+    h2.order("alice", "buy", 10, 500_000);
+    expect(h2.account("alice")!.margin).toBe(10n * USDT);
+    h2.order("carol", "buy", 1, 530_000);
+    h2.order("carol", "sell", 1, 560_000);
+    h2.tick("50000.0");
+    h2.run({ type: "clock_tick" } as never, 28_800_000);
+    const [funding] = h2.eventsOf("perp_funding_settled");
+    expect(funding!.rateE8).toBeGreaterThan(8_000_000n);
+    expect(h2.eventsOf("perp_liquidation").map((e) => e.ownerId)).toContain("alice");
+    const alice = h2.account("alice")!;
+    expect(alice.debt).toBe(0n);
+    expect(alice.position.sizeLots).toBe(0n);
+    // Lost the 10 USDT margin and the 0.25 USDT opening fee, nothing more.
+    expect(h2.wallet("alice")).toEqual({
+      available: 1_000n * USDT - 10n * USDT - 250_000n,
+      held: 0n,
+    });
+  });
 });

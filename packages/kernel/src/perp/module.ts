@@ -16,6 +16,9 @@ import {
   cancelPerpOrder,
   coverNegative,
   createPerpListener,
+  crossSiblingsOfWallet,
+  outflowCode,
+  crossSiblings,
   crossUnrealised,
   finishOrder,
   isLiquidatableNow,
@@ -103,6 +106,7 @@ function createSide(
     mark: null,
     triggers: createTriggerIndex(),
     accounts: new Map(),
+    multiCross: new Set(),
     premiumSamples: [],
     fundingStartMs: nowMs,
     clearing,
@@ -484,6 +488,10 @@ function onSideTick(state: KernelState, side: PerpSide, tickId: string, indexTic
       premiumE8: premiumE8FromMid(indexTicks, top.bidTicks, top.askTicks),
     });
   }
+  // Cross accounts spread over several markets: this mark moves their pools elsewhere too.
+  for (const account of side.multiCross) {
+    for (const other of crossSiblings(state, account)) state.perp.touched.add(other);
+  }
   // The sorted index hands back only the triggers this mark reaches: O(log n + fired).
   for (const trigger of side.triggers.fire(side.mark.priceTicks)) {
     const account = side.accounts.get(trigger.id.slice(2))!;
@@ -706,6 +714,13 @@ export const perpModule = {
       kind: "funding",
       payload: market.params.marketId,
     });
+  },
+  outflowCode(state, wallet, amount) {
+    return outflowCode(state, wallet, amount);
+  },
+  afterOutflow(state, wallet) {
+    for (const account of crossSiblingsOfWallet(state, wallet)) state.perp.touched.add(account);
+    settleTouched(state);
   },
   onDemoReset(state, owner) {
     // Orders are cancelled; positions of a demo owner are closed by the fund at the mark is a
