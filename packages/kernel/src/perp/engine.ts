@@ -847,6 +847,39 @@ export function coverNegative(state: KernelState, account: PerpAccount): void {
   });
 }
 
-// ---- Funding ----------------------------------------------------------------------------------
+/**
+ * reset_demo: the demo insurance fund takes the owner's demo position over at the mark (its
+ * realised PnL through clearing, the margin released, any debt covered), so the owner's demo
+ * money can go back to the faucet.
+ */
+export function closeAtMark(state: KernelState, account: PerpAccount): void {
+  const side = account.side;
+  const size = account.position.sizeLots;
+  if (size === 0n) return;
+  const lots = abs(size);
+  const value = lots * markOf(side) * side.market.params.tickLotUnits;
+  const refs = refsOf(side);
+  const closed = closeForQuote(account.position, lots, value);
+  account.position = closed.position;
+  settleRealised(state, account, closed.realisedPnl, refs);
+  releaseMargin(state, account, account.margin);
+  const fund = fundAccount(state, side);
+  const trade = applyTradeForQuote(fund.position, size > 0n ? lots : -lots, value);
+  fund.position = trade.position;
+  settleRealised(state, fund, trade.realisedPnl, refs);
+  state.perp.touched.add(account);
+  state.perp.touched.add(fund);
+  emit(state, {
+    type: "perp_insurance_takeover",
+    marketId: side.market.params.marketId,
+    mode: side.mode,
+    ownerId: account.owner.ownerId,
+    lots,
+    quoteAmount: value,
+    forced: false,
+    tickIds: tickIdsOf(side),
+  });
+  coverNegative(state, account);
+}
 
 export { payClearing, receive };

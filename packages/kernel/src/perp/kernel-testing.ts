@@ -103,11 +103,11 @@ export class PerpHarness {
   }
 
   /** Records an index tick at `price` (decimal USDT). */
-  tick(price: string): ApplyOutput<Command> {
+  tick(price: string, instrumentId = INDEX): ApplyOutput<Command> {
     return this.run({
       type: "record_tick",
       tickId: `t${++this.tickSerial}`,
-      instrumentId: INDEX,
+      instrumentId,
       price,
       tickAtMs: this.nowMs,
     } as never);
@@ -118,13 +118,18 @@ export class PerpHarness {
     side: "buy" | "sell",
     lots: number,
     priceTicks: number | null,
-    opts: { tif?: "gtc" | "ioc" | "fok" | "post_only"; reduceOnly?: boolean; mode?: Mode } = {},
+    opts: {
+      tif?: "gtc" | "ioc" | "fok" | "post_only";
+      reduceOnly?: boolean;
+      mode?: Mode;
+      marketId?: string;
+    } = {},
   ) {
     return this.tryRun({
       type: "place_perp_order",
       ownerId,
       mode: opts.mode ?? "real",
-      marketId: PERP,
+      marketId: opts.marketId ?? PERP,
       side,
       orderType: priceTicks === null ? "market" : "limit",
       timeInForce: opts.tif ?? (priceTicks === null ? "ioc" : "gtc"),

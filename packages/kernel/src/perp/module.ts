@@ -14,6 +14,7 @@ import type { KernelState } from "../state.ts";
 import { systemOwners, type Mode } from "../types.ts";
 import {
   cancelPerpOrder,
+  closeAtMark,
   coverNegative,
   createPerpListener,
   crossSiblingsOfWallet,
@@ -723,14 +724,21 @@ export const perpModule = {
     settleTouched(state);
   },
   onDemoReset(state, owner) {
-    // Orders are cancelled; positions of a demo owner are closed by the fund at the mark is a
-    // later step (documented in docs/perpetuals.md); for now reset_demo cancels orders only.
+    // Orders are cancelled and positions taken over by the demo insurance fund at the mark.
     let count = 0;
-    for (const account of state.perp.byOwner.get(owner.key) ?? []) {
+    const accounts = [...(state.perp.byOwner.get(owner.key) ?? [])].sort((a, b) =>
+      a.key < b.key ? -1 : 1,
+    );
+    for (const account of accounts) {
       for (const id of [...account.orders].sort((a, b) => a - b)) {
         cancelPerpOrder(state, state.perp.orders.get(id)!);
         count++;
       }
+    }
+    for (const account of accounts) {
+      closeAtMark(state, account);
+      account.takeProfitTicks = null;
+      account.stopLossTicks = null;
     }
     settleTouched(state);
     return count;

@@ -6,21 +6,33 @@ import { simulatePerp } from "./simulate.ts";
 
 describe("perpetuals simulation, violent price paths", () => {
   it("keeps every invariant over 200 seeds and replays to the same state hash", () => {
-    const totals = { fills: 0, liquidations: 0, takeovers: 0, adl: 0, fundings: 0 };
+    const totals = {
+      fills: 0,
+      liquidations: 0,
+      takeovers: 0,
+      adl: 0,
+      fundings: 0,
+      spreadSteps: 0,
+      resets: 0,
+    };
     for (let seed = 1; seed <= 200; seed++) {
-      const report = simulatePerp(seed, 100);
+      const report = simulatePerp(seed, 80);
       totals.fills += report.fills;
       totals.liquidations += report.liquidations;
       totals.takeovers += report.takeovers;
       totals.adl += report.adl;
       totals.fundings += report.fundings;
+      totals.spreadSteps += report.spreadSteps;
+      totals.resets += report.resets;
     }
+    console.log(JSON.stringify(totals));
     // The paths must actually reach the interesting code.
     expect(totals.fills).toBeGreaterThan(500);
     expect(totals.liquidations).toBeGreaterThan(0);
     expect(totals.takeovers).toBeGreaterThan(0);
     expect(totals.adl).toBeGreaterThan(0);
+    expect(totals.spreadSteps).toBeGreaterThan(0);
+    expect(totals.resets).toBeGreaterThan(0);
     expect(totals.fundings).toBeGreaterThan(20);
-    console.log(JSON.stringify(totals));
   });
 });

@@ -10,9 +10,10 @@ import { restore, snapshot, stateHash } from "../snapshot.ts";
 import { createKernelState } from "../state.ts";
 import { Random } from "../testing/simulate.ts";
 import type { Mode } from "../types.ts";
-import { PerpHarness, PERP } from "./kernel-testing.ts";
+import { perpDefinition, PerpHarness, PERP } from "./kernel-testing.ts";
 
 const USERS = ["u1", "u2", "u3", "u4", "u5", "u6"];
+const ETH = "ETH-PERP";
 
 export interface PerpSimulationReport {
   seed: number;
@@ -23,6 +24,9 @@ export interface PerpSimulationReport {
   takeovers: number;
   adl: number;
   fundings: number;
+  /** Steps after which some cross account had positions in both markets. */
+  spreadSteps: number;
+  resets: number;
   hash: string;
 }
 
@@ -33,27 +37,43 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
     leverageMax: 50,
     markBasisCapBps: random.chance(0.5) ? 0 : 50,
   });
+  // A second market on another index: cross accounts spread over both.
+  h.run(
+    perpDefinition({
+      marketId: ETH,
+      instrumentId: "ETH-USDT",
+      priceStep: "0.01",
+      contractSize: "0.01",
+      fundingIntervalMs: 3_600_000,
+    }),
+  );
   for (const user of USERS) {
     h.user(user, BigInt(random.int(50, 5_000)) * 1_000_000n);
     h.user(user, BigInt(random.int(50, 2_000)) * 1_000_000n, "demo");
   }
-  let priceTicks = 500_000;
-  const tick = (): void => {
+  const prices: Record<string, number> = { [PERP]: 500_000, [ETH]: 300_000 };
+  const tick = (marketId: string): void => {
     const violent = random.chance(0.25);
     const moveBps = violent ? random.int(-3_000, 3_000) : random.int(-150, 150);
-    priceTicks = Math.max(1_000, Math.round((priceTicks * (10_000 + moveBps)) / 10_000));
-    h.tick((priceTicks / 10).toFixed(1));
+    const next = Math.max(1_000, Math.round((prices[marketId]! * (10_000 + moveBps)) / 10_000));
+    prices[marketId] = next;
+    if (marketId === PERP) h.tick((next / 10).toFixed(1));
+    else h.tick((next / 100).toFixed(2), "ETH-USDT");
   };
-  tick();
+  tick(PERP);
+  tick(ETH);
   let accepted = 0;
+  let spreadSteps = 0;
   for (let step = 0; step < steps; step++) {
     const mode: Mode = random.chance(0.2) ? "demo" : "real";
     const owner = random.pick(USERS);
     const roll = random.next();
-    const base = { ownerId: owner, mode, marketId: PERP };
+    const marketId = random.chance(0.7) ? PERP : ETH;
+    const priceTicks = prices[marketId]!;
+    const base = { ownerId: owner, mode, marketId };
     let ok: boolean;
     if (roll < 0.15) {
-      tick();
+      tick(marketId);
       ok = true;
     } else if (roll < 0.5) {
       const side = random.chance(0.5) ? "buy" : "sell";
@@ -64,11 +84,13 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
         tif,
         reduceOnly: random.chance(0.15),
         mode,
+        marketId,
       }).result.ok;
     } else if (roll < 0.62) {
       ok = h.order(owner, random.chance(0.5) ? "buy" : "sell", random.int(1, 20), null, {
         reduceOnly: random.chance(0.3),
         mode,
+        marketId,
       }).result.ok;
     } else if (roll < 0.7) {
       const open = [...h.state.perp.orders.values()].filter(
@@ -107,11 +129,27 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
         takeProfitTicks: random.chance(0.7) ? priceTicks + away : null,
         stopLossTicks: random.chance(0.7) ? Math.max(1, priceTicks - away) : null,
       } as never).result.ok;
+    } else if (roll < 0.96) {
+      // Money in and out of the contract wallet (out is limited by open cross positions).
+      const out = random.chance(0.6);
+      ok = h.tryRun({
+        type: "transfer_wallet",
+        ownerId: owner,
+        mode,
+        assetId: "USDT",
+        amount: BigInt(random.int(1, 500)) * 1_000_000n,
+        sourceWallet: out ? "contract" : "fund",
+        targetWallet: out ? "fund" : "contract",
+      } as never).result.ok;
+    } else if (roll < 0.97) {
+      ok = h.tryRun({ type: "reset_demo", ownerId: owner, mode: "demo" } as never).result.ok;
     } else {
       ok = h.tryRun({ type: "clock_tick" } as never, h.nowMs + random.int(60_000, 5_400_000)).result
         .ok;
     }
     if (ok) accepted++;
+    const btc = h.state.perp.markets.get(PERP)!;
+    if (btc.real.multiCross.size + btc.demo.multiCross.size > 0) spreadSteps++;
   }
   const hash = stateHash(h.state);
   // Replay: the same commands into a fresh kernel give the same state.
@@ -130,6 +168,8 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
     takeovers: h.eventsOf("perp_insurance_takeover").length,
     adl: h.eventsOf("perp_auto_deleverage").length,
     fundings: h.eventsOf("perp_funding_settled").length,
+    spreadSteps,
+    resets: h.eventsOf("demo_reset").length,
     hash,
   };
 }
