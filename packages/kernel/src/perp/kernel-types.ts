@@ -3,7 +3,22 @@
 
 import type { Side, TimeInForce } from "../book/types.ts";
 import type { CommandBase, Mode, NoValue } from "../types.ts";
-import type { OrderOutcome, OrderType } from "../spot/types.ts";
+
+/** Limit orders name a price; market orders take what the book offers within the band. */
+export type PerpOrderType = "limit" | "market";
+
+/** What place_perp_order returns (the same fields as spot's `OrderOutcome`). */
+export interface PerpOrderOutcome {
+  orderId: number;
+  /**
+   * `open` (rests), `filled`, `expired` (ioc / market remainder dropped), or `cancelled` (it
+   * rested, then the same command cut it: a reduce-only order its own position no longer covers,
+   * or a liquidation the fill caused).
+   */
+  orderStatus: "open" | "filled" | "expired" | "cancelled";
+  filledLots: number;
+  restingLots: number;
+}
 
 /** Isolated: the position has its own margin. Cross: the contract wallet backs it. */
 export type PerpMarginMode = "cross" | "isolated";
@@ -67,7 +82,7 @@ export interface PlacePerpOrderCommand extends CommandBase {
   mode: Mode;
   marketId: string;
   side: Side;
-  orderType: OrderType;
+  orderType: PerpOrderType;
   timeInForce: TimeInForce;
   priceTicks: number | null;
   quantityLots: number;
@@ -263,7 +278,7 @@ declare module "../types.ts" {
     define_perp_market: NoValue;
     set_perp_leverage: NoValue;
     set_perp_margin_mode: NoValue;
-    place_perp_order: OrderOutcome;
+    place_perp_order: PerpOrderOutcome;
     cancel_perp_order: { orderId: number; cancelledCount: number };
     add_perp_margin: NoValue;
     remove_perp_margin: NoValue;

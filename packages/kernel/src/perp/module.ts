@@ -329,18 +329,20 @@ const handlers: { [K in PerpCommandType]: Handler<K> } = {
             : "book_full",
       );
     }
-    let orderStatus: "open" | "filled" | "expired" = "open";
+    let orderStatus: "open" | "filled" | "expired" | "cancelled" = "open";
     if (outcome.outcome !== "rested") {
       if (state.perp.orders.has(order.orderId)) finishOrder(state, order, outcome.outcome);
       orderStatus = outcome.outcome;
     }
     state.perp.touched.add(account);
     settleTouched(state);
+    const resting = state.perp.orders.has(order.orderId);
+    if (orderStatus === "open" && !resting) orderStatus = "cancelled";
     return ok({
       orderId: order.orderId,
       orderStatus,
       filledLots: outcome.filledLots,
-      restingLots: state.perp.orders.has(order.orderId) ? outcome.restingLots : 0,
+      restingLots: resting ? outcome.restingLots : 0,
     });
   },
   cancel_perp_order(state, command) {
