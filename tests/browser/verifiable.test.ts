@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { chainStatement, type StatementLine } from "@candor/proof";
 import { launchPersistentBrowser } from "../harness.ts";
 import {
   api,
@@ -73,6 +74,83 @@ describe("proof of liabilities", () => {
   });
 });
 
+describe("verifiable statement", () => {
+  it("checks the whole statement in the browser against the published tree, in Swedish", async () => {
+    const t = texts("sv");
+    const session = await newUser();
+    await credit(session.user.id, "USDT", "250.5");
+    await credit(session.user.id, "BTC", "0.01");
+    await api("POST", "/api/v1/operator/proof/liabilities", undefined, operatorToken);
+    await open("/proof", "sv");
+    await signIn(session);
+    await page.getByTestId("statement-check").click();
+    const verified = page.getByTestId("statement-verified");
+    await verified.waitFor();
+    await poll(() => verified.textContent()).toContain(t.proof.statement.verified);
+    await page.getByTestId("statement-tree-matches").waitFor();
+    await expectAccessible("statement check sv");
+
+    // A second check finds everything the first one saw still there.
+    await page.getByTestId("statement-check").click();
+    await page.getByTestId("statement-kept").waitFor();
+
+    // The CSV download carries the same postings.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByText(t.proof.statement.download).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^candor-statement-real-\d+\.csv$/);
+    const csv = readFileSync((await download.path())!, "utf8");
+    expect(csv.split("\r\n")[0]).toMatch(/^posting_seq,sequence,/);
+    expect(csv).toContain(",250.5,250.5,false,deposit,");
+  });
+
+  it("catches a statement altered on the way, and a history that changed since", async () => {
+    const session = await newUser();
+    await credit(session.user.id, "USDT", "40");
+    await credit(session.user.id, "BTC", "0.5");
+    await open("/proof");
+    await signIn(session);
+    await page.getByTestId("statement-check").click();
+    await page.getByTestId("statement-verified").waitFor();
+
+    const url = "**/api/v1/wallet/statement/export?format=json";
+    // A posting's amount grows on its way from the server: the chain no longer holds.
+    await page.route(url, async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      body.data.lines[0].amount = "41";
+      body.data.lines[0].balanceAfter = "41";
+      await route.fulfill({ response, json: body });
+    });
+    await page.getByTestId("statement-check").click();
+    await page.getByTestId("statement-failed").waitFor();
+    await poll(() => page.getByTestId("statement-failed").textContent()).toContain("line 1");
+
+    // The server rewrites history consistently (the first deposit gone, the chain rebuilt):
+    // this browser remembers what it saw and says so.
+    await page.unroute(url);
+    await page.route(url, async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      const kept = body.data.lines.slice(1).map((line: StatementLine) => ({
+        ...line,
+        units: 50_000_000n,
+      }));
+      const rechained = chainStatement(body.data.userId, body.data.mode, kept, () => 8);
+      body.data.lines = rechained.lines;
+      body.data.head = rechained.head;
+      body.data.balances = body.data.balances.map((b: { asset: string }) =>
+        b.asset === "USDT" ? { ...b, amount: "0" } : b,
+      );
+      await route.fulfill({ response, json: body });
+    });
+    await page.getByTestId("statement-check").click();
+    await page.getByTestId("statement-changed").waitFor();
+    await page.unroute(url);
+  });
+});
+
 describe("transparency", () => {
   it("shows what is owed and what system accounts hold, in French, and passes axe", async () => {
     const t = texts("fr");
@@ -83,6 +161,13 @@ describe("transparency", () => {
     await poll(() => page.getByTestId("owed").textContent()).toContain("USDT");
     await poll(() => page.getByTestId("system-accounts").textContent()).toContain(
       t.names.account.external,
+    );
+    // Spot traders' results and Candor's own accounts over time, from the ledger's postings.
+    await poll(() => page.getByTestId("spot-results").textContent()).toContain(
+      t.proof.transparency.spotTitle.replace("{{days}}", "90"),
+    );
+    await poll(() => page.getByTestId("system-history").textContent()).toContain(
+      t.proof.transparency.ago30,
     );
     await expectAccessible("transparency fr");
   });

@@ -141,6 +141,27 @@ export const Transparency = z.object({
   systemAccounts: z.array(SystemHolding),
   /** The latest proof of liabilities, if one was published. */
   proof: LiabilityPublication.nullable(),
+  /**
+   * Spot trading over the last `days` days, real money: accounts whose fills (and fees) in the
+   * period changed their holdings, and how many of them lost money — the net change of every
+   * asset valued in `valuationAsset` at the tape's last prices. Read from the ledger's postings.
+   */
+  spotResults: z.object({
+    days: z.number().int().positive(),
+    valuationAsset: z.string(),
+    accounts: z.number().int().nonnegative(),
+    lost: z.number().int().nonnegative(),
+    /** Accounts left out because an asset they traded has no price on the tape. */
+    unpriced: z.number().int().nonnegative(),
+  }),
+  /** Each real-money system account's balance at earlier times (postings up to then). */
+  systemHistory: z.object({
+    /** The times, oldest first (ms since the epoch). */
+    atMs: z.array(z.number().int()),
+    accounts: z.array(
+      z.object({ ownerId: z.string(), assetId: z.string(), amounts: z.array(z.string()) }),
+    ),
+  }),
 });
 export type Transparency = z.infer<typeof Transparency>;
 

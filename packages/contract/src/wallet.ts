@@ -213,6 +213,44 @@ export const walletAccountStatement = defineEndpoint({
   response: z.object({ items: z.array(StatementLineView), nextCursor: z.string().nullable() }),
 });
 
+/**
+ * The whole statement of the session's mode, oldest first, each line chained to the ones before
+ * by a hash (`packages/proof/src/statement.ts` says how, and checks it).
+ */
+export const StatementExportView = z.object({
+  version: z.literal(1),
+  userId: z.string(),
+  mode: AccountMode,
+  /** Journal sequence the statement is complete up to (the balances are at it too). */
+  sequence: z.string(),
+  generatedAtMs: z.number().int(),
+  assets: z.array(z.object({ asset: z.string(), scale: z.number().int() })),
+  balances: z.array(z.object({ wallet: WalletName, asset: z.string(), amount: DecimalString })),
+  lines: z.array(
+    StatementLineView.extend({
+      wallet: WalletName,
+      /** The account's balance (available + held) after this line. */
+      balanceAfter: DecimalString,
+      hash: z.string(),
+    }),
+  ),
+  head: z.string(),
+});
+export type StatementExportView = z.infer<typeof StatementExportView>;
+
+export const exportStatement = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/statement/export",
+  summary:
+    "Every posting of the session's mode, oldest first, with running balances and a hash chain " +
+    "the app (or anyone) can check; JSON, or CSV with format=csv",
+  tag: "wallet",
+  auth: "user",
+  query: z.strictObject({ format: z.enum(["json", "csv"]).default("json") }),
+  response: StatementExportView,
+  errors: ["service_unavailable"],
+});
+
 /** One transfer as its sender or recipient sees it. */
 export const TransferView = z.object({
   transferId: z.string(),

@@ -16,3 +16,20 @@ export type { VerifyFailure, VerifyResult } from "./verify.ts";
 export { decodeProof, decodeRoot, encodeProof, encodeRoot } from "./json.ts";
 export type { DecodeResult, PathStepJson, ProofJson, RootJson } from "./json.ts";
 export { BITS_MAX, BITS_MIN, FORMAT_VERSION, SALT_PATTERN } from "./encoding.ts";
+export {
+  STATEMENT_VERSION,
+  chainStatement,
+  extendsHead,
+  statementFailures,
+  statementGenesis,
+  statementLineHash,
+  totalsUpTo,
+  verifyStatement,
+} from "./statement.ts";
+export type {
+  SavedHead,
+  StatementCheck,
+  StatementExport,
+  StatementFailure,
+  StatementLine,
+} from "./statement.ts";

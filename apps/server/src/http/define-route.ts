@@ -13,6 +13,7 @@ import { z } from "zod";
 import { AppError } from "./app-error.ts";
 import type { AuthUser } from "./authenticate.ts";
 import { ok } from "./envelope.ts";
+import { FileReply } from "./file-reply.ts";
 import type { RateLimiter, RateRule } from "./rate-limit.ts";
 
 declare module "fastify" {
@@ -56,7 +57,9 @@ export function defineRoute<const E extends EndpointSpec>(
   app: FastifyInstance,
   endpoint: E,
   limits: RouteLimits,
-  handler: (context: RouteContext<E>) => Promise<EndpointData<E>> | EndpointData<E>,
+  handler: (
+    context: RouteContext<E>,
+  ) => Promise<EndpointData<E> | FileReply> | EndpointData<E> | FileReply,
 ) {
   app.endpoints.push(endpoint);
   const body = strict(endpoint.body);
@@ -98,6 +101,11 @@ export function defineRoute<const E extends EndpointSpec>(
       } as RouteContext<E>;
       if (issues.length > 0) throw new AppError("validation_failed", issues);
       const data = await handler(context);
+      if (data instanceof FileReply) {
+        reply.header("content-type", data.contentType);
+        reply.header("content-disposition", `attachment; filename="${data.fileName}"`);
+        return data.body;
+      }
       if (checkResponses) {
         const checked = endpoint.response.safeParse(data);
         if (!checked.success) {

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Database } from "../../db/database.ts";
 
 /** One published root as stored. */
@@ -52,6 +53,47 @@ export class ProofRepository {
       sequence: BigInt(row.sequence),
       publishedAt: row.published_at,
       rootJson: row.root_json,
+    }));
+  }
+
+  /**
+   * Each real-money user's net change per asset from spot trading (fills and their fees) since
+   * `sinceMs`, from the statement read model.
+   */
+  async spotTradingChanges(
+    sinceMs: number,
+  ): Promise<{ ownerId: string; assetId: string; amount: bigint }[]> {
+    const rows = await sql<{ owner_id: string; asset_id: string; amount: string }>`
+      SELECT owner_id, asset_id, sum(amount)::text AS amount FROM rm_statement_lines
+      WHERE mode = 'real' AND reason IN ('trade', 'fee_maker', 'fee_taker')
+        AND at_ms >= ${sinceMs} AND owner_id NOT LIKE 'system:%'
+      GROUP BY owner_id, asset_id`.execute(this.database.db);
+    return rows.rows.map((r) => ({
+      ownerId: r.owner_id,
+      assetId: r.asset_id,
+      amount: BigInt(r.amount),
+    }));
+  }
+
+  /**
+   * Each real-money system account's balance per asset at each of the given times (sum of its
+   * postings up to then), from the statement read model.
+   */
+  async systemBalancesAt(
+    atMs: readonly number[],
+  ): Promise<{ ownerId: string; assetId: string; amounts: bigint[] }[]> {
+    const columns = atMs.map(
+      (at, i) =>
+        sql`coalesce(sum(amount) FILTER (WHERE at_ms <= ${at}), 0)::text AS ${sql.ref(`b${i}`)}`,
+    );
+    const rows = await sql<Record<string, string>>`
+      SELECT owner_id, asset_id, ${sql.join(columns)} FROM rm_statement_lines
+      WHERE mode = 'real' AND owner_id LIKE 'system:%'
+      GROUP BY owner_id, asset_id ORDER BY owner_id, asset_id`.execute(this.database.db);
+    return rows.rows.map((r) => ({
+      ownerId: r.owner_id!,
+      assetId: r.asset_id!,
+      amounts: atMs.map((_, i) => BigInt(r[`b${i}`]!)),
     }));
   }
 }

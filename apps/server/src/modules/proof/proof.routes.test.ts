@@ -1,4 +1,5 @@
-import { getLiabilities, type Command } from "@candor/kernel";
+import { parseDecimal, pow10 } from "@candor/decimal";
+import { getLiabilities, getMarkets, type Command } from "@candor/kernel";
 import { instruments } from "@candor/market";
 import { decodeProof, decodeRoot, verifyInclusion } from "@candor/proof";
 import type { FastifyInstance } from "fastify";
@@ -13,10 +14,16 @@ import { registerByPhone } from "../../testing/register-phone.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
 import { build, saltFor } from "./tree-builder.ts";
 
+const parseAmountUnits = (text: string, scale: number) => {
+  const parsed = parseDecimal(text, scale);
+  if (!parsed.ok) throw new Error(text);
+  return parsed.value;
+};
+
 const operator = { authorization: "Bearer operator-token-for-proof" };
 
 describeEachDatabase("proof of liabilities", (database) => {
-  const nowMs = Date.parse("2026-11-26T12:00:00Z");
+  let nowMs = Date.parse("2026-11-26T12:00:00Z");
   let app: FastifyInstance;
   let running: Awaited<ReturnType<typeof startTestEngine>>;
   let ip = 1;
@@ -214,5 +221,67 @@ describeEachDatabase("proof of liabilities", (database) => {
     });
     expect(tree.root.hash).toBe(latest.root.hash);
     expect(saltFor(secret.secret, sequence, users.a!.id)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("discloses how many spot traders lost money, valued at the tape, and system balances over time", async () => {
+    await running.projector.flush();
+    nowMs += 61_000;
+    const before = (await call("GET", "/api/v1/transparency")).json().data;
+    expect(before.spotResults).toEqual({
+      days: 90,
+      valuationAsset: "USDT",
+      accounts: 0,
+      lost: 0,
+      unpriced: 0,
+    });
+    expect(before.systemHistory.atMs).toHaveLength(4);
+    // Real deposits came in through the clearing account: none 30 days ago, all of them now.
+    expect(before.systemHistory.accounts).toContainEqual({
+      ownerId: "system:external",
+      assetId: "USDT",
+      amounts: ["0", "0", "0", "-10251.75"],
+    });
+
+    // b buys 0.005 BTC from a at 30,000; then the tape falls to 20,000: b lost, a did not.
+    const market = running.engine.query(getMarkets).find((m) => m.marketId === "BTC-USDT")!;
+    const priceTicks = Number(
+      (30_000n * pow10(market.quoteScale)) / parseAmountUnits(market.priceStep, market.quoteScale),
+    );
+    const quantityLots = Number(pow10(market.baseScale) / 200n / market.lotUnits);
+    const order = (id: string, ownerId: string, side: "buy" | "sell") => ({
+      type: "place_order" as const,
+      id,
+      ownerId,
+      mode: "real" as const,
+      marketId: "BTC-USDT",
+      side,
+      orderType: "limit" as const,
+      timeInForce: "gtc" as const,
+      priceTicks,
+      quantityLots,
+      quoteAmount: null,
+    });
+    await submit(order("results-sell", users.a!.id, "sell"));
+    await submit(order("results-buy", users.b!.id, "buy"));
+    await submit({
+      type: "record_tick",
+      id: "results-tick",
+      tickId: "BTCUSDT:results",
+      instrumentId: "BTCUSDT",
+      price: "20000",
+      tickAtMs: nowMs,
+    });
+    await running.projector.flush();
+    // The figures from postings are at most a minute old.
+    const cached = (await call("GET", "/api/v1/transparency")).json().data;
+    expect(cached.spotResults.accounts).toBe(0);
+    nowMs += 61_000;
+    const after = (await call("GET", "/api/v1/transparency")).json().data;
+    expect(after.spotResults).toMatchObject({ accounts: 2, lost: 1, unpriced: 0 });
+    const fees = after.systemHistory.accounts.filter(
+      (row: { ownerId: string }) => row.ownerId === "system:fees",
+    );
+    expect(fees.length).toBeGreaterThan(0);
+    for (const row of fees) expect(row.amounts.slice(0, 3)).toEqual(["0", "0", "0"]);
   });
 });

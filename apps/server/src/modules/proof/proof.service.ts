@@ -9,9 +9,19 @@ import type {
 import { formatDecimal } from "@candor/decimal";
 import { getAssets, getLiabilities, getSystemBalances, type KernelState } from "@candor/kernel";
 import type { RootJson } from "@candor/proof";
+import { valuationPrices, valueIn } from "../../engine/valuation.ts";
 import { AppError } from "../../http/app-error.ts";
 import type { ProofRepository } from "./proof.repository.ts";
 import { saltFor, type TreeBuilder } from "./tree-builder.ts";
+
+/** Trading results on the transparency page cover this many days (as the issues ask; ESMA's CFD warning uses 12 months). */
+const spotResultDays = 90;
+
+/** The asset the transparency page values results in (as the wallet's account values). */
+const valuationAsset = "USDT";
+
+/** How old the figures read from postings may be. */
+const postingFiguresMaxAgeMs = 60_000;
 
 /** Every value and sum of the tree lies in [0, 2^128): far above any asset's supply. */
 const treeBits = 128;
@@ -33,9 +43,15 @@ export class ProofService {
   private latest: LiabilityPublication | undefined;
   private publishing: Promise<LiabilityPublication> | undefined;
   private secretValue: Promise<string> | undefined;
+  private postingFigures:
+    | { atMs: number; value: Promise<Pick<Transparency, "spotResults" | "systemHistory">> }
+    | undefined;
 
   constructor(
-    private readonly repository: Pick<ProofRepository, "secret" | "insert" | "latest">,
+    private readonly repository: Pick<
+      ProofRepository,
+      "secret" | "insert" | "latest" | "spotTradingChanges" | "systemBalancesAt"
+    >,
     private readonly engine: ProofEngine,
     private readonly builder: TreeBuilder,
     private readonly now: () => number,
@@ -90,7 +106,9 @@ export class ProofService {
     const { assets, owners } = read.liabilities;
     const totals = assets.map((_, i) => owners.reduce((sum, owner) => sum + owner.values[i]!, 0n));
     const [row] = await this.repository.latest(1);
+    const fromPostings = await this.fromPostings();
     return {
+      ...fromPostings,
       sequence: read.sequence.toString(),
       liabilities: assets.map((assetId, i) => ({ assetId, amount: text(assetId, totals[i]!) })),
       users: owners.length,
@@ -100,6 +118,74 @@ export class ProofService {
         amount: text(holding.assetId, holding.amount),
       })),
       proof: this.latest ?? (row ? this.toPublication(row) : null),
+    };
+  }
+
+  /**
+   * The transparency figures read from the ledger's postings (the statement read model): heavier
+   * queries, so computed at most once a minute and shared.
+   */
+  private fromPostings(): Promise<Pick<Transparency, "spotResults" | "systemHistory">> {
+    const now = this.now();
+    if (!this.postingFigures || now - this.postingFigures.atMs >= postingFiguresMaxAgeMs) {
+      const value = this.readPostingFigures(now);
+      this.postingFigures = { atMs: now, value };
+      // A failed read is not kept: the next request tries again.
+      value.catch(() => {
+        if (this.postingFigures?.value === value) this.postingFigures = undefined;
+      });
+    }
+    return this.postingFigures.value;
+  }
+
+  private async readPostingFigures(
+    now: number,
+  ): Promise<Pick<Transparency, "spotResults" | "systemHistory">> {
+    const day = 86_400_000;
+    const history = [now - 30 * day, now - 7 * day, now - day, now];
+    const [changes, system] = await Promise.all([
+      this.repository.spotTradingChanges(now - spotResultDays * day),
+      this.repository.systemBalancesAt(history),
+    ]);
+    const { prices, scales } = this.engine.query((state) => ({
+      prices: valuationPrices(state, valuationAsset),
+      scales: new Map(getAssets(state).map((asset) => [asset.assetId, asset.scale])),
+    }));
+    const valuationScale = scales.get(valuationAsset) ?? 0;
+    const results = new Map<string, bigint | null>();
+    for (const change of changes) {
+      const value = valueIn(
+        prices,
+        change.assetId,
+        change.amount,
+        scales.get(change.assetId) ?? 0,
+        valuationScale,
+      );
+      const sum = results.get(change.ownerId);
+      results.set(change.ownerId, sum === null || value === null ? null : (sum ?? 0n) + value);
+    }
+    const totals = [...results.values()];
+    const priced = totals.filter((total) => total !== null);
+    return {
+      spotResults: {
+        days: spotResultDays,
+        valuationAsset,
+        accounts: priced.length,
+        lost: priced.filter((total) => total < 0n).length,
+        unpriced: totals.length - priced.length,
+      },
+      systemHistory: {
+        atMs: history,
+        accounts: system
+          .filter((row) => row.amounts.some((amount) => amount !== 0n))
+          .map((row) => ({
+            ownerId: row.ownerId,
+            assetId: row.assetId,
+            amounts: row.amounts.map((amount) =>
+              formatDecimal(amount, scales.get(row.assetId) ?? 0),
+            ),
+          })),
+      },
     };
   }
 

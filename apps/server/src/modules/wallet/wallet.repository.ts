@@ -1,9 +1,11 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/database.ts";
+import { projectorName } from "../../read-models/projector.ts";
 
 /** One statement line with the owner of the other side of its posting. */
 export interface StatementRow {
   postingSeq: number;
+  wallet: string;
   assetId: string;
   amount: bigint;
   fromHeld: boolean;
@@ -39,29 +41,58 @@ export class WalletRepository {
     if (filter.assetId) where.push(sql`l.asset_id = ${filter.assetId}`);
     if (filter.beforeSeq !== undefined) where.push(sql`l.posting_seq < ${filter.beforeSeq}`);
     const rows = await sql<Record<string, unknown>>`
-      SELECT l.posting_seq, l.asset_id, l.amount::text AS amount, l.from_held, l.reason,
-        o.owner_id AS counter_owner_id, l.order_id, l.fill_id, l.tick_id, l.operator_id,
-        l.reference, l.sequence, l.at_ms
-      FROM rm_statement_lines l
-      LEFT JOIN rm_statement_lines o ON o.posting_seq = l.posting_seq AND o.account <> l.account
+      SELECT ${lineColumns} FROM rm_statement_lines l ${counterJoin}
       WHERE ${sql.join(where, sql` AND `)}
       ORDER BY l.posting_seq DESC LIMIT ${filter.limit}`.execute(this.database.db);
-    return rows.rows.map((r) => ({
-      postingSeq: Number(r.posting_seq),
-      assetId: r.asset_id as string,
-      amount: BigInt(r.amount as string),
-      fromHeld: r.from_held as boolean,
-      reason: r.reason as string,
-      counterOwnerId: (r.counter_owner_id as string | null) ?? null,
-      orderId: r.order_id === null ? null : Number(r.order_id),
-      fillId: r.fill_id === null ? null : Number(r.fill_id),
-      tickId: (r.tick_id as string | null) ?? null,
-      operatorId: (r.operator_id as string | null) ?? null,
-      reference: (r.reference as string | null) ?? null,
-      sequence: BigInt(r.sequence as bigint),
-      atMs: Number(r.at_ms),
-    }));
+    return rows.rows.map(toStatementRow);
   }
+
+  /**
+   * Every statement line of one owner and mode (all wallets) made at or before journal
+   * sequence `upTo`, oldest first (the two sides of a move between the owner's own wallets by
+   * wallet, then asset, in byte order): the statement export.
+   */
+  async wholeStatement(ownerId: string, mode: string, upTo: bigint): Promise<StatementRow[]> {
+    const rows = await sql<Record<string, unknown>>`
+      SELECT ${lineColumns} FROM rm_statement_lines l ${counterJoin}
+      WHERE l.owner_id = ${ownerId} AND l.mode = ${mode} AND l.sequence <= ${upTo}
+      ORDER BY l.posting_seq, l.wallet COLLATE "C", l.asset_id COLLATE "C"`.execute(
+      this.database.db,
+    );
+    return rows.rows.map(toStatementRow);
+  }
+
+  /** The last journal sequence the read models hold. */
+  async readModelCursor(): Promise<bigint> {
+    const rows = await sql<{ sequence: bigint }>`SELECT sequence FROM read_model_cursor
+      WHERE name = ${projectorName}`.execute(this.database.db);
+    return BigInt(rows.rows[0]?.sequence ?? 0n);
+  }
+}
+
+const lineColumns = sql`l.posting_seq, l.wallet, l.asset_id, l.amount::text AS amount,
+  l.from_held, l.reason, o.owner_id AS counter_owner_id, l.order_id, l.fill_id, l.tick_id,
+  l.operator_id, l.reference, l.sequence, l.at_ms`;
+const counterJoin = sql`LEFT JOIN rm_statement_lines o
+  ON o.posting_seq = l.posting_seq AND o.account <> l.account`;
+
+function toStatementRow(r: Record<string, unknown>): StatementRow {
+  return {
+    postingSeq: Number(r.posting_seq),
+    wallet: r.wallet as string,
+    assetId: r.asset_id as string,
+    amount: BigInt(r.amount as string),
+    fromHeld: r.from_held as boolean,
+    reason: r.reason as string,
+    counterOwnerId: (r.counter_owner_id as string | null) ?? null,
+    orderId: r.order_id === null ? null : Number(r.order_id),
+    fillId: r.fill_id === null ? null : Number(r.fill_id),
+    tickId: (r.tick_id as string | null) ?? null,
+    operatorId: (r.operator_id as string | null) ?? null,
+    reference: (r.reference as string | null) ?? null,
+    sequence: BigInt(r.sequence as bigint),
+    atMs: Number(r.at_ms),
+  };
 }
 
 /** A transfer record as stored. */

@@ -1,4 +1,19 @@
-import { checkInvariants, getBalance, systemOwners, type Command } from "@candor/kernel";
+import {
+  checkInvariants,
+  getBalance,
+  getBalances,
+  getLiabilities,
+  systemOwners,
+  type Command,
+} from "@candor/kernel";
+import {
+  statementGenesis,
+  statementLineHash,
+  totalsUpTo,
+  verifyStatement,
+  type StatementExport,
+} from "@candor/proof";
+import Papa from "papaparse";
 import { instruments } from "@candor/market";
 import type { FastifyInstance } from "fastify";
 import { getAddress } from "viem";
@@ -10,6 +25,7 @@ import { spotSetupCommands } from "../market/spot-markets.ts";
 import { accountOpener } from "../../engine/submit.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
+import { statementCsvColumns } from "./wallet.statement-csv.ts";
 
 // Accounts, transfers and quick exchange through HTTP, on the real kernel and engine.
 
@@ -602,6 +618,116 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
       expect(demo.json().error).toBe("demo_withdraw_not_allowed");
       expect((await call("GET", book)).statusCode).toBe(401);
       expect((await call("POST", book, { payload: {} })).statusCode).toBe(401);
+    });
+  });
+
+  describe("statement export (verifiable statements)", () => {
+    const exportUrl = "/api/v1/wallet/statement/export";
+
+    it("exports every posting, chained, adding up to the ledger's balances", async () => {
+      const response = await call("GET", exportUrl, { user: "a" });
+      expect(response.statusCode, response.body).toBe(200);
+      const statement = response.json().data as StatementExport;
+      const check = verifyStatement(statement);
+      expect(check, JSON.stringify(check)).toMatchObject({ ok: true });
+      // Deposits, moves between own wallets, transfers out and exchanges: every kind is there,
+      // and the two sides of an own-wallet move share one posting number.
+      const reasons = new Set(statement.lines.map((line) => line.reason));
+      for (const reason of ["deposit", "transfer_wallet", "transfer_user", "exchange"]) {
+        expect(reasons).toContain(reason);
+      }
+      const postings = statement.lines.map((line) => line.postingSeq);
+      expect(new Set(postings).size).toBeLessThan(postings.length);
+      // The balances are the kernel's, not the read model's.
+      const kernel = running.engine.query((state) =>
+        getBalances(state, users.a!.id, "real").map((b) => [
+          `${b.wallet}/${b.assetId}`,
+          b.available + b.held,
+        ]),
+      );
+      if (check.ok) {
+        for (const [key, units] of kernel)
+          expect(check.balances.get(key as string) ?? 0n).toBe(units);
+      }
+      // What a liabilities tree at this sequence holds for the user, per asset.
+      const totals = totalsUpTo(statement, BigInt(statement.sequence));
+      const liabilities = running.engine.query((state) => getLiabilities(state, "real"));
+      const leaf = liabilities.owners.find((owner) => owner.ownerId === users.a!.id)!;
+      liabilities.assets.forEach((asset, i) =>
+        expect(totals.get(asset) ?? 0n).toBe(leaf.values[i]),
+      );
+    });
+
+    it("gives the same lines as CSV, which parse back into the same chain", async () => {
+      const json = (await call("GET", exportUrl, { user: "a" })).json().data as StatementExport;
+      const response = await call("GET", `${exportUrl}?format=csv`, { user: "a" });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers["content-type"]).toBe("text/csv; charset=utf-8");
+      expect(response.headers["content-disposition"]).toMatch(
+        /^attachment; filename="candor-statement-real-\d+\.csv"$/,
+      );
+      const parsed = Papa.parse<Record<string, string>>(response.body, {
+        header: true,
+        skipEmptyLines: true,
+      });
+      expect(parsed.errors).toEqual([]);
+      expect(parsed.meta.fields).toEqual([...statementCsvColumns]);
+      const orNull = (text: string | undefined) => (text ? text : null);
+      let head = statementGenesis(users.a!.id, "real");
+      const balances = new Map<string, string>();
+      for (const row of parsed.data) {
+        head = statementLineHash(head, {
+          postingSeq: row.posting_seq!,
+          sequence: row.sequence!,
+          atMs: Number(row.at_ms),
+          wallet: row.wallet!,
+          asset: row.asset!,
+          amount: row.amount!,
+          fromHeld: row.from_held === "true",
+          reason: row.reason!,
+          counterparty: row.counterparty!,
+          orderId: orNull(row.order_id),
+          fillId: orNull(row.fill_id),
+          tickId: orNull(row.tick_id),
+          operatorId: orNull(row.operator_id),
+          reference: orNull(row.reference),
+          balanceAfter: row.balance_after!,
+        });
+        expect(row.hash).toBe(head);
+        balances.set(`${row.wallet}/${row.asset}`, row.balance_after!);
+      }
+      expect(parsed.data).toHaveLength(json.lines.length);
+      expect(head).toBe(json.head);
+      for (const balance of json.balances) {
+        expect(balances.get(`${balance.wallet}/${balance.asset}`) ?? "0").toBe(balance.amount);
+      }
+    });
+
+    it("keeps each user to their own statement and mode", async () => {
+      const b = (await call("GET", exportUrl, { user: "b" })).json().data as StatementExport;
+      expect(b.userId).toBe(users.b!.id);
+      expect(verifyStatement(b)).toMatchObject({ ok: true });
+      const demo = await call("GET", exportUrl, { user: "demo" });
+      expect(demo.statusCode, demo.body).toBe(200);
+      expect(demo.json().data).toMatchObject({ mode: "demo", userId: users.demo!.id });
+      expect(verifyStatement(demo.json().data)).toMatchObject({ ok: true });
+    });
+
+    it.each([
+      ["an unknown format", "?format=xml"],
+      ["an unknown parameter", "?asset=BTC"],
+      ["an oversized value", `?format=${"c".repeat(5_000)}`],
+    ])("refuses %s in the user's language", async (_name, query) => {
+      const response = await call("GET", `${exportUrl}${query}`, { user: "a", lang: "de" });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().error).toBe("validation_failed");
+      expect(response.json().message).not.toMatch(/Invalid/);
+    });
+
+    it("refuses anyone not signed in", async () => {
+      expect((await call("GET", exportUrl)).statusCode).toBe(401);
+      const forged = await call("GET", exportUrl, { headers: { authorization: "Bearer forged" } });
+      expect(forged.statusCode).toBe(401);
     });
   });
 });

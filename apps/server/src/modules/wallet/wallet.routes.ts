@@ -5,6 +5,7 @@ import {
   editWithdrawAddress,
   listWithdrawAddresses,
   exchangePairs,
+  exportStatement,
   exchangeRecords,
   fundHouse,
   grantDemoFunds,
@@ -24,6 +25,8 @@ import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
+import { FileReply } from "../../http/file-reply.ts";
+import { statementCsv } from "./wallet.statement-csv.ts";
 import { QuickExchange, type QuickExchangeOptions } from "./wallet.exchange.ts";
 import { WithdrawAddressBook } from "./wallet.addresses.ts";
 import {
@@ -123,6 +126,19 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
 
   defineRoute(app, resetDemoFunds, { perUser: { max: 10, windowMs: minute } }, async ({ user }) =>
     service.resetDemo(session(user)),
+  );
+
+  // The whole statement, chained by hash, for the user to check (issue 24); heavy, so rarer.
+  defineRoute(
+    app,
+    exportStatement,
+    { perUser: { max: 20, windowMs: minute } },
+    async ({ query, user }) => {
+      const statement = await service.exportStatement(session(user));
+      if (query.format === "json") return statement;
+      const name = `candor-statement-${statement.mode}-${statement.sequence}.csv`;
+      return new FileReply("text/csv; charset=utf-8", name, statementCsv(statement));
+    },
   );
 
   // Accounts (issue 16): the three wallets, valued at tape prices, and each one's postings.

@@ -1,10 +1,14 @@
 import { randomBytes } from "node:crypto";
-import type { SpotBalanceView, StatementLineView } from "@candor/contract";
+import type { SpotBalanceView, StatementExportView, StatementLineView } from "@candor/contract";
+import { chainStatement } from "@candor/proof";
 import {
+  formatAmount,
   getAssets,
+  getBalances,
   getLastTick,
   getMarkets,
   parseAmount,
+  type Amount,
   type Mode,
   type Wallet,
 } from "@candor/kernel";
@@ -16,8 +20,8 @@ import type { WalletRepository } from "./wallet.repository.ts";
 import { walletAccounts } from "./wallet.valuation.ts";
 import { fundBalances, statementLineView } from "./wallet.views.ts";
 
-/** What the wallet needs from the engine: submit commands, read state. */
-export type WalletEngine = EngineSubmitQuery;
+/** What the wallet needs from the engine: submit commands, read state and its sequence. */
+export type WalletEngine = EngineSubmitQuery & { readonly sequence: bigint };
 
 /** The session the request runs in: the user's kernel owner id and mode. */
 export interface WalletSession {
@@ -89,6 +93,59 @@ export class WalletService {
     return {
       items: page.map((r) => statementLineView(r, scales.get(r.assetId) ?? 0, session.ownerId)),
       nextCursor: rows.length > filter.limit ? String(page[page.length - 1]!.postingSeq) : null,
+    };
+  }
+
+  /**
+   * The whole statement of the session's mode up to the engine's sequence now, oldest first,
+   * chained by hash, with the kernel's balances at that sequence: the lines must add up to them
+   * (the user checks it with `verifyStatement`). Waits for the read models to reach the
+   * sequence; if they do not within `catchUpMs`, answers 503 so the client retries.
+   */
+  async exportStatement(session: WalletSession, catchUpMs = 5_000): Promise<StatementExportView> {
+    const { sequence, balances, assets } = this.engine.query((state) => ({
+      sequence: this.engine.sequence,
+      balances: getBalances(state, session.ownerId, session.mode),
+      assets: getAssets(state),
+    }));
+    const deadline = Date.now() + catchUpMs;
+    while ((await this.repository.readModelCursor()) < sequence) {
+      if (Date.now() > deadline) throw new AppError("service_unavailable");
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const rows = await this.repository.wholeStatement(session.ownerId, session.mode, sequence);
+    const scales = new Map(assets.map((a) => [a.assetId, a.scale]));
+    const scaleOf = (assetId: string) => scales.get(assetId) ?? 0;
+    const { lines, head } = chainStatement(
+      session.ownerId,
+      session.mode,
+      rows.map((row) => {
+        const { amount: _, ...view } = statementLineView(
+          row,
+          scaleOf(row.assetId),
+          session.ownerId,
+        );
+        return { ...view, wallet: row.wallet as Wallet, units: row.amount };
+      }),
+      scaleOf,
+    );
+    const used = new Set([...rows.map((r) => r.assetId), ...balances.map((b) => b.assetId)]);
+    return {
+      version: 1,
+      userId: session.ownerId,
+      mode: session.mode,
+      sequence: String(sequence),
+      generatedAtMs: Date.now(),
+      assets: assets
+        .filter((a) => used.has(a.assetId))
+        .map((a) => ({ asset: a.assetId, scale: a.scale })),
+      balances: balances.map((b) => ({
+        wallet: b.wallet,
+        asset: b.assetId,
+        amount: formatAmount((b.available + b.held) as Amount, scaleOf(b.assetId)),
+      })),
+      lines: lines as StatementExportView["lines"],
+      head,
     };
   }
 

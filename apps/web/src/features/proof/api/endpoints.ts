@@ -10,4 +10,5 @@ export const proofEndpoints = endpointTable({
   },
   myLiabilityProofEndpoint: { method: "GET", path: "/api/v1/proof/liabilities/me", auth: "user" },
   transparencyEndpoint: { method: "GET", path: "/api/v1/transparency", auth: "none" },
+  exportStatement: { method: "GET", path: "/api/v1/wallet/statement/export", auth: "user" },
 });

@@ -13,6 +13,7 @@ import {
   proofKeys,
   type CheckOutcome,
 } from "../api/proof-api.ts";
+import { StatementCheck } from "./statement-check.tsx";
 
 /** Smallest units of an asset as text in the reader's locale, every decimal kept. */
 function amountText(units: bigint | string, scale: number, locale: string) {
@@ -82,6 +83,9 @@ export function ProofPage() {
         </div>
       ) : null}
       <p className="hint">{t("proof.scriptHint")}</p>
+      {session ? (
+        <StatementCheck userId={session.user.id} real={!isDemo(session)} locale={locale} />
+      ) : null}
     </section>
   );
 }

@@ -1,9 +1,12 @@
 import { List } from "antd-mobile";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import type { Transparency } from "@candor/contract";
+import { formatDecimal } from "@candor/decimal";
 import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { useFormat } from "../../../lib/format.ts";
 import { accountName } from "../../../lib/names.ts";
 import { fetchTransparency, proofKeys } from "../api/proof-api.ts";
 
@@ -44,6 +47,8 @@ export function TransparencyPage() {
         ))}
       </List>
       <p className="hint">{t("proof.transparency.external")}</p>
+      <SpotResults results={data.spotResults} />
+      <SystemHistory history={data.systemHistory} />
       <p>
         <Link to="/proof">
           {data.proof
@@ -52,5 +57,71 @@ export function TransparencyPage() {
         </Link>
       </p>
     </section>
+  );
+}
+
+/** How many real-money spot traders lost money over the period, from the ledger. */
+function SpotResults({ results }: { results: Transparency["spotResults"] }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  // Percent with two decimals, rounded down, in integers: lost × 10,000 / accounts hundredths.
+  const share =
+    results.accounts === 0
+      ? null
+      : formatDecimal((BigInt(results.lost) * 10_000n) / BigInt(results.accounts), 2);
+  return (
+    <List
+      header={t("proof.transparency.spotTitle", { days: results.days })}
+      data-testid="spot-results"
+    >
+      <List.Item
+        description={t("proof.transparency.spotHow", {
+          asset: results.valuationAsset,
+          unpriced: results.unpriced,
+        })}
+      >
+        {share === null
+          ? t("proof.transparency.spotNone")
+          : t("proof.transparency.spotLost", {
+              lost: results.lost,
+              accounts: results.accounts,
+              share: format.percent(share),
+            })}
+      </List.Item>
+    </List>
+  );
+}
+
+/** Each system account's balance 30, 7 and 1 days ago and now, from its postings. */
+function SystemHistory({ history }: { history: Transparency["systemHistory"] }) {
+  const { t } = useTranslation();
+  const labels = [
+    t("proof.transparency.ago30"),
+    t("proof.transparency.ago7"),
+    t("proof.transparency.ago1"),
+    t("proof.transparency.now"),
+  ];
+  return (
+    <List header={t("proof.transparency.historyTitle")} data-testid="system-history">
+      {history.accounts.map((row) => (
+        <List.Item
+          key={`${row.ownerId} ${row.assetId}`}
+          description={
+            <dl className="history-points">
+              {row.amounts.map((amount, i) => (
+                <div key={history.atMs[i]}>
+                  <dt>{labels[i]}</dt>
+                  <dd>
+                    <Amount value={amount} />
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          }
+        >
+          {accountName(row.ownerId, t)} · {row.assetId}
+        </List.Item>
+      ))}
+    </List>
   );
 }
