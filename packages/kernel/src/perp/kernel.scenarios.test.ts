@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { snapshot, restore, stateHash } from "../snapshot.ts";
-import { PerpHarness, PERP } from "./kernel-testing.ts";
+import { perpDefinition, PerpHarness, PERP } from "./kernel-testing.ts";
 
 const USDT = 1_000_000n;
 
@@ -245,5 +245,60 @@ describe("perpetuals through the kernel", () => {
       available: 1_000n * USDT - 10n * USDT - 250_000n,
       held: 0n,
     });
+  });
+
+  it("liquidates an isolated short at or above its liquidation price", () => {
+    const h = new PerpHarness();
+    h.user("alice", 1_000n * USDT);
+    h.user("bob", 1_000n * USDT);
+    h.isolated("bob");
+    h.tick("50000.0");
+    h.order("alice", "buy", 10, 500_000);
+    h.order("bob", "sell", 10, 500_000);
+    const bob = h.account("bob")!;
+    // Bob pays the taker fee on 500 USDT (0.25); his margin is 50 USDT.
+    expect(bob.margin).toBe(50n * USDT);
+    // equity = 550e6 − 1000P, maintenance = 5P: liquidated from 550,000,000 / 1005 up.
+    expect(bob.side.triggers.get(`L|${bob.key}`)).toMatchObject({
+      priceTicks: 547_264n,
+      direction: "at_or_above",
+    });
+    h.tick("54726.3");
+    expect(h.eventsOf("perp_liquidation")).toHaveLength(0);
+    h.tick("54726.4");
+    expect(h.eventsOf("perp_liquidation")[0]).toMatchObject({ ownerId: "bob", side: "buy" });
+    // The fund buys him out at the bankruptcy value 550 USDT: he loses exactly his margin.
+    expect(h.eventsOf("perp_insurance_takeover")[0]).toMatchObject({
+      lots: 10n,
+      quoteAmount: 550n * USDT,
+    });
+    expect(h.wallet("bob")).toEqual({ available: 1_000n * USDT - 50n * USDT - 250_000n, held: 0n });
+  });
+
+  it("moves a cross position's liquidation price when another market of the account moves", () => {
+    const h = new PerpHarness();
+    h.run(
+      perpDefinition({
+        marketId: "ETH-PERP",
+        instrumentId: "ETH-USDT",
+        priceStep: "0.01",
+        contractSize: "0.01",
+      }),
+    );
+    h.user("alice", 200n * USDT);
+    h.user("bob", 1_000n * USDT);
+    h.tick("50000.0");
+    h.tick("3000.00", "ETH-USDT");
+    h.order("bob", "sell", 10, 500_000);
+    h.order("alice", "buy", 10, 500_000);
+    h.order("bob", "sell", 10, 300_000, { marketId: "ETH-PERP" });
+    h.order("alice", "buy", 10, 300_000, { marketId: "ETH-PERP" });
+    const btc = h.account("alice")!;
+    const before = btc.side.triggers.get(`L|${btc.key}`)!.priceTicks;
+    expect(btc.side.multiCross.has(btc)).toBe(true);
+    // ETH falls 10 %: 30 USDT of loss on the shared wallet moves BTC's liquidation price up.
+    h.tick("2700.00", "ETH-USDT");
+    const after = btc.side.triggers.get(`L|${btc.key}`)!.priceTicks;
+    expect(after).toBeGreaterThan(before);
   });
 });
