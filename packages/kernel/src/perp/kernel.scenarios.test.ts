@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { snapshot, restore, stateHash } from "../snapshot.ts";
+import { getPerpMark, getPerpOpenOrders, getPerpPositions } from "./queries.ts";
 import { perpDefinition, PerpHarness, PERP } from "./kernel-testing.ts";
 
 const USDT = 1_000_000n;
@@ -47,6 +48,14 @@ describe("perpetuals through the kernel", () => {
     });
     const fills = h.eventsOf("perp_fill");
     expect(fills.at(-1)!.realisedTaker).toBe(10n * USDT);
+    expect(getPerpPositions(h.state, "alice", "real")).toMatchObject([
+      { marketId: PERP, sizeLots: 0n, margin: 0n, liquidationTicks: null },
+    ]);
+    expect(getPerpMark(h.state, PERP, "real")).toEqual({
+      markTicks: 510_000n,
+      indexTicks: 510_000n,
+      tickIds: ["t2"],
+    });
     expect(fills.at(-1)!.tickIds).toEqual(["t2"]);
   });
 
@@ -65,6 +74,9 @@ describe("perpetuals through the kernel", () => {
       code: "insufficient_margin",
     });
     expect(h.order("alice", "buy", 1, 400_000, { tif: "post_only" }).result.ok).toBe(true);
+    expect(getPerpOpenOrders(h.state, "alice", "real")).toMatchObject([
+      { priceTicks: 400_000, quantityLots: 1, reduceOnly: false },
+    ]);
     expect(
       h.tryRun({
         type: "set_perp_margin_mode",
