@@ -53,8 +53,13 @@ export interface PerpScratch {
 
 const ROUNDS_MAX = 10_000;
 
-export function isSystemOwner(owner: OwnerState): boolean {
-  return owner.system;
+/**
+ * The insurance fund is the one owner outside the margin rules: it holds no margin, is never
+ * liquidated or deleveraged, and may go negative (the venue's loss, on its labelled account).
+ * The market maker is an ordinary trader here: margin held, liquidated like anyone.
+ */
+export function isFund(owner: OwnerState): boolean {
+  return owner.ownerId === systemOwners.insuranceFund;
 }
 
 /** The owner's record in a market side, created with the market's defaults. */
@@ -165,7 +170,7 @@ export function crossUnrealised(state: KernelState, account: PerpAccount): bigin
 }
 
 export function isLiquidatableNow(state: KernelState, account: PerpAccount): boolean {
-  if (account.owner.system || account.position.sizeLots === 0n || account.side.mark === null) {
+  if (isFund(account.owner) || account.position.sizeLots === 0n || account.side.mark === null) {
     return false;
   }
   const params = account.side.market.params;
@@ -185,7 +190,7 @@ export function positionView(state: KernelState, account: PerpAccount): PerpPosi
     entryCost: account.position.entryCost,
     margin: account.margin,
     debt: account.debt,
-    liquidationTicks: account.owner.system
+    liquidationTicks: isFund(account.owner)
       ? null
       : liquidationPriceTicks(params, account.position, poolOf(state, account)),
     takeProfitTicks: account.takeProfitTicks,
@@ -199,7 +204,7 @@ export function reindex(state: KernelState, account: PerpAccount): void {
   const size = account.position.sizeLots;
   const params = account.side.market.params;
   const liquidationTicks =
-    size === 0n || account.owner.system
+    size === 0n || isFund(account.owner)
       ? null
       : liquidationPriceTicks(params, account.position, poolOf(state, account));
   if (liquidationTicks === null) triggers.remove("L|" + account.key);
@@ -213,7 +218,7 @@ export function reindex(state: KernelState, account: PerpAccount): void {
   const spread =
     size !== 0n &&
     account.marginMode === "cross" &&
-    !account.owner.system &&
+    !isFund(account.owner) &&
     crossSiblings(state, account).some(
       (other) => other.side !== account.side && other.position.sizeLots !== 0n,
     );
@@ -271,7 +276,7 @@ function take(
 ): bigint {
   if (amount <= 0n) return 0n;
   const wallet = account.wallet;
-  if (account.owner.system) {
+  if (isFund(account.owner)) {
     // The insurance fund (and the market maker) pay from their wallet; the fund's may go
     // negative (the venue's loss, visible on its labelled account).
     const paid = wallet.negativeAllowed ? amount : min(amount, max(0n, wallet.available));
@@ -412,7 +417,7 @@ export function tradeSide(
       );
     }
   }
-  if (outcome.openedLots > 0n && !account.owner.system) {
+  if (outcome.openedLots > 0n && !isFund(account.owner)) {
     const mark = side.mark === null ? priceTicks : side.mark.priceTicks;
     const gap = deltaLots > 0n ? priceTicks - mark : mark - priceTicks;
     const wanted =
@@ -625,7 +630,7 @@ function fundAccount(state: KernelState, side: PerpSide): PerpAccount {
 function poolEquity(state: KernelState, account: PerpAccount): bigint {
   const side = account.side;
   const u = side.market.params.tickLotUnits;
-  if (account.owner.system) {
+  if (isFund(account.owner)) {
     return account.wallet.available + unrealisedPnl(account.position, markOf(side), u);
   }
   return poolOf(state, account).collateral + unrealisedPnl(account.position, markOf(side), u);
@@ -747,7 +752,7 @@ function deleverage(state: KernelState, account: PerpAccount): void {
   const long = account.position.sizeLots > 0n;
   const opposite = [...side.accounts.values()].filter(
     (other) =>
-      !other.owner.system &&
+      !isFund(other.owner) &&
       other !== account &&
       other.position.sizeLots !== 0n &&
       other.position.sizeLots > 0n !== long,
@@ -810,7 +815,7 @@ function deleverage(state: KernelState, account: PerpAccount): void {
  * then by the insurance fund; an isolated position never costs more than its margin.
  */
 export function coverNegative(state: KernelState, account: PerpAccount): void {
-  if (account.debt === 0n || account.owner.system) return;
+  if (account.debt === 0n || isFund(account.owner)) return;
   const side = account.side;
   const refs = refsOf(side);
   if (account.marginMode === "cross") {

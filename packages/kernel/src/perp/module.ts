@@ -22,6 +22,7 @@ import {
   crossSiblings,
   crossUnrealised,
   finishOrder,
+  isFund,
   isLiquidatableNow,
   liquidate,
   payClearing,
@@ -285,7 +286,7 @@ const handlers: { [K in PerpCommandType]: Handler<K> } = {
         return fail("leverage_above_tier");
       }
     }
-    const holdAmount = account.owner.system ? 0n : holdInfo.total;
+    const holdAmount = holdInfo.total;
     // Binance's available balance: a cross account's unrealised loss is not available.
     const lossOpen =
       account.marginMode === "cross" && holdAmount > 0n
@@ -919,7 +920,7 @@ export function checkPerpInvariants(state: KernelState): void {
         );
         if (sizeLots === 0n) {
           assert(entryCost === 0n && account.margin === 0n, `flat ${account.key} keeps cost`);
-          assert(account.owner.system || account.debt === 0n, `flat ${account.key} owes`);
+          assert(isFund(account.owner) || account.debt === 0n, `flat ${account.key} owes`);
         }
         account.wallet.heldExpected += account.margin;
       }
