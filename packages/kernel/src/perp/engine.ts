@@ -606,14 +606,19 @@ export function settleTouched(state: KernelState): void {
     assert(round < ROUNDS_MAX, "perp settlement does not end");
     const list = [...perp.touched].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     perp.touched.clear();
+    // Cross siblings' pools depend on these accounts' money: they are re-indexed and checked too.
+    const checked = new Set<PerpAccount>(list);
     for (const account of list) {
       trimReduceOnly(state, account);
-      // Cross siblings' pools depend on this account's money.
-      for (const other of crossSiblings(state, account)) reindex(state, other);
+      for (const other of crossSiblings(state, account)) {
+        reindex(state, other);
+        checked.add(other);
+      }
       reindex(state, account);
       emit(state, { type: "perp_position_changed", position: positionView(state, account) });
     }
-    for (const account of list) {
+    const ordered = [...checked].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (const account of ordered) {
       if (isLiquidatableNow(state, account)) liquidate(state, account);
       else if (account.position.sizeLots === 0n) coverNegative(state, account);
     }

@@ -896,7 +896,8 @@ function splitKey(key: string): [string, string, string] {
 }
 
 /**
- * Per market and mode: open interest long = short; every open order rests in its book with its
+ * Per market and mode: open interest long = short; nobody but the fund is under maintenance at
+ * the mark; every open order rests in its book with its
  * lots; flat positions keep no cost, margin or debt. Per mode and quote asset: clearing + Σ debts
  * = −Σ signed entry cost. Every contract wallet holds exactly its orders' holds and position
  * margins (added to `heldExpected` for the ledger's hold check).
@@ -923,6 +924,8 @@ export function checkPerpInvariants(state: KernelState): void {
           assert(isFund(account.owner) || account.debt === 0n, `flat ${account.key} owes`);
         }
         account.wallet.heldExpected += account.margin;
+        // Every liquidation runs in the command whose tick or change caused it.
+        assert(!isLiquidatableNow(state, account), `${account.key} is under maintenance`);
       }
       clearingSums.set(side.clearing, sum);
       assert(
