@@ -14,6 +14,8 @@ describe("perpetuals simulation, violent price paths", () => {
       fundings: 0,
       spreadSteps: 0,
       resets: 0,
+      covers: 0,
+      forced: 0,
     };
     for (let seed = 1; seed <= 200; seed++) {
       const report = simulatePerp(seed, 80);
@@ -24,6 +26,8 @@ describe("perpetuals simulation, violent price paths", () => {
       totals.fundings += report.fundings;
       totals.spreadSteps += report.spreadSteps;
       totals.resets += report.resets;
+      totals.covers += report.covers;
+      totals.forced += report.forced;
     }
     console.log(JSON.stringify(totals));
     // The paths must actually reach the interesting code.
@@ -33,6 +37,7 @@ describe("perpetuals simulation, violent price paths", () => {
     expect(totals.adl).toBeGreaterThan(0);
     expect(totals.spreadSteps).toBeGreaterThan(0);
     expect(totals.resets).toBeGreaterThan(0);
+    expect(totals.covers).toBeGreaterThan(0);
     expect(totals.fundings).toBeGreaterThan(20);
   });
 });

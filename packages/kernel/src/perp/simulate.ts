@@ -27,6 +27,9 @@ export interface PerpSimulationReport {
   /** Steps after which some cross account had positions in both markets. */
   spreadSteps: number;
   resets: number;
+  /** Negative-balance covers by the insurance fund, and forced takeovers. */
+  covers: number;
+  forced: number;
   hash: string;
 }
 
@@ -170,6 +173,8 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
     fundings: h.eventsOf("perp_funding_settled").length,
     spreadSteps,
     resets: h.eventsOf("demo_reset").length,
+    covers: h.eventsOf("perp_negative_balance_cover").length,
+    forced: h.eventsOf("perp_insurance_takeover").filter((e) => e.forced).length,
     hash,
   };
 }
