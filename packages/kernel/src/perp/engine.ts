@@ -729,11 +729,8 @@ function fundTakes(
   account.position = closed.position;
   const refs = refsOf(side);
   settleRealised(state, account, closed.realisedPnl, refs);
-  releaseMargin(
-    state,
-    account,
-    lots === wasSize ? account.margin : divFloor(account.margin * lots, wasSize),
-  );
+  // Takeovers and ADL release margin only when the position closes (the reference model).
+  if (lots === wasSize) releaseMargin(state, account, account.margin);
   const trade = applyTradeForQuote(fund.position, long ? lots : -lots, value);
   fund.position = trade.position;
   settleRealised(state, fund, trade.realisedPnl, refs);
@@ -794,11 +791,7 @@ function deleverage(state: KernelState, account: PerpAccount): void {
       const closed = closeForQuote(party.position, lots, value);
       party.position = closed.position;
       settleRealised(state, party, closed.realisedPnl, refs);
-      releaseMargin(
-        state,
-        party,
-        lots === wasSize ? party.margin : divFloor(party.margin * lots, wasSize),
-      );
+      if (lots === wasSize) releaseMargin(state, party, party.margin);
       state.perp.touched.add(party);
     }
     emit(state, {
