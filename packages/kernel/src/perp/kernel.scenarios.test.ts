@@ -313,4 +313,25 @@ describe("perpetuals through the kernel", () => {
     const after = btc.side.triggers.get(`L|${btc.key}`)!.priceTicks;
     expect(after).toBeGreaterThan(before);
   });
+
+  it("reset_demo hands a demo position to the demo fund at the mark and returns demo money", () => {
+    const h = new PerpHarness();
+    h.user("dora", 1_000n * USDT, "demo");
+    h.user("erik", 1_000n * USDT, "demo");
+    h.tick("50000.0");
+    h.order("erik", "sell", 2, 500_000, { mode: "demo" });
+    h.order("dora", "buy", 2, 500_000, { mode: "demo" });
+    h.order("dora", "buy", 1, 490_000, { mode: "demo" });
+    h.tick("51000.0");
+    const out = h.run({ type: "reset_demo", ownerId: "dora", mode: "demo" } as never);
+    expect(out.result).toEqual({ ok: true, value: { cancelledCount: 1 } });
+    expect(h.account("dora", "demo")!.position.sizeLots).toBe(0n);
+    expect(h.account("system:insurance_fund", "demo")!.position.sizeLots).toBe(2n);
+    // The fund paid the mark value: 2 lots × 510,000 × 100 = 102 USDT, +2 USDT for Dora.
+    expect(h.eventsOf("perp_insurance_takeover").at(-1)).toMatchObject({
+      ownerId: "dora",
+      quoteAmount: 102n * USDT,
+    });
+    expect(h.wallet("dora", "demo")).toEqual({ available: 0n, held: 0n });
+  });
 });
