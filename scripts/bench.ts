@@ -12,6 +12,7 @@ const benchmarks: Record<string, string> = {
   http: "apps/server/scripts/http-bench.ts",
   startup: "apps/server/scripts/startup-bench.ts",
   perp: "packages/kernel/bench/perp.ts",
+  memory: "packages/kernel/bench/memory.ts",
 };
 
 const name = process.argv[2];
