@@ -131,6 +131,32 @@ export interface CancelPerpTpSlCommand extends CommandBase {
   marketId: string;
 }
 
+/** Closes the owner's whole position with a reduce-only market order (`position_not_found`). */
+export interface ClosePerpPositionCommand extends CommandBase {
+  type: "close_perp_position";
+  ownerId: string;
+  mode: Mode;
+  marketId: string;
+}
+
+/**
+ * Reverses the position in one action: one market order of twice its size the other way; the
+ * margin of the new side is held (and checked) before it trades.
+ */
+export interface ReversePerpPositionCommand extends CommandBase {
+  type: "reverse_perp_position";
+  ownerId: string;
+  mode: Mode;
+  marketId: string;
+}
+
+/** Closes every position of the owner in `mode` (markets in id order). */
+export interface CloseAllPerpCommand extends CommandBase {
+  type: "close_all_perp";
+  ownerId: string;
+  mode: Mode;
+}
+
 /** A position as events and queries report it. */
 export interface PerpPositionView {
   marketId: string;
@@ -273,6 +299,9 @@ declare module "../types.ts" {
     remove_perp_margin: RemovePerpMarginCommand;
     set_perp_tp_sl: SetPerpTpSlCommand;
     cancel_perp_tp_sl: CancelPerpTpSlCommand;
+    close_perp_position: ClosePerpPositionCommand;
+    reverse_perp_position: ReversePerpPositionCommand;
+    close_all_perp: CloseAllPerpCommand;
   }
   interface ResultMap {
     define_perp_market: NoValue;
@@ -284,6 +313,9 @@ declare module "../types.ts" {
     remove_perp_margin: NoValue;
     set_perp_tp_sl: NoValue;
     cancel_perp_tp_sl: NoValue;
+    close_perp_position: PerpOrderOutcome;
+    reverse_perp_position: PerpOrderOutcome;
+    close_all_perp: NoValue;
   }
   interface EventMap {
     perp_mark: PerpMarkEvent;

@@ -334,4 +334,33 @@ describe("perpetuals through the kernel", () => {
     });
     expect(h.wallet("dora", "demo")).toEqual({ available: 0n, held: 0n });
   });
+
+  it("closes, reverses and closes all positions as market orders", () => {
+    const h = opened();
+    const act = (type: string, extra: Record<string, unknown> = { marketId: PERP }) =>
+      h.tryRun({ type, ownerId: "alice", mode: "real", ...extra } as never).result;
+    // Liquidity on both sides at the mark.
+    h.order("carol", "buy", 30, 499_000);
+    h.order("carol", "sell", 30, 501_000);
+    // Reverse: one order of 20 lots, long 10 → short 10.
+    expect(act("reverse_perp_position")).toMatchObject({
+      ok: true,
+      value: { orderStatus: "filled", filledLots: 20 },
+    });
+    expect(h.account("alice")!.position.sizeLots).toBe(-10n);
+    // A reduce-only order on the closing side is replaced by the close.
+    h.order("alice", "buy", 4, 480_000, { reduceOnly: true });
+    expect(act("close_perp_position")).toMatchObject({
+      ok: true,
+      value: { orderStatus: "filled", filledLots: 10 },
+    });
+    expect(h.account("alice")!.position.sizeLots).toBe(0n);
+    expect(h.state.perp.orders.size).toBe(2); // Carol's rests
+    expect(act("close_perp_position")).toEqual({ ok: false, code: "position_not_found" });
+    // Close all: Bob's short goes.
+    expect(
+      h.tryRun({ type: "close_all_perp", ownerId: "bob", mode: "real" } as never).result.ok,
+    ).toBe(true);
+    expect(h.account("bob")!.position.sizeLots).toBe(0n);
+  });
 });

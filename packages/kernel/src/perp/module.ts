@@ -171,9 +171,70 @@ type PerpCommandType =
   | "add_perp_margin"
   | "remove_perp_margin"
   | "set_perp_tp_sl"
-  | "cancel_perp_tp_sl";
+  | "cancel_perp_tp_sl"
+  | "close_perp_position"
+  | "reverse_perp_position"
+  | "close_all_perp";
+
+/** A market order for a position action, through place_perp_order's checks. */
+function positionOrder(
+  state: KernelState,
+  command: { id: string; atMs: number; ownerId: string; mode: Mode; marketId: string },
+  reverse: boolean,
+) {
+  const account = commandedAccount(state, command);
+  if (typeof account === "string") return fail(account);
+  const size = account.position.sizeLots;
+  if (size === 0n) return fail("position_not_found");
+  const lots = abs(size) * (reverse ? 2n : 1n);
+  if (lots > BigInt(Number.MAX_SAFE_INTEGER)) return fail("quantity_too_high");
+  if (account.side.mark === null) return fail("no_reference_price");
+  const closingSide = size > 0n ? "sell" : "buy";
+  if (!reverse) {
+    // A close replaces the owner's reduce-only orders on the closing side (they could only
+    // reduce the same lots); after these checks the order itself cannot be refused.
+    for (const id of [...account.orders].sort((a, b) => a - b)) {
+      const order = state.perp.orders.get(id)!;
+      if (order.reduceOnly && order.side === closingSide) cancelPerpOrder(state, order);
+    }
+  }
+  return handlers.place_perp_order(state, {
+    type: "place_perp_order",
+    id: command.id,
+    atMs: command.atMs,
+    ownerId: command.ownerId,
+    mode: command.mode,
+    marketId: command.marketId,
+    side: closingSide,
+    orderType: "market",
+    timeInForce: "ioc",
+    priceTicks: null,
+    quantityLots: Number(lots),
+    reduceOnly: !reverse,
+  });
+}
 
 const handlers: { [K in PerpCommandType]: Handler<K> } = {
+  close_perp_position(state, command) {
+    return positionOrder(state, command, false);
+  },
+  reverse_perp_position(state, command) {
+    return positionOrder(state, command, true);
+  },
+  close_all_perp(state, command) {
+    const owner = trader(state, command.ownerId, command.mode);
+    if (typeof owner === "string") return fail(owner);
+    const open = (state.perp.byOwner.get(owner.key) ?? [])
+      .filter((a) => a.position.sizeLots !== 0n)
+      .sort((a, b) => (a.key < b.key ? -1 : 1));
+    if (open.length === 0) return fail("position_not_found");
+    for (const account of open) {
+      if (account.position.sizeLots === 0n) continue; // closed meanwhile (a liquidation)
+      const marketId = account.side.market.params.marketId;
+      positionOrder(state, { ...command, marketId }, false);
+    }
+    return DONE;
+  },
   define_perp_market(state, command) {
     if (state.perp.markets.has(command.marketId) || state.reference.markets.has(command.marketId)) {
       return fail("market_exists");
@@ -696,6 +757,17 @@ export const perpModule = {
       result: [],
     },
     cancel_perp_tp_sl: { typeCode: 38, fields: [...ownerMarket], result: [] },
+    close_perp_position: {
+      typeCode: 39,
+      fields: [...ownerMarket],
+      result: ["orderId", "orderStatus", "filledLots", "restingLots"],
+    },
+    reverse_perp_position: {
+      typeCode: 40,
+      fields: [...ownerMarket],
+      result: ["orderId", "orderStatus", "filledLots", "restingLots"],
+    },
+    close_all_perp: { typeCode: 41, fields: [...ownerMode], result: [] },
   },
   handlers,
   onTick(state, tick) {

@@ -89,6 +89,15 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
         mode,
         marketId,
       }).result.ok;
+    } else if (roll < 0.56) {
+      // Position actions: close, reverse, close all.
+      const type = random.pick([
+        "close_perp_position",
+        "reverse_perp_position",
+        "close_all_perp",
+      ] as const);
+      const fields = type === "close_all_perp" ? { ownerId: owner, mode } : base;
+      ok = h.tryRun({ type, ...fields } as never).result.ok;
     } else if (roll < 0.62) {
       ok = h.order(owner, random.chance(0.5) ? "buy" : "sell", random.int(1, 20), null, {
         reduceOnly: random.chance(0.3),
