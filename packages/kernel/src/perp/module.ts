@@ -189,13 +189,16 @@ function positionOrder(
   const lots = abs(size) * (reverse ? 2n : 1n);
   if (lots > BigInt(Number.MAX_SAFE_INTEGER)) return fail("quantity_too_high");
   if (account.side.mark === null) return fail("no_reference_price");
+  const params = account.side.market.params;
+  if (lots < BigInt(params.quantityLotsMin)) return fail("quantity_below_minimum");
+  if (lots > BigInt(params.quantityLotsMax)) return fail("quantity_too_high");
   const closingSide = size > 0n ? "sell" : "buy";
   if (!reverse) {
-    // A close replaces the owner's reduce-only orders on the closing side (they could only
-    // reduce the same lots); after these checks the order itself cannot be refused.
+    // A close replaces the owner's orders on the closing side in this market (they would count
+    // as reducing the same lots); after the checks above the order itself cannot be refused.
     for (const id of [...account.orders].sort((a, b) => a - b)) {
       const order = state.perp.orders.get(id)!;
-      if (order.reduceOnly && order.side === closingSide) cancelPerpOrder(state, order);
+      if (order.side === closingSide) cancelPerpOrder(state, order);
     }
   }
   return handlers.place_perp_order(state, {
