@@ -13,6 +13,7 @@ import { assert } from "./assert.ts";
 import { fundsModule } from "./funds/module.ts";
 import { ledgerModule } from "./ledger/module.ts";
 import type { CommandCodecEntry, Handler, KernelModule } from "./module.ts";
+import { perpModule } from "./perp/module.ts";
 import { referenceModule } from "./reference/module.ts";
 import { scheduleModule } from "./schedule.ts";
 import { secondsModule } from "./seconds/module.ts";
@@ -25,6 +26,7 @@ const modules = [
   referenceModule,
   fundsModule,
   spotModule,
+  perpModule,
   secondsModule,
 ] as const;
 
