@@ -169,6 +169,7 @@ describe("transparency", () => {
     await poll(() => page.getByTestId("system-history").textContent()).toContain(
       t.proof.transparency.ago30,
     );
+    await page.getByTestId("seconds-results").waitFor();
     await expectAccessible("transparency fr");
   });
 });

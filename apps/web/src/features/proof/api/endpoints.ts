@@ -10,5 +10,6 @@ export const proofEndpoints = endpointTable({
   },
   myLiabilityProofEndpoint: { method: "GET", path: "/api/v1/proof/liabilities/me", auth: "user" },
   transparencyEndpoint: { method: "GET", path: "/api/v1/transparency", auth: "none" },
+  secondsProducts: { method: "GET", path: "/api/v1/seconds/products", auth: "none" },
   exportStatement: { method: "GET", path: "/api/v1/wallet/statement/export", auth: "user" },
 });

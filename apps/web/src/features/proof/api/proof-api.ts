@@ -8,6 +8,7 @@ export const proofKeys = {
   latest: () => [...proofKeys.all, "latest"] as const,
   history: () => [...proofKeys.all, "history"] as const,
   transparency: () => [...proofKeys.all, "transparency"] as const,
+  seconds: () => [...proofKeys.all, "seconds"] as const,
 };
 
 /** GET /api/v1/proof/liabilities: the latest published root. */
@@ -64,4 +65,10 @@ export async function checkMyInclusion(userId: string): Promise<CheckOutcome> {
     scales: publication.scales,
     values: [...proof.value.leaf.values],
   };
+}
+
+/** GET /api/v1/seconds/products (real money): the seconds contracts' outcomes from the ledger. */
+export async function fetchSecondsOutcomes() {
+  return (await callEndpoint(proofEndpoints.secondsProducts, { query: { mode: "real" } }))
+    .disclosure;
 }

@@ -8,7 +8,7 @@ import { Amount } from "../../../components/ui/amount.tsx";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { useFormat } from "../../../lib/format.ts";
 import { accountName } from "../../../lib/names.ts";
-import { fetchTransparency, proofKeys } from "../api/proof-api.ts";
+import { fetchSecondsOutcomes, fetchTransparency, proofKeys } from "../api/proof-api.ts";
 
 /**
  * Transparency (issue 24): what Candor owes its real-money users, what its own system accounts
@@ -48,6 +48,7 @@ export function TransparencyPage() {
       </List>
       <p className="hint">{t("proof.transparency.external")}</p>
       <SpotResults results={data.spotResults} />
+      <SecondsResults />
       <SystemHistory history={data.systemHistory} />
       <p>
         <Link to="/proof">
@@ -120,6 +121,33 @@ function SystemHistory({ history }: { history: Transparency["systemHistory"] }) 
           }
         >
           {accountName(row.ownerId, t)} · {row.assetId}
+        </List.Item>
+      ))}
+    </List>
+  );
+}
+
+/** Seconds contracts settled over the last 30 days with real money: outcomes and users' net. */
+function SecondsResults() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const outcomes = useQuery({ queryKey: proofKeys.seconds(), queryFn: fetchSecondsOutcomes });
+  if (!outcomes.data) return null;
+  const d = outcomes.data;
+  return (
+    <List header={t("proof.transparency.secondsTitle")} data-testid="seconds-results">
+      <List.Item>
+        {d.wonShareBps === null
+          ? t("proof.transparency.secondsNone")
+          : t("proof.transparency.secondsWon", {
+              won: d.wonCount,
+              settled: d.settledCount,
+              share: format.percent(formatDecimal(BigInt(d.wonShareBps), 2)),
+            })}
+      </List.Item>
+      {d.usersNet.map((row) => (
+        <List.Item key={row.asset} extra={<Amount value={row.amount} />}>
+          {t("proof.transparency.secondsNet", { asset: row.asset })}
         </List.Item>
       ))}
     </List>
