@@ -44,6 +44,16 @@ const ownedResources: Record<
     answer: [404, "withdraw_address_not_found"],
     demoAnswer: [403, "demo_withdraw_not_allowed"],
   },
+  "GET /api/v1/wallet/withdrawals/:withdrawalId": {
+    make: withdrawalOf,
+    answer: [404, "withdrawal_not_found"],
+    demoAnswer: [403, "demo_withdraw_not_allowed"],
+  },
+  "POST /api/v1/wallet/withdrawals/:withdrawalId/cancel": {
+    make: withdrawalOf,
+    answer: [404, "withdrawal_not_found"],
+    demoAnswer: [403, "demo_withdraw_not_allowed"],
+  },
 };
 
 /**
@@ -75,6 +85,26 @@ async function addressOf(suite: SecurityApp, owner: SuiteUser): Promise<string> 
     headers: { authorization: `Bearer ${owner.token}` },
   });
   return list.json().data.items[0].addressId;
+}
+
+/** A pending withdrawal of 20 USDT (+ fee) to the owner's saved address (no lock in the suite). */
+async function withdrawalOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const addressId = await addressOf(suite, owner);
+  suite.tick();
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/wallet/withdrawals",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: {
+      requestId: crypto.randomUUID(),
+      addressId,
+      asset: "USDT",
+      amount: "20",
+      tradePassword: "trade1234",
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.withdrawalId;
 }
 
 async function openOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {

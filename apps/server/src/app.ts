@@ -22,6 +22,7 @@ import { marketModule } from "./modules/market/market.routes.ts";
 import { marketMakerModule } from "./modules/market-maker/market-maker.routes.ts";
 import { spotModule } from "./modules/spot/spot.routes.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
+import type { WithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -33,6 +34,12 @@ export interface AppDeps {
   logLevel?: string;
   /** Largest request body accepted, in bytes. */
   bodyLimitBytes?: number;
+  /** How long a new withdrawal address waits before use, ms (WITHDRAW_ADDRESS_LOCK_MS). */
+  withdrawAddressLockMs?: number;
+  /** Withdrawal minimums, fees and two-approval amounts (WITHDRAW_TERMS, WITHDRAW_TWO_APPROVALS_ABOVE). */
+  withdrawals?: WithdrawalConfig;
+  /** Trade-password attempts per user per 15 minutes (transfers and withdrawals; default 10). */
+  tradePasswordAttemptsMax?: number;
   /** Bearer token for operator endpoints (OPERATOR_TOKEN); unset means no operator access. */
   operatorToken?: string;
   /** The single-writer kernel engine (journal + kernel); routes that move money need it. */
@@ -161,6 +168,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       now,
       tradePassword: auth.tradePassword,
       recipients: auth,
+      withdrawAddressLockMs: deps.withdrawAddressLockMs,
+      withdrawals: deps.withdrawals,
+      tradePasswordAttemptsMax: deps.tradePasswordAttemptsMax,
     });
     await app.register(proofModule, {
       database,

@@ -91,6 +91,12 @@ export const httpStatusByErrorCode = {
   withdraw_address_exists: 409,
   withdraw_address_limit: 409,
   withdraw_address_not_found: 404,
+  withdraw_address_locked: 409,
+  withdraw_not_supported: 400,
+  withdraw_below_minimum: 400,
+  withdrawal_not_found: 404,
+  withdrawal_state_invalid: 409,
+  withdrawal_same_operator: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;
