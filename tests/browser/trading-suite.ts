@@ -26,6 +26,8 @@ export function texts(locale: string) {
 }
 
 export const operatorToken = "operator-token-for-browser-tests";
+/** The suite server's withdrawal-address lock. */
+export const withdrawAddressLockMs = 3_000;
 export let server: ServerProcess;
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -36,7 +38,13 @@ export function useTradingSuite() {
   beforeAll(async () => {
     [server, browser] = await Promise.all([
       startServer({
-        env: { OPERATOR_TOKEN: operatorToken, CAPTCHA: "off", PASSWORD_COST: "12" },
+        env: {
+          OPERATOR_TOKEN: operatorToken,
+          CAPTCHA: "off",
+          PASSWORD_COST: "12",
+          // Saved withdrawal addresses wait 3 s instead of 24 h, so a test can pass the lock.
+          WITHDRAW_ADDRESS_LOCK_MS: String(withdrawAddressLockMs),
+        },
         startTimeoutMs: 170_000,
       }),
       launchBrowser(),
