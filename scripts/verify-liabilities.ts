@@ -3,32 +3,13 @@
 // It needs nothing but this repository: the same pure code as the web app's check. Exit code 0
 // when the proof verifies, 1 when it does not, 2 when the files or arguments cannot be read.
 // What it proves and what it does not: packages/proof/README.md.
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { decodeProof, decodeRoot, verifyInclusion } from "@candor/proof";
+import { readJson, stop } from "./verifier-cli.ts";
 
 const usage =
   "usage: npx tsx scripts/verify-liabilities.ts --root root.json --proof proof.json " +
   "--user <your user id> [--salt <your salt; default: the one in the proof>]";
-
-function stop(message: string): never {
-  console.error(message);
-  process.exit(2);
-}
-
-function readJson(path: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    stop(`cannot read the ${what} file ${path}: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    stop(`the ${what} file ${path} is not JSON: ${(error as Error).message}`);
-  }
-}
 
 let values: { root?: string; proof?: string; user?: string; salt?: string };
 try {

@@ -5,7 +5,6 @@
 // your liabilities proof as well: the proof against the root (as verify-liabilities.ts does),
 // then your postings up to the tree's sequence against your amounts in it. Exit code 0 when
 // everything checks, 1 when something does not, 2 when files or arguments cannot be read.
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import {
   decodeProof,
@@ -15,23 +14,11 @@ import {
   verifyStatement,
   type StatementExport,
 } from "@candor/proof";
+import { readJson, stop } from "./verifier-cli.ts";
 
 const usage =
   "usage: npx tsx scripts/verify-statement.ts --statement statement.json " +
   "[--publication publication.json --proof proof.json]";
-
-function stop(message: string): never {
-  console.error(message);
-  process.exit(2);
-}
-
-function readJson(path: string, what: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    stop(`cannot read the ${what} file ${path}: ${(error as Error).message}`);
-  }
-}
 
 /** The API's answer as saved by curl (`{ code, message, data }`), or its `data` alone. */
 function dataOf(value: unknown): unknown {

@@ -41,6 +41,7 @@ const signedInRoutes = [
   "/assets/transfer",
   "/assets/exchange",
   "/notices/1",
+  "/news",
   "/vip",
   "/wallet/info",
   "/proof",

@@ -68,6 +68,10 @@ const notOwnedParameters: Record<string, string> = {
   "POST /api/v1/wallet/exchange/quotes/:quoteId/accept":
     "quotes need a funded house and a fresh tick; accepting someone else's quote is refused " +
     "as quote_not_found in wallet.routes.test.ts",
+  "POST /api/v1/notices/:noticeId/read":
+    "notices are public; the read mark is the caller's own (news.routes.test.ts: b's marks stay b's)",
+  "POST /api/v1/news/:newsId/read":
+    "news is public; each caller is counted once as a reader (news.routes.test.ts)",
 };
 
 async function addressOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {

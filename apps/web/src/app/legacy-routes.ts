@@ -12,6 +12,8 @@ export const legacyRedirects: Readonly<Record<string, string>> = {
   "/pages/assets/xiaoxitongzhi": "/notices",
   "/pages/assets/xiaoxitongzhiDetails": "/notices",
   "/pages/assets/shezhi": "/settings",
+  "/pages/index/News": "/news",
+  "/pages/index/newsDetails": "/news",
   "/pages/login/login": "/login",
   "/pages/login/register": "/register",
   "/pages/login/forget": "/forgot-password",
@@ -27,6 +29,7 @@ export const legacyRedirects: Readonly<Record<string, string>> = {
 /** Legacy detail pages that name their item by `?id=`: the readable route of that item. */
 const legacyDetailRoutes: Readonly<Record<string, (id: string) => string>> = {
   "/pages/assets/xiaoxitongzhiDetails": (id) => `/notices/${id}`,
+  "/pages/index/newsDetails": (id) => `/news/${id}`,
 };
 
 /** The readable route for a legacy path (query kept), or undefined when it is not one. */

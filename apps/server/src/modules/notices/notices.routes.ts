@@ -1,4 +1,10 @@
-import { getNotice, listNotices } from "@candor/contract";
+import {
+  getNotice,
+  listNotices,
+  markNoticeRead,
+  publishNotice,
+  unreadNotices,
+} from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import { defineRoute } from "../../http/define-route.ts";
@@ -12,7 +18,13 @@ export interface NoticesModuleOptions {
   now?: () => number;
 }
 
-/** GET /api/v1/notices and /api/v1/notices/:noticeId, in the request's language. */
+/** The one operator the bearer token stands for, until named operators (issue 17). */
+const operatorId = "operator";
+
+/**
+ * Notices in the request's language, each user's read marks (the unread badge) and publishing
+ * by the operator.
+ */
 export const noticesModule: FastifyPluginAsync<NoticesModuleOptions> = async (app, options) => {
   const service = new NoticesService(
     new NoticesRepository(options.database),
@@ -26,5 +38,14 @@ export const noticesModule: FastifyPluginAsync<NoticesModuleOptions> = async (ap
 
   defineRoute(app, getNotice, { perIp }, ({ params, request }) =>
     service.get(request.locale, BigInt(params.noticeId)),
+  );
+
+  const perUser = { max: 240, windowMs: 60_000 };
+  defineRoute(app, unreadNotices, { perUser }, ({ user }) => service.unread(user.id));
+  defineRoute(app, markNoticeRead, { perUser }, ({ params, user }) =>
+    service.markRead(user.id, BigInt(params.noticeId)),
+  );
+  defineRoute(app, publishNotice, { bodyBytes: 1024 * 1024 }, ({ body }) =>
+    service.publish(operatorId, body),
   );
 };

@@ -31,4 +31,34 @@ export class NoticesService {
     if (!row) throw new AppError("not_found");
     return toView(row);
   }
+
+  /** The user's unread notices. */
+  async unread(userId: bigint) {
+    const unread = await this.repository.unread(userId, new Date(this.now()));
+    return { count: unread.count, ids: unread.ids.map(String) };
+  }
+
+  /** Marks a notice read (again: nothing changes) and answers what is still unread. */
+  async markRead(userId: bigint, noticeId: bigint) {
+    if (!(await this.repository.markRead(userId, noticeId, new Date(this.now())))) {
+      throw new AppError("not_found");
+    }
+    return this.unread(userId);
+  }
+
+  /** Publishes a notice (operator): its texts per locale, English required. */
+  async publish(
+    operatorId: string,
+    input: {
+      publishAtMs?: number;
+      texts: Partial<Record<Locale, { title: string; body: string }>>;
+    },
+  ) {
+    const publishedAtMs = input.publishAtMs ?? this.now();
+    const texts = Object.entries(input.texts).flatMap(([locale, text]) =>
+      text ? [{ locale, title: text.title, body: text.body }] : [],
+    );
+    const id = await this.repository.insert(new Date(publishedAtMs), operatorId, texts);
+    return { id: String(id), publishedAtMs };
+  }
 }

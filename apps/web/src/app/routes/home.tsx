@@ -1,7 +1,14 @@
 import { HomePage } from "../../features/home/components/home-page.tsx";
 import { MarketOverview } from "../../features/market-data/components/market-overview.tsx";
+import { NewsHeadlines } from "../../features/news/components/news-headlines.tsx";
 import { NoticesStrip } from "../../features/notices/components/notices-strip.tsx";
 
 export function Component() {
-  return <HomePage noticesStrip={<NoticesStrip />} overview={<MarketOverview />} />;
+  return (
+    <HomePage
+      noticesStrip={<NoticesStrip />}
+      overview={<MarketOverview />}
+      news={<NewsHeadlines />}
+    />
+  );
 }

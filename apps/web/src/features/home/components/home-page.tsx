@@ -18,13 +18,15 @@ const quickEntries = [
   { to: "/settings", key: "settings", icon: <SetOutline /> },
 ] as const;
 
-/** Home: the notices strip, quick entries, and the market overview by asset class. */
+/** Home: the notices strip, quick entries, the market overview by asset class, the latest news. */
 export function HomePage({
   noticesStrip,
   overview,
+  news,
 }: {
   noticesStrip: ReactNode;
   overview: ReactNode;
+  news?: ReactNode;
 }) {
   const { t } = useTranslation();
   const session = useSession();
@@ -55,6 +57,7 @@ export function HomePage({
         </Grid>
       </nav>
       {overview}
+      {news}
     </section>
   );
 }

@@ -8,6 +8,8 @@ export const noticeKeys = {
   list: (language: string) => [...noticeKeys.all, language, "list"] as const,
   one: (language: string, noticeId: string) =>
     [...noticeKeys.all, language, "one", noticeId] as const,
+  /** The signed-in user's unread notices (not per language: the marks are the same). */
+  unread: (userId: string) => [...noticeKeys.all, "unread", userId] as const,
 };
 
 /** GET /api/v1/notices: a page of notices, newest first. */
@@ -18,4 +20,14 @@ export function fetchNotices(limit: number, offset: number) {
 /** GET /api/v1/notices/:noticeId */
 export function fetchNotice(noticeId: string) {
   return callEndpoint(noticesEndpoints.getNotice, { params: { noticeId } });
+}
+
+/** GET /api/v1/notices/unread: how many the user has not opened, and which. */
+export function fetchUnreadNotices() {
+  return callEndpoint(noticesEndpoints.unreadNotices);
+}
+
+/** POST /api/v1/notices/:noticeId/read */
+export function markNoticeRead(noticeId: string) {
+  return callEndpoint(noticesEndpoints.markNoticeRead, { params: { noticeId } });
 }

@@ -1,10 +1,13 @@
-import { InfiniteScroll, List } from "antd-mobile";
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { Badge, InfiniteScroll, List } from "antd-mobile";
+import { useEffect } from "react";
+import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { useFormat } from "../../../lib/format.ts";
-import { fetchNotice, fetchNotices, noticeKeys } from "../api/notices-api.ts";
+import { useSession } from "../../../lib/session.ts";
+import { fetchNotice, fetchNotices, markNoticeRead, noticeKeys } from "../api/notices-api.ts";
+import { useUnreadNotices } from "../api/use-unread-notices.ts";
 
 const pageSize = 20;
 
@@ -22,9 +25,16 @@ export function NoticesPage() {
     },
   });
   const items = notices.data?.pages.flatMap((page) => page.items) ?? [];
+  const unread = useUnreadNotices();
+  const unreadIds = new Set(unread.data?.ids ?? []);
   return (
     <section className="page" aria-labelledby="notices-title">
       <h1 id="notices-title">{t("notices.title")}</h1>
+      {unread.data && unread.data.count > 0 ? (
+        <p className="hint" data-testid="notices-unread">
+          {t("notices.unread", { count: unread.data.count })}
+        </p>
+      ) : null}
       {notices.isPending ? <LoadingState /> : null}
       {notices.isError ? (
         <ErrorState message={notices.error.message} onRetry={() => void notices.refetch()} />
@@ -40,6 +50,9 @@ export function NoticesPage() {
                 arrowIcon
               >
                 <Link to={`/notices/${notice.id}`}>{notice.title}</Link>
+                {unreadIds.has(notice.id) ? (
+                  <Badge content={t("notices.new")} className="unread-badge" />
+                ) : null}
               </List.Item>
             ))}
           </List>
@@ -66,6 +79,16 @@ export function NoticeDetailPage() {
     queryKey: noticeKeys.one(i18n.language, noticeId),
     queryFn: () => fetchNotice(noticeId),
   });
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const shown = notice.isSuccess;
+  // Opening a notice marks it read for the signed-in user; the answer is the new unread state.
+  useEffect(() => {
+    if (!shown || !session) return;
+    void markNoticeRead(noticeId).then((unread) =>
+      queryClient.setQueryData(noticeKeys.unread(session.user.id), unread),
+    );
+  }, [shown, session, noticeId, queryClient]);
   if (notice.isPending) return <LoadingState />;
   if (notice.isError) return <ErrorState message={notice.error.message} />;
   return (
