@@ -39,8 +39,6 @@ export interface AppDeps {
   withdrawAddressLockMs?: number;
   /** Withdrawal minimums, fees and two-approval amounts (WITHDRAW_TERMS, WITHDRAW_TWO_APPROVALS_ABOVE). */
   withdrawals?: WithdrawalConfig;
-  /** Trade-password attempts per user per 15 minutes (transfers and withdrawals; default 10). */
-  tradePasswordAttemptsMax?: number;
   /** Bearer token for operator endpoints (OPERATOR_TOKEN); unset means no operator access. */
   operatorToken?: string;
   /** The single-writer kernel engine (journal + kernel); routes that move money need it. */
@@ -172,7 +170,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       recipients: auth,
       withdrawAddressLockMs: deps.withdrawAddressLockMs,
       withdrawals: deps.withdrawals,
-      tradePasswordAttemptsMax: deps.tradePasswordAttemptsMax,
     });
     await app.register(proofModule, {
       database,

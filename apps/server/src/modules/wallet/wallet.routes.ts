@@ -81,8 +81,6 @@ export interface WalletModuleOptions {
   withdrawAddressLockMs?: number;
   /** Withdrawal minimums, fees and the two-approval amounts (default: USDT on three chains). */
   withdrawals?: WithdrawalConfig;
-  /** Trade-password attempts per user per 15 minutes, transfers and withdrawals together. */
-  tradePasswordAttemptsMax?: number;
 }
 
 /**
@@ -106,7 +104,7 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
   // One budget of trade-password attempts per user for transfers and withdrawals alike.
   const allowTradePasswordAttempt = (userId: bigint) =>
     app.rateLimiter.hit(`wallet-trade-password|user|${userId}`, {
-      max: options.tradePasswordAttemptsMax ?? 10,
+      max: 10,
       windowMs: 15 * minute,
     });
   const transfers = new WalletTransfers({

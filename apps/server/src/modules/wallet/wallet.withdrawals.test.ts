@@ -70,8 +70,12 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
         ...payload,
       },
     });
-  const op = (id: string, step: string, payload?: object) =>
-    call("POST", `/api/v1/operator/withdrawals/${id}/${step}`, { headers: operator, payload });
+  const op = (id: string, step: string, payload?: object, lang?: string) =>
+    call("POST", `/api/v1/operator/withdrawals/${id}/${step}`, {
+      headers: operator,
+      payload,
+      lang,
+    });
   const txHash = `0x${"ab".repeat(32)}`;
 
   beforeAll(async () => {
@@ -86,8 +90,6 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
       engine: running.engine,
       accounts: accountOpener(running.engine),
       withdrawAddressLockMs: hourMs,
-      // The parallel test sends 100 requests at once; the budget itself is the transfers' one.
-      tradePasswordAttemptsMax: 1_000,
     });
     for (const [name, phone] of [
       ["a", "+4915100000021"],
@@ -266,7 +268,30 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
     );
   });
 
+  it("the operator rejects a pending one; the user cancels an approved one; no step twice", async () => {
+    const first = (await withdraw({ amount: "40" })).json().data;
+    const rejected = await op(first.withdrawalId, "reject", { reason: "sanctions check" }, "de");
+    expect(rejected.json().data.status).toBe("rejected");
+    const again = await op(first.withdrawalId, "reject", { reason: "again" }, "de");
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe("Diese Auszahlung lässt sich so nicht mehr ändern");
+    const emptyReason = await op(first.withdrawalId, "reject", { reason: " " });
+    expect(emptyReason.statusCode).toBe(400);
+    const second = (await withdraw({ amount: "40" })).json().data;
+    await op(second.withdrawalId, "approve");
+    const cancel = (id: string) =>
+      call("POST", `/api/v1/wallet/withdrawals/${id}/cancel`, { user: "a" });
+    expect((await cancel(second.withdrawalId)).json().data.status).toBe("cancelled");
+    expect((await cancel(second.withdrawalId)).json().error).toBe("withdrawal_state_invalid");
+    expect((await op(second.withdrawalId, "complete")).json().error).toBe(
+      "withdrawal_state_invalid",
+    );
+    expect(balance("a")).toEqual([9_895n * USDT, 0n]);
+    expect((await op("999999", "approve")).statusCode).toBe(404);
+  });
+
   it("a retry with the same request id holds nothing more", async () => {
+    nowMs += 16 * 60_000; // a fresh trade-password guess budget (10 per 15 minutes)
     const id = requestId();
     const first = await withdraw({ requestId: id, amount: "20" });
     const again = await withdraw({ requestId: id, amount: "20" });
@@ -316,6 +341,10 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
   });
 
   describe("refusals change nothing", () => {
+    // A fresh window for the route's request limit and the trade-password guess budget.
+    beforeAll(() => {
+      nowMs += 16 * 60_000;
+    });
     it.each([
       [
         "another user's address id",
@@ -353,6 +382,7 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
     });
 
     it("in the user's language", async () => {
+      nowMs += 16 * 60_000;
       const french = await withdraw({ amount: "5" }, "a", "fr");
       expect(french.json().message).toBe(
         "Le montant est inférieur au retrait minimum pour cet actif et ce réseau",
@@ -390,8 +420,10 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
     });
 
     it("another user cannot see or cancel a withdrawal", async () => {
-      nowMs += 60_000; // past the per-minute request limit of the refusals above
-      const mine = (await withdraw({ amount: "30" })).json().data;
+      nowMs += 16 * 60_000; // past the request limit and the trade-password guess budget
+      const made = await withdraw({ amount: "30" });
+      expect(made.statusCode, made.body).toBe(200);
+      const mine = made.json().data;
       const seen = await call("GET", `/api/v1/wallet/withdrawals/${mine.withdrawalId}`, {
         user: "b",
       });
