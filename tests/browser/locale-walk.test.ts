@@ -40,6 +40,7 @@ const signedInRoutes = [
   "/assets/account/fund",
   "/assets/transfer",
   "/assets/exchange",
+  "/assets/withdraw",
   "/notices/1",
   "/news",
   "/vip",
