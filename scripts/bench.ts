@@ -11,6 +11,7 @@ const benchmarks: Record<string, string> = {
   fanout: "apps/server/scripts/fanout-bench.ts",
   http: "apps/server/scripts/http-bench.ts",
   startup: "apps/server/scripts/startup-bench.ts",
+  perp: "packages/kernel/bench/perp.ts",
   memory: "packages/kernel/bench/memory.ts",
 };
 

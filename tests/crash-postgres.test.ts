@@ -10,7 +10,7 @@ const schema = `crash_${randomBytes(6).toString("hex")}`;
 describe.skipIf(!url)("crash recovery [postgres]", () => {
   afterAll(() => dropSchema(schema));
   it(
-    `keeps every acknowledged deposit exactly once across ${kills} SIGKILLs (PostgreSQL journal)`,
+    `bank workload across ${kills} SIGKILLs: deposits and orders exactly once, assets conserved, statements = ledger = tape, rebuilt read models agree (PostgreSQL journal)`,
     () => runCrashTest({ kind: "postgres", url: url!, schema }),
     900_000,
   );

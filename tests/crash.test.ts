@@ -2,7 +2,7 @@ import { it } from "vitest";
 import { kills, runCrashTest } from "./crash.ts";
 
 it(
-  `keeps every acknowledged deposit exactly once across ${kills} SIGKILLs (file journal)`,
+  `bank workload across ${kills} SIGKILLs: deposits and orders exactly once, assets conserved, statements = ledger = tape, rebuilt read models agree (file journal)`,
   () => runCrashTest({ kind: "file" }),
   900_000,
 );

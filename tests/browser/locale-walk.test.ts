@@ -41,6 +41,7 @@ const signedInRoutes = [
   "/assets/transfer",
   "/assets/exchange",
   "/assets/withdraw",
+  "/assets/bank-deposit",
   "/notices/1",
   "/news",
   "/vip",

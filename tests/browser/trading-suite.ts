@@ -44,6 +44,9 @@ export function useTradingSuite() {
           PASSWORD_COST: "12",
           // Saved withdrawal addresses wait 3 s instead of 24 h, so a test can pass the lock.
           WITHDRAW_ADDRESS_LOCK_MS: String(withdrawAddressLockMs),
+          BANK_ACCOUNT_NUMBER: "DE89 3704 0044 0532 0130 00",
+          BANK_ACCOUNT_NAME: "Candor Test Ltd",
+          BANK_NAME: "Example Bank",
         },
         startTimeoutMs: 170_000,
       }),

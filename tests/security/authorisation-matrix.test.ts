@@ -54,6 +54,7 @@ const ownedResources: Record<
     answer: [404, "withdrawal_not_found"],
     demoAnswer: [403, "demo_withdraw_not_allowed"],
   },
+  "GET /api/v1/uploads/:uploadId": { make: uploadOf, answer: [404, "upload_not_found"] },
 };
 
 /**
@@ -109,6 +110,34 @@ async function withdrawalOf(suite: SecurityApp, owner: SuiteUser): Promise<strin
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data.withdrawalId;
+}
+
+/** A payment-proof image uploaded by `owner` (a 1×1 PNG, re-encoded by the pipeline). */
+async function uploadOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const png = Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC",
+    "base64",
+  );
+  const boundary = "----candor-matrix";
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.png"\r\n` +
+        `Content-Type: image/png\r\n\r\n`,
+    ),
+    png,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/uploads?purpose=bank_deposit_proof",
+    headers: {
+      authorization: `Bearer ${owner.token}`,
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+    },
+    payload,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.upload.uploadId;
 }
 
 async function openOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {

@@ -12,7 +12,7 @@ const config = readConfig(process.env);
 const dataDir = path.resolve(config.DATA_DIR);
 const database = await openDatabase(
   config.DATABASE_URL
-    ? { kind: "postgres", url: config.DATABASE_URL }
+    ? { kind: "postgres", url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA }
     : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
 );
 const onFatal = (error: unknown) => {

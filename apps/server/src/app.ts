@@ -1,4 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from "fastify";
 import type { Database } from "./db/database.ts";
@@ -24,6 +26,12 @@ import { marketMakerModule } from "./modules/market-maker/market-maker.routes.ts
 import { spotModule } from "./modules/spot/spot.routes.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
 import type { WithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
+import { bankDepositsModule } from "./modules/bank-deposits/bank-deposits.routes.ts";
+import type { BankDepositSettings } from "./modules/bank-deposits/bank-deposits.service.ts";
+import { OperatorService } from "./modules/operator/operator.service.ts";
+import { defaultImageLimits, type ImageLimits } from "./modules/uploads/image.ts";
+import { uploadsModule } from "./modules/uploads/uploads.routes.ts";
+import { UploadsService } from "./modules/uploads/uploads.service.ts";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -75,6 +83,13 @@ export interface AppDeps {
    * then, history reads (`readModelPaths`) answer 503 with Retry-After rather than stale data.
    */
   readModelsCaughtUp?: () => boolean;
+  /**
+   * Uploaded images: their folder (UPLOADS_DIR, default DATA_DIR/uploads, outside the web root)
+   * and limits. Unset (tests): a fresh temporary folder.
+   */
+  uploads?: { dir: string; limits?: Partial<ImageLimits> };
+  /** The operator's bank account and the assets bank deposits credit; unset: bank deposits off. */
+  bankDeposits?: BankDepositSettings;
 }
 
 /** GET paths answered from the read models (order history, finished orders, statements). */
@@ -170,6 +185,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       recipients: auth,
       withdrawAddressLockMs: deps.withdrawAddressLockMs,
       withdrawals: deps.withdrawals,
+    });
+    const uploads = new UploadsService({
+      database,
+      now,
+      dir: deps.uploads?.dir ?? mkdtempSync(path.join(tmpdir(), "candor-uploads-")),
+      limits: { ...defaultImageLimits, ...deps.uploads?.limits },
+    });
+    await app.register(uploadsModule, { uploads });
+    await app.register(bankDepositsModule, {
+      database,
+      engine: deps.engine,
+      now,
+      uploads,
+      operator: new OperatorService(deps.engine, auth),
+      settings: deps.bankDeposits ?? { bank: null, assets: ["USDT"] },
     });
     await app.register(proofModule, {
       database,

@@ -20,6 +20,9 @@ describe("readConfig", () => {
       MARKET_TICK_INTERVAL_MS: 1_000,
       BINANCE_STREAM_URL: "wss://stream.binance.com:9443",
       WITHDRAW_ADDRESS_LOCK_MS: 86_400_000,
+      UPLOAD_MAX_BYTES: 5_242_880,
+      UPLOAD_MAX_PIXELS: 40_000_000,
+      BANK_DEPOSIT_ASSETS: "USDT",
     });
   });
 
@@ -57,6 +60,8 @@ describe("readConfig", () => {
       /^DATABASE_URL="mysql:\/\/x" is invalid: must start with postgres/,
     ],
     [{ LOG_LEVEL: "loud" }, /^LOG_LEVEL="loud" is invalid/],
+    [{ UPLOAD_MAX_BYTES: "10" }, /^UPLOAD_MAX_BYTES="10" is invalid/],
+    [{ BANK_DEPOSIT_ASSETS: "USDT;EUR" }, /^BANK_DEPOSIT_ASSETS="USDT;EUR" is invalid/],
     [{ SMTP_URL: "http://mail" }, /^SMTP_URL="http:\/\/mail" is invalid: must start with smtp/],
     [{ OPERATOR_TOKEN: "short" }, /^OPERATOR_TOKEN="short" is invalid: must be at least 16/],
     [{ PUBLIC_URL: "https://x.example/path" }, /^PUBLIC_URL=.* is invalid: must be an origin/],

@@ -64,6 +64,25 @@ const ConfigSchema = z.object({
       "must be ASSET:amount entries separated by commas",
     )
     .optional(),
+  /** Folder of uploaded images (default DATA_DIR/uploads); must not be inside the web root. */
+  UPLOADS_DIR: z.string().min(1).optional(),
+  /** Largest upload in bytes (default 5 MiB). */
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1_024).max(52_428_800).default(5_242_880),
+  /** Most pixels (width × height) an uploaded image may have (default 40 million). */
+  UPLOAD_MAX_PIXELS: z.coerce.number().int().min(10_000).max(268_402_689).default(40_000_000),
+  /** Assets a bank transfer can be credited in, comma-separated (default USDT). */
+  BANK_DEPOSIT_ASSETS: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$/, "must be asset ids separated by commas")
+    .default("USDT"),
+  /** The operator's bank account users transfer to; bank deposits are off while it is unset. */
+  BANK_ACCOUNT_NUMBER: z.string().min(1).max(100).optional(),
+  BANK_ACCOUNT_NAME: z.string().min(1).max(200).optional(),
+  BANK_NAME: z.string().min(1).max(200).optional(),
+  /** SWIFT/BIC, sort code or routing number. */
+  BANK_CODE: z.string().min(1).max(100).optional(),
+  /** What users should write in the transfer's reference, or any other instruction. */
+  BANK_DEPOSIT_NOTE: z.string().min(1).max(500).optional(),
   BINANCE_STREAM_URL: z
     .string()
     .regex(/^wss?:\/\//, "must start with ws:// or wss://")

@@ -16,6 +16,7 @@ import { migrate } from "./db/migrate.ts";
 import { accountOpener } from "./engine/submit.ts";
 import { openEngine } from "./engine/open-engine.ts";
 import { createMarketModule } from "./modules/market/market.module.ts";
+import { uploadsDir } from "./modules/uploads/uploads-dir.ts";
 import pino from "pino";
 import { version } from "./version.ts";
 
@@ -123,6 +124,22 @@ export async function serve(config: Config, starting: StartingServer) {
     proofIntervalMs: config.PROOF_INTERVAL_MS || undefined,
     market,
     readModelsCaughtUp,
+    uploads: {
+      dir: uploadsDir(config.UPLOADS_DIR, dataDir, webRoot),
+      limits: { maxBytes: config.UPLOAD_MAX_BYTES, maxPixels: config.UPLOAD_MAX_PIXELS },
+    },
+    bankDeposits: {
+      assets: config.BANK_DEPOSIT_ASSETS.split(","),
+      bank: config.BANK_ACCOUNT_NUMBER
+        ? {
+            accountNumber: config.BANK_ACCOUNT_NUMBER,
+            accountName: config.BANK_ACCOUNT_NAME ?? "",
+            bankName: config.BANK_NAME ?? "",
+            bankCode: config.BANK_CODE ?? null,
+            note: config.BANK_DEPOSIT_NOTE ?? null,
+          }
+        : null,
+    },
     // The app serves on the server that already listens, once it is ready.
     serverFactory: (appHandler) => {
       handler = appHandler;

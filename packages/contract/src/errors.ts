@@ -97,6 +97,14 @@ export const httpStatusByErrorCode = {
   withdrawal_not_found: 404,
   withdrawal_state_invalid: 409,
   withdrawal_same_operator: 409,
+  upload_not_an_image: 415,
+  upload_too_large: 413,
+  upload_too_many_pixels: 400,
+  upload_not_found: 404,
+  bank_deposit_unavailable: 409,
+  bank_deposit_proof_used: 409,
+  bank_deposit_not_found: 404,
+  bank_deposit_closed: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

@@ -12,3 +12,4 @@ export * from "./notices.ts";
 export * from "./spot.ts";
 export * from "./wallet.ts";
 export * from "./proof.ts";
+export * from "./bank-deposits.ts";

@@ -1,7 +1,9 @@
 // `npm run sim -- --seeds N --commands M [--first S] [--book reference|fast]`: runs seeded
 // whole-kernel simulations and prints one line per seed; a failure prints its seed and exits 1.
+// `--perp` runs the perpetuals simulation instead (violent price paths, funding, liquidations).
 import { createOrderBook } from "../src/book/order-book.ts";
 import { createReferenceBook } from "../src/book/order-book.reference.ts";
+import { simulatePerp } from "../src/perp/simulate.ts";
 import { simulate, SimulationFailure } from "../src/testing/simulate.ts";
 
 function flag(name: string, fallback: number): number {
@@ -21,8 +23,14 @@ const bookFactory = bookName === "reference" ? createReferenceBook : createOrder
 
 let failed = 0;
 const started = performance.now();
+const perp = process.argv.includes("--perp");
 for (let seed = first; seed < first + seeds; seed++) {
   try {
+    if (perp) {
+      const report = simulatePerp(seed, commands);
+      console.log(JSON.stringify({ ...report, hash: report.hash.slice(0, 16) }));
+      continue;
+    }
     const report = simulate({ seed, commands, bookFactory });
     console.log(
       JSON.stringify({

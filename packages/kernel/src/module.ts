@@ -6,7 +6,8 @@
 import type { ScheduledEntry } from "./schedule.ts";
 import type { KernelState } from "./state.ts";
 import type { CommandOf, CommandType, ResultOf } from "./types.ts";
-import type { OwnerState } from "./ledger/state.ts";
+import type { Account, OwnerState } from "./ledger/state.ts";
+import type { RejectCode } from "./reject-codes.ts";
 import type { Tick } from "./reference/types.ts";
 
 /** JSON as snapshots hold it. */
@@ -90,6 +91,14 @@ export interface KernelModule {
   onClock?(state: KernelState): void;
   /** reset_demo: end everything the demo owner has open; returns how many orders it cancelled. */
   onDemoReset?(state: KernelState, owner: OwnerState): number;
+  /**
+   * Money is about to leave `account`'s available balance by a transfer between wallets: a
+   * code refuses it (perp: cross collateral backing open positions). Called before anything
+   * changes.
+   */
+  outflowCode?(state: KernelState, account: Account, amount: bigint): RejectCode | null;
+  /** Money left `account`'s available balance by a transfer (perp re-indexes cross positions). */
+  afterOutflow?(state: KernelState, account: Account): void;
   /** Runs a due scheduled entry of one of this module's kinds (`entry.kind`). */
   runScheduled?(state: KernelState, entry: ScheduledEntry): void;
 }

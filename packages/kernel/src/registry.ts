@@ -13,12 +13,20 @@ import { assert } from "./assert.ts";
 import { fundsModule } from "./funds/module.ts";
 import { ledgerModule } from "./ledger/module.ts";
 import type { CommandCodecEntry, Handler, KernelModule } from "./module.ts";
+import { perpModule } from "./perp/module.ts";
 import { referenceModule } from "./reference/module.ts";
 import { scheduleModule } from "./schedule.ts";
 import { spotModule } from "./spot/module.ts";
 import type { CommandType } from "./types.ts";
 
-const modules = [ledgerModule, scheduleModule, referenceModule, fundsModule, spotModule] as const;
+const modules = [
+  ledgerModule,
+  scheduleModule,
+  referenceModule,
+  fundsModule,
+  spotModule,
+  perpModule,
+] as const;
 
 /** Every module, in hook order. */
 export const kernelModules: readonly KernelModule[] = Object.freeze([...modules]);

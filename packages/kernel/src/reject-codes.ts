@@ -67,6 +67,26 @@ export const rejectCodes = [
   "too_many_quotes",
   "house_insufficient",
   "reference_price_stale",
+  // Perpetual contracts (perp/): appended from perp/reject-codes.ts.
+  "perp_contract_invalid",
+  "perp_lots_invalid",
+  "perp_leverage_invalid",
+  "perp_tiers_invalid",
+  "perp_tier_amount_mismatch",
+  "perp_tier_margin_too_high",
+  "perp_fee_invalid",
+  "perp_funding_invalid",
+  "perp_band_invalid",
+  "perp_liquidation_fee_invalid",
+  "insufficient_margin",
+  "leverage_invalid",
+  "leverage_above_tier",
+  "margin_mode_locked",
+  "position_not_found",
+  "position_not_isolated",
+  "reduce_only_would_increase",
+  "margin_remove_too_much",
+  "price_beyond_bankruptcy",
 ] as const;
 
 /** One of the stable rejection codes above. */

@@ -75,6 +75,26 @@ export const errorCodeByRejectCode = {
   too_many_quotes: "too_many_quotes",
   house_insufficient: "house_insufficient",
   reference_price_stale: "reference_price_stale",
+  // Perpetuals: no endpoint submits them yet (issue 19's server step maps the user-facing ones).
+  perp_contract_invalid: "command_rejected",
+  perp_lots_invalid: "command_rejected",
+  perp_leverage_invalid: "command_rejected",
+  perp_tiers_invalid: "command_rejected",
+  perp_tier_amount_mismatch: "command_rejected",
+  perp_tier_margin_too_high: "command_rejected",
+  perp_fee_invalid: "command_rejected",
+  perp_funding_invalid: "command_rejected",
+  perp_band_invalid: "command_rejected",
+  perp_liquidation_fee_invalid: "command_rejected",
+  insufficient_margin: "command_rejected",
+  leverage_invalid: "command_rejected",
+  leverage_above_tier: "command_rejected",
+  margin_mode_locked: "command_rejected",
+  position_not_found: "command_rejected",
+  position_not_isolated: "command_rejected",
+  reduce_only_would_increase: "command_rejected",
+  margin_remove_too_much: "command_rejected",
+  price_beyond_bankruptcy: "command_rejected",
 } as const satisfies Record<RejectCode, ErrorCode>;
 
 export function errorCodeOf(code: RejectCode): ErrorCode {

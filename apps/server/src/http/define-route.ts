@@ -103,7 +103,7 @@ export function defineRoute<const E extends EndpointSpec>(
       const data = await handler(context);
       if (data instanceof FileReply) {
         reply.header("content-type", data.contentType);
-        reply.header("content-disposition", `attachment; filename="${data.fileName}"`);
+        reply.header("content-disposition", `${data.disposition}; filename="${data.fileName}"`);
         return data.body;
       }
       if (checkResponses) {

@@ -45,6 +45,7 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/assets/exchange", page(() => import("./routes/exchange.tsx"))],
   ["/assets/addresses", page(() => import("./routes/addresses.tsx"))],
   ["/assets/withdraw", page(() => import("./routes/withdraw.tsx"))],
+  ["/assets/bank-deposit", page(() => import("./routes/bank-deposit.tsx"))],
   ["/trade", page(() => import("./routes/trade.tsx"))],
   ["/assets", page(() => import("./routes/assets.tsx"))],
   ["/vip", page(() => import("./routes/vip.tsx"))],

@@ -62,6 +62,8 @@ export interface EndpointCallInput<E extends EndpointSpec> {
   params?: InputOf<E["params"]>;
   query?: InputOf<E["query"]>;
   body?: EndpointInput<E>;
+  /** A multipart body (file uploads, `POST /api/v1/uploads`) instead of JSON. */
+  form?: FormData;
 }
 
 /**
@@ -91,7 +93,11 @@ export async function callEndpoint<E extends EndpointSpec>(
       method: endpoint.method,
       headers,
       credentials: "same-origin",
-      ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
+      ...(input.form
+        ? { body: input.form }
+        : input.body === undefined
+          ? {}
+          : { body: JSON.stringify(input.body) }),
       signal: AbortSignal.timeout(requestTimeoutMs),
     });
   } catch {

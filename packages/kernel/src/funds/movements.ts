@@ -168,12 +168,18 @@ export const transferWallet: Handler<"transfer_wallet"> = (state, command) => {
   if (availableOf(owner, command.sourceWallet, asset.assetId) < command.amount) {
     return fail("insufficient_balance");
   }
+  const source = accountOf(state, owner, command.sourceWallet, asset.assetId);
+  for (const module of state.modules) {
+    const refused = module.outflowCode?.(state, source, command.amount) ?? null;
+    if (refused !== null) return fail(refused);
+  }
   const postingSeq = post(state, {
-    debit: accountOf(state, owner, command.sourceWallet, asset.assetId),
+    debit: source,
     credit: accountOf(state, owner, command.targetWallet, asset.assetId),
     amount: command.amount,
     reason: "transfer_wallet",
   });
+  for (const module of state.modules) module.afterOutflow?.(state, source);
   return ok({ postingSeq });
 };
 

@@ -15,7 +15,12 @@ export type PostingReason =
   | "trade"
   | "fee_maker"
   | "fee_taker"
-  | "exchange";
+  | "exchange"
+  | "perp_realised"
+  | "perp_fee"
+  | "perp_liquidation_fee"
+  | "perp_funding"
+  | "perp_insurance_cover";
 
 /**
  * One balanced movement of `amount` of `assetId`: the debit account loses it, the credit

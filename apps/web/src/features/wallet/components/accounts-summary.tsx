@@ -35,6 +35,9 @@ export function AccountsSummary() {
         ))}
       </ul>
       <div className="link-row">
+        <Link to="/assets/bank-deposit" data-testid="assets-bank-deposit-link">
+          {t("wallet.bankDeposit.title")}
+        </Link>
         <Link to="/assets/transfer" data-testid="assets-transfer-link">
           {t("wallet.transfer.title")}
         </Link>
