@@ -42,6 +42,7 @@ const signedInRoutes = [
   "/assets/account/fund",
   "/assets/transfer",
   "/assets/exchange",
+  "/assets/withdraw",
   "/assets/bank-deposit",
   "/notices/1",
   "/news",

@@ -26,6 +26,8 @@ export function texts(locale: string) {
 }
 
 export const operatorToken = "operator-token-for-browser-tests";
+/** The suite server's withdrawal-address lock. */
+export const withdrawAddressLockMs = 3_000;
 export let server: ServerProcess;
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -40,6 +42,8 @@ export function useTradingSuite() {
           OPERATOR_TOKEN: operatorToken,
           CAPTCHA: "off",
           PASSWORD_COST: "12",
+          // Saved withdrawal addresses wait 3 s instead of 24 h, so a test can pass the lock.
+          WITHDRAW_ADDRESS_LOCK_MS: String(withdrawAddressLockMs),
           BANK_ACCOUNT_NUMBER: "DE89 3704 0044 0532 0130 00",
           BANK_ACCOUNT_NAME: "Candor Test Ltd",
           BANK_NAME: "Example Bank",

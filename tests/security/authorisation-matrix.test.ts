@@ -49,6 +49,16 @@ const ownedResources: Record<
     make: secondsContractOf,
     answer: [404, "seconds_contract_not_found"],
   },
+  "GET /api/v1/wallet/withdrawals/:withdrawalId": {
+    make: withdrawalOf,
+    answer: [404, "withdrawal_not_found"],
+    demoAnswer: [403, "demo_withdraw_not_allowed"],
+  },
+  "POST /api/v1/wallet/withdrawals/:withdrawalId/cancel": {
+    make: withdrawalOf,
+    answer: [404, "withdrawal_not_found"],
+    demoAnswer: [403, "demo_withdraw_not_allowed"],
+  },
   "GET /api/v1/uploads/:uploadId": { make: uploadOf, answer: [404, "upload_not_found"] },
 };
 
@@ -125,6 +135,26 @@ async function secondsContractOf(suite: SecurityApp, owner: SuiteUser): Promise<
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data.contract.contractId;
+}
+
+/** A pending withdrawal of 20 USDT (+ fee) to the owner's saved address (no lock in the suite). */
+async function withdrawalOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const addressId = await addressOf(suite, owner);
+  suite.tick();
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/wallet/withdrawals",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: {
+      requestId: crypto.randomUUID(),
+      addressId,
+      asset: "USDT",
+      amount: "20",
+      tradePassword: "trade1234",
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.withdrawalId;
 }
 
 /** A payment-proof image uploaded by `owner` (a 1×1 PNG, re-encoded by the pipeline). */

@@ -85,6 +85,9 @@ describeEachDatabase("money endpoints", (database) => {
     const endpoints = suite.app.endpoints.filter((e) => amountFields(e).length > 0);
     // Deposits, spot orders, withdrawals, demo grants, market-maker funding, ...
     expect(endpoints.length).toBeGreaterThanOrEqual(3);
+    expect(endpoints.map((e) => `${e.method} ${e.path}`)).toContain(
+      "POST /api/v1/wallet/withdrawals",
+    );
     const hash = suite.engine.stateHash();
     for (const endpoint of endpoints) {
       for (const field of amountFields(endpoint)) {

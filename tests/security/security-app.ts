@@ -52,6 +52,8 @@ export async function startSecurityApp(database: Database): Promise<SecurityApp>
     captcha: "off",
     passwordCost: 10,
     market,
+    // Saved withdrawal addresses are usable at once, so the matrix can make withdrawals.
+    withdrawAddressLockMs: 0,
   });
   let deposits = 0;
   const session = (response: { statusCode: number; body: string; json(): unknown }) => {

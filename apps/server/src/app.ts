@@ -27,6 +27,7 @@ import { secondsModule } from "./modules/seconds/seconds.routes.ts";
 import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts";
 import { spotModule } from "./modules/spot/spot.routes.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
+import type { WithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
 import { bankDepositsModule } from "./modules/bank-deposits/bank-deposits.routes.ts";
 import type { BankDepositSettings } from "./modules/bank-deposits/bank-deposits.service.ts";
 import { OperatorService } from "./modules/operator/operator.service.ts";
@@ -44,6 +45,10 @@ export interface AppDeps {
   logLevel?: string;
   /** Largest request body accepted, in bytes. */
   bodyLimitBytes?: number;
+  /** How long a new withdrawal address waits before use, ms (WITHDRAW_ADDRESS_LOCK_MS). */
+  withdrawAddressLockMs?: number;
+  /** Withdrawal minimums, fees and two-approval amounts (WITHDRAW_TERMS, WITHDRAW_TWO_APPROVALS_ABOVE). */
+  withdrawals?: WithdrawalConfig;
   /** Bearer token for operator endpoints (OPERATOR_TOKEN); unset means no operator access. */
   operatorToken?: string;
   /** The single-writer kernel engine (journal + kernel); routes that move money need it. */
@@ -189,6 +194,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       now,
       tradePassword: auth.tradePassword,
       recipients: auth,
+      withdrawAddressLockMs: deps.withdrawAddressLockMs,
+      withdrawals: deps.withdrawals,
     });
     await app.register(secondsModule, {
       engine: deps.engine,

@@ -1,3 +1,5 @@
+import { defaultWithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
+import { withdrawalConfigOf } from "./serve.ts";
 import { describe, expect, it } from "vitest";
 import { ConfigError, readConfig } from "./config.ts";
 
@@ -18,10 +20,32 @@ describe("readConfig", () => {
       MARKET_TICK_INTERVAL_MS: 1_000,
       BINANCE_STREAM_URL: "wss://stream.binance.com:9443",
       SECONDS_ENABLED: "true",
+      WITHDRAW_ADDRESS_LOCK_MS: 86_400_000,
       UPLOAD_MAX_BYTES: 5_242_880,
       UPLOAD_MAX_PIXELS: 40_000_000,
       BANK_DEPOSIT_ASSETS: "USDT",
     });
+  });
+
+  it("reads withdrawal terms and two-approval amounts", () => {
+    const config = readConfig({
+      WITHDRAW_TERMS: "USDT:ethereum:20:5,USDT:bsc:10.5:0.8,ETH:ethereum:0.01:0.002",
+      WITHDRAW_TWO_APPROVALS_ABOVE: "USDT:10000,ETH:5",
+    });
+    expect(withdrawalConfigOf(config)).toEqual({
+      terms: {
+        USDT: { ethereum: { minimum: "20", fee: "5" }, bsc: { minimum: "10.5", fee: "0.8" } },
+        ETH: { ethereum: { minimum: "0.01", fee: "0.002" } },
+      },
+      twoApprovalsAbove: { USDT: "10000", ETH: "5" },
+    });
+    expect(withdrawalConfigOf(readConfig({}))).toEqual(defaultWithdrawalConfig);
+    expect(() => readConfig({ WITHDRAW_TERMS: "USDT:solana:1:1" })).toThrow(
+      /^WITHDRAW_TERMS=.* is invalid/,
+    );
+    expect(() => readConfig({ WITHDRAW_TWO_APPROVALS_ABOVE: "USDT:-1" })).toThrow(
+      /^WITHDRAW_TWO_APPROVALS_ABOVE=.* is invalid/,
+    );
   });
 
   it("treats empty variables as unset", () => {

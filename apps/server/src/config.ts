@@ -50,6 +50,27 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[1-9]\d{0,11}$/, "must be a whole number of USDT")
     .optional(),
+  /** How long a new or changed withdrawal address waits before it can be used, ms (24 h). */
+  WITHDRAW_ADDRESS_LOCK_MS: z.coerce.number().int().min(0).max(2_592_000_000).default(86_400_000),
+  /**
+   * Withdrawal minimum and fee per asset and network: `ASSET:network:minimum:fee`, separated
+   * by commas (default `USDT:ethereum:20:5,USDT:bsc:10:1,USDT:cronos:10:1`).
+   */
+  WITHDRAW_TERMS: z
+    .string()
+    .regex(
+      /^[A-Z0-9]{1,16}:(ethereum|bsc|cronos):\d{1,18}(\.\d{1,18})?:\d{1,18}(\.\d{1,18})?(,[A-Z0-9]{1,16}:(ethereum|bsc|cronos):\d{1,18}(\.\d{1,18})?:\d{1,18}(\.\d{1,18})?)*$/,
+      "must be ASSET:network:minimum:fee entries separated by commas",
+    )
+    .optional(),
+  /** Amount per asset above which two different operators approve: `USDT:10000,BTC:1`. */
+  WITHDRAW_TWO_APPROVALS_ABOVE: z
+    .string()
+    .regex(
+      /^[A-Z0-9]{1,16}:\d{1,18}(\.\d{1,18})?(,[A-Z0-9]{1,16}:\d{1,18}(\.\d{1,18})?)*$/,
+      "must be ASSET:amount entries separated by commas",
+    )
+    .optional(),
   /** Folder of uploaded images (default DATA_DIR/uploads); must not be inside the web root. */
   UPLOADS_DIR: z.string().min(1).optional(),
   /** Largest upload in bytes (default 5 MiB). */

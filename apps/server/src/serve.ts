@@ -4,6 +4,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
+import type { WithdrawNetwork } from "@candor/contract";
+import {
+  defaultWithdrawalConfig,
+  type WithdrawalConfig,
+  type WithdrawalTerms,
+} from "./modules/wallet/wallet.withdrawals.ts";
 import type { StartingServer } from "./http/starting-server.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
@@ -108,6 +114,8 @@ export async function serve(config: Config, starting: StartingServer) {
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
     operatorToken: config.OPERATOR_TOKEN,
+    withdrawAddressLockMs: config.WITHDRAW_ADDRESS_LOCK_MS,
+    withdrawals: withdrawalConfigOf(config),
     publicUrl: config.PUBLIC_URL,
     port: config.PORT,
     passwordCost: config.PASSWORD_COST,
@@ -178,4 +186,32 @@ export async function serve(config: Config, starting: StartingServer) {
   mark("history");
   console.log(`Start-up (ms since the process started): ${phases.join(", ")}`);
   console.log(`Candor ${version} is running at ${starting.url.replace("[::1]", "localhost")}/`);
+}
+
+/** WITHDRAW_TERMS and WITHDRAW_TWO_APPROVALS_ABOVE as the wallet reads them. */
+export function withdrawalConfigOf(config: Config): WithdrawalConfig {
+  const result: WithdrawalConfig = {
+    terms: config.WITHDRAW_TERMS === undefined ? defaultWithdrawalConfig.terms : {},
+    twoApprovalsAbove:
+      config.WITHDRAW_TWO_APPROVALS_ABOVE === undefined
+        ? defaultWithdrawalConfig.twoApprovalsAbove
+        : {},
+  };
+  const terms: Record<string, Partial<Record<WithdrawNetwork, WithdrawalTerms>>> = {};
+  for (const entry of config.WITHDRAW_TERMS?.split(",") ?? []) {
+    const [asset, network, minimum, fee] = entry.split(":") as [
+      string,
+      WithdrawNetwork,
+      string,
+      string,
+    ];
+    terms[asset] = { ...terms[asset], [network]: { minimum, fee } };
+  }
+  if (config.WITHDRAW_TERMS !== undefined) result.terms = terms;
+  if (config.WITHDRAW_TWO_APPROVALS_ABOVE !== undefined) {
+    result.twoApprovalsAbove = Object.fromEntries(
+      config.WITHDRAW_TWO_APPROVALS_ABOVE.split(",").map((e) => e.split(":") as [string, string]),
+    );
+  }
+  return result;
 }

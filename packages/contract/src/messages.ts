@@ -33,6 +33,12 @@ export const messagesByLocale: Record<Locale, Messages> = {
 };
 
 /** The message for an error code in a locale, falling back to English (DESIGN §4). */
-export function errorMessage(locale: Locale, code: ErrorCode): string {
-  return messagesByLocale[locale].errors[code] ?? messagesByLocale.en.errors[code];
+export function errorMessage(
+  locale: Locale,
+  code: ErrorCode,
+  params?: Readonly<Record<string, string>>,
+): string {
+  const text = messagesByLocale[locale].errors[code] ?? messagesByLocale.en.errors[code];
+  if (params === undefined) return text;
+  return text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => params[name] ?? whole);
 }

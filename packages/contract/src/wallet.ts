@@ -56,6 +56,7 @@ export const spotBalances = defineEndpoint({
 export const StatementReason = z.enum([
   "deposit",
   "withdrawal",
+  "withdrawal_fee",
   "transfer_wallet",
   "transfer_user",
   "demo_grant",
@@ -584,4 +585,216 @@ export const deleteWithdrawAddress = defineEndpoint({
   params: z.strictObject({ addressId: WithdrawAddressId }),
   response: z.object({ deleted: z.literal(true) }),
   errors: ["withdraw_address_not_found", "demo_withdraw_not_allowed"],
+});
+
+// Withdrawals (issue 16): to a saved address whose waiting period has passed, held at request,
+// approved, sent and completed (or rejected/cancelled) by the operator.
+
+export const WithdrawalStatus = z.enum([
+  "pending",
+  "approved",
+  "sent",
+  "completed",
+  "rejected",
+  "cancelled",
+]);
+export type WithdrawalStatus = z.infer<typeof WithdrawalStatus>;
+
+/** One step of a withdrawal's history: the state it entered, when, and who moved it. */
+export const WithdrawalStepView = z.object({
+  status: z.enum([
+    "requested",
+    "pending",
+    "approved",
+    "sent",
+    "completed",
+    "rejected",
+    "cancelled",
+  ]),
+  /** The operator's id on operator steps; null on the user's own. */
+  operatorId: z.string().nullable(),
+  /** The transaction hash (sent) or the reason (rejected); null otherwise. */
+  detail: z.string().nullable(),
+  atMs: z.number().int(),
+});
+
+export const WithdrawalView = z.object({
+  withdrawalId: z.string(),
+  asset: z.string(),
+  network: WithdrawNetwork,
+  addressId: z.string(),
+  address: z.string(),
+  /** What leaves for the address (what the address receives). */
+  amount: DecimalString,
+  /** Held with the amount and paid to the fee account on completion. */
+  fee: DecimalString,
+  /** amount + fee: what leaves the fund wallet. */
+  total: DecimalString,
+  status: WithdrawalStatus,
+  /** Approvals needed (2 above the configured amount) and those given so far. */
+  approvalsRequired: z.number().int(),
+  approvals: z.number().int(),
+  txHash: z.string().nullable(),
+  rejectReason: z.string().nullable(),
+  /** Postings of the completion (the payout and the fee); null before. */
+  postingSeq: z.string().nullable(),
+  requestedAtMs: z.number().int(),
+  updatedAtMs: z.number().int(),
+  steps: z.array(WithdrawalStepView),
+});
+export type WithdrawalView = z.infer<typeof WithdrawalView>;
+
+export const WithdrawalId = z.string().regex(/^[1-9]\d{0,15}$/);
+
+export const withdrawalOptions = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/withdrawals/options",
+  summary: "Withdrawable assets and networks with their minimum and fee (shown before confirming)",
+  tag: "wallet",
+  auth: "user",
+  response: z.object({
+    items: z.array(
+      z.object({
+        asset: z.string(),
+        network: WithdrawNetwork,
+        minimum: DecimalString,
+        fee: DecimalString,
+        /** Above this amount two different operators must approve; null = never. */
+        twoApprovalsAbove: DecimalString.nullable(),
+      }),
+    ),
+  }),
+});
+
+export const requestWithdrawal = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/withdrawals",
+  summary: "Request a withdrawal to a saved address: amount + fee are held until it completes",
+  tag: "wallet",
+  auth: "user",
+  body: z.strictObject({
+    requestId: ClientOrderId,
+    addressId: WithdrawAddressId,
+    asset: z.string().regex(/^[A-Z0-9]{1,16}$/),
+    /** What the address is to receive; the fee is added on top. */
+    amount: decimalString(18, { positive: true }),
+    tradePassword: z.string().min(1).max(64),
+  }),
+  response: WithdrawalView,
+  errors: [
+    "demo_withdraw_not_allowed",
+    "withdraw_address_not_found",
+    "withdraw_address_locked",
+    "withdraw_not_supported",
+    "withdraw_below_minimum",
+    "trade_password_not_set",
+    "trade_password_invalid",
+    "insufficient_balance",
+    "asset_not_found",
+    "amount_too_many_decimals",
+    "rate_limited",
+  ],
+  description:
+    "Only to an address of the user's address book whose waiting period has passed " +
+    "(`withdraw_address_locked` says from when). Idempotent by `requestId`.",
+});
+
+export const withdrawalRecords = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/withdrawals",
+  summary: "The user's withdrawals, newest first, with every state and time",
+  tag: "wallet",
+  auth: "user",
+  query: PageQuery,
+  response: z.object({ items: z.array(WithdrawalView), nextCursor: z.string().nullable() }),
+  errors: ["demo_withdraw_not_allowed"],
+});
+
+export const withdrawalDetail = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/withdrawals/:withdrawalId",
+  summary: "One of the user's withdrawals with its history",
+  tag: "wallet",
+  auth: "user",
+  params: z.strictObject({ withdrawalId: WithdrawalId }),
+  response: WithdrawalView,
+  errors: ["withdrawal_not_found", "demo_withdraw_not_allowed"],
+});
+
+export const cancelWithdrawal = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/withdrawals/:withdrawalId/cancel",
+  summary: "Cancel a withdrawal that has not been sent (the hold is released)",
+  tag: "wallet",
+  auth: "user",
+  params: z.strictObject({ withdrawalId: WithdrawalId }),
+  response: WithdrawalView,
+  errors: ["withdrawal_not_found", "withdrawal_state_invalid", "demo_withdraw_not_allowed"],
+});
+
+/** An operator's view: the user's withdrawal and who asked for it. */
+export const OperatorWithdrawalView = WithdrawalView.extend({ userId: z.string() });
+
+export const operatorWithdrawals = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/operator/withdrawals",
+  summary: "Operator: withdrawals in one state (pending by default), oldest first",
+  tag: "operator",
+  auth: "operator",
+  query: z.strictObject({
+    status: WithdrawalStatus.default("pending"),
+    limit: PageLimit,
+  }),
+  response: z.object({ items: z.array(OperatorWithdrawalView) }),
+});
+
+const OperatorWithdrawalParams = z.strictObject({ withdrawalId: WithdrawalId });
+const operatorWithdrawalErrors = ["withdrawal_not_found", "withdrawal_state_invalid"] as const;
+
+export const approveWithdrawal = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/withdrawals/:withdrawalId/approve",
+  summary: "Operator: approve a pending withdrawal (a second, different operator above the limit)",
+  tag: "operator",
+  auth: "operator",
+  params: OperatorWithdrawalParams,
+  response: OperatorWithdrawalView,
+  errors: [...operatorWithdrawalErrors, "withdrawal_same_operator"],
+});
+
+export const markWithdrawalSent = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/withdrawals/:withdrawalId/sent",
+  summary: "Operator: record the transaction hash of an approved withdrawal's payout",
+  tag: "operator",
+  auth: "operator",
+  params: OperatorWithdrawalParams,
+  body: z.strictObject({
+    txHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x and 64 hex digits"),
+  }),
+  response: OperatorWithdrawalView,
+  errors: [...operatorWithdrawalErrors],
+});
+
+export const completeWithdrawal = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/withdrawals/:withdrawalId/complete",
+  summary: "Operator: the payout is confirmed; the held amount leaves, the fee goes to fees",
+  tag: "operator",
+  auth: "operator",
+  params: OperatorWithdrawalParams,
+  response: OperatorWithdrawalView,
+  errors: [...operatorWithdrawalErrors],
+});
+
+export const rejectWithdrawal = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/withdrawals/:withdrawalId/reject",
+  summary: "Operator: reject a pending or approved withdrawal with a reason (hold released)",
+  tag: "operator",
+  auth: "operator",
+  params: OperatorWithdrawalParams,
+  body: z.strictObject({ reason: z.string().trim().min(1).max(200) }),
+  response: OperatorWithdrawalView,
+  errors: [...operatorWithdrawalErrors],
 });

@@ -261,6 +261,29 @@ describe.each(factories)("kernel with the %s book", (_name, factory) => {
     expect(bal(state, "1", "USDT")).toEqual([100_000n * USDT, 0n]);
   });
 
+  it("holds a withdrawal's fee with it, pays it to system:fees, releases it on cancel", () => {
+    const { state, c } = setup(factory);
+    mustOk(state, c.withdrawHoldFee("1", "USDT", 10n * USDT, 1n * USDT, "wf1"));
+    expect(bal(state, "1", "USDT")).toEqual([99_989n * USDT, 11n * USDT]);
+    expect(run(state, c.withdrawHoldFee("1", "USDT", 100_000n * USDT, 1n, "wf2")).result).toEqual({
+      ok: false,
+      code: "insufficient_balance",
+    });
+    expect(run(state, c.withdrawHoldFee("1", "USDT", 1n, -1n, "wf3")).result).toEqual({
+      ok: false,
+      code: "amount_negative_not_allowed",
+    });
+    const fees = getBalance(state, "system:fees", "real", "fund", "USDT").available;
+    mustOk(state, c.withdrawComplete("wf1"));
+    expect(bal(state, "1", "USDT")).toEqual([99_989n * USDT, 0n]);
+    expect(getBalance(state, "system:fees", "real", "fund", "USDT").available).toBe(
+      fees + 1n * USDT,
+    );
+    mustOk(state, c.withdrawHoldFee("1", "USDT", 5n * USDT, 2n * USDT, "wf4"));
+    mustOk(state, c.withdrawCancel("wf4"));
+    expect(bal(state, "1", "USDT")).toEqual([99_989n * USDT, 0n]);
+  });
+
   it("deposits, withdrawals and transfers", () => {
     const { state, c } = setup(factory);
     mustOk(state, c.withdrawHold("1", "USDT", 10n * USDT, "w1"));

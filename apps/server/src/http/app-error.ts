@@ -5,11 +5,15 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly issues?: { path: string; message: string }[],
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; params?: Readonly<Record<string, string>> },
   ) {
     super(code, options);
     this.name = "AppError";
+    this.params = options?.params;
   }
+
+  /** Values for the message's `{{name}}` placeholders (e.g. a time). */
+  readonly params?: Readonly<Record<string, string>>;
 
   get status(): number {
     return httpStatusByErrorCode[this.code];

@@ -38,7 +38,8 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
   app.setNotFoundHandler(async (request, reply) => sendError(request, reply, "not_found"));
 
   app.setErrorHandler(async (error: FastifyError | AppError | ZodError, request, reply) => {
-    if (error instanceof AppError) return sendError(request, reply, error.code, error.issues);
+    if (error instanceof AppError)
+      return sendError(request, reply, error.code, error.issues, error.params);
     if (error instanceof ZodError) {
       const issues = error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
       return sendError(request, reply, "validation_failed", issues);
@@ -70,11 +71,12 @@ export function sendError(
   reply: FastifyReply,
   code: ErrorCode,
   issues?: { path: string; message: string }[],
+  params?: Readonly<Record<string, string>>,
 ) {
   const error = new AppError(code);
   const body: ErrorEnvelope = {
     code: error.status,
-    message: errorMessage(request.locale, code),
+    message: errorMessage(request.locale, code, params),
     data: null,
     error: code,
     ...(issues ? { issues } : {}),

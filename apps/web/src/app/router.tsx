@@ -44,6 +44,7 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/assets/transfer", page(() => import("./routes/transfer.tsx"))],
   ["/assets/exchange", page(() => import("./routes/exchange.tsx"))],
   ["/assets/addresses", page(() => import("./routes/addresses.tsx"))],
+  ["/assets/withdraw", page(() => import("./routes/withdraw.tsx"))],
   ["/assets/bank-deposit", page(() => import("./routes/bank-deposit.tsx"))],
   ["/trade", page(() => import("./routes/trade.tsx"))],
   ["/options", page(() => import("./routes/options.tsx"))],

@@ -10,6 +10,7 @@ import {
   withdrawalCancel,
   withdrawalComplete,
   withdrawalHold,
+  withdrawalHoldFee,
 } from "./movements.ts";
 import { exchangeAccept, exchangeQuote, pruneQuotes, QUOTES_PER_OWNER_MAX } from "./exchange.ts";
 import { grantDemo, openAccounts, resetDemo } from "./owners.ts";
@@ -121,6 +122,17 @@ export const fundsModule = {
       fields: [...ownerMode, ["quoteId", "string"]],
       result: ["postingSeq"],
     },
+    withdrawal_hold_fee: {
+      typeCode: 25,
+      fields: [
+        ...ownerMode,
+        ["assetId", "string"],
+        ["amount", "bigint"],
+        ["fee", "bigint"],
+        ["withdrawalId", "string"],
+      ],
+      result: [],
+    },
   },
   handlers: {
     open_accounts: openAccounts,
@@ -128,6 +140,7 @@ export const fundsModule = {
     grant_demo: grantDemo,
     credit_deposit: creditDeposit,
     withdrawal_hold: withdrawalHold,
+    withdrawal_hold_fee: withdrawalHoldFee,
     withdrawal_complete: withdrawalComplete,
     withdrawal_cancel: withdrawalCancel,
     transfer_wallet: transferWallet,
@@ -139,13 +152,19 @@ export const fundsModule = {
     write(state) {
       const withdrawals = [...state.funds.withdrawals.values()]
         .sort((a, b) => compareStrings(a.withdrawalId, b.withdrawalId))
-        .map((w): Json => [
-          w.withdrawalId,
-          w.account.key,
-          w.amount.toString(),
-          w.status,
-          w.reference,
-        ]);
+        // The fee is appended only when there is one, so fee-less states keep their hash.
+        .map((w): Json =>
+          w.fee === 0n
+            ? [w.withdrawalId, w.account.key, w.amount.toString(), w.status, w.reference]
+            : [
+                w.withdrawalId,
+                w.account.key,
+                w.amount.toString(),
+                w.status,
+                w.reference,
+                w.fee.toString(),
+              ],
+        );
       // Written only while quotes stand, so states without any keep their snapshot and hash.
       const quotes =
         state.funds.quotes.size === 0
@@ -170,12 +189,13 @@ export const fundsModule = {
       return { withdrawals, exchangeQuotes: quotes };
     },
     read(state, json) {
-      for (const [withdrawalId, key, amount, status, reference] of json.withdrawals as [
+      for (const [withdrawalId, key, amount, status, reference, fee] of json.withdrawals as [
         string,
         string,
         string,
         WithdrawalState["status"],
         string | null,
+        string | undefined,
       ][]) {
         const account = state.ledger.accounts.get(key);
         assert(account !== undefined, "snapshot withdrawal without account");
@@ -183,6 +203,7 @@ export const fundsModule = {
           withdrawalId,
           account,
           amount: BigInt(amount),
+          fee: BigInt(fee ?? "0"),
           status,
           reference,
         });
@@ -232,7 +253,9 @@ export const fundsModule = {
   checkInvariants(state) {
     // A pending withdrawal holds its amount.
     for (const withdrawal of state.funds.withdrawals.values()) {
-      if (withdrawal.status === "pending") withdrawal.account.heldExpected += withdrawal.amount;
+      if (withdrawal.status === "pending") {
+        withdrawal.account.heldExpected += withdrawal.amount + withdrawal.fee;
+      }
     }
     // Standing quotes are counted per owner, bounded, and promise something positive.
     const counted = new Map<string, number>();

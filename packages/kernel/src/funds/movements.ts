@@ -29,6 +29,8 @@ export function withdrawalView(withdrawal: WithdrawalState): WithdrawalView {
     amount: withdrawal.amount,
     status: withdrawal.status,
     reference: withdrawal.reference,
+    // Only when there is one, so the events of fee-less withdrawals stay as they were.
+    ...(withdrawal.fee > 0n ? { fee: withdrawal.fee } : {}),
   };
 }
 
@@ -57,7 +59,25 @@ export const creditDeposit: Handler<"credit_deposit"> = (state, command) => {
   return ok({ postingSeq });
 };
 
-export const withdrawalHold: Handler<"withdrawal_hold"> = (state, command) => {
+export const withdrawalHold: Handler<"withdrawal_hold"> = (state, command) =>
+  holdWithdrawal(state, command, 0n);
+
+export const withdrawalHoldFee: Handler<"withdrawal_hold_fee"> = (state, command) => {
+  if (command.fee < 0n) return fail("amount_negative_not_allowed");
+  return holdWithdrawal(state, command, command.fee);
+};
+
+function holdWithdrawal(
+  state: KernelState,
+  command: {
+    ownerId: string;
+    mode: "real" | "demo";
+    assetId: string;
+    amount: bigint;
+    withdrawalId: string;
+  },
+  fee: bigint,
+) {
   if (command.mode !== "real") return fail("demo_not_allowed");
   const owner = findOwner(state, command.ownerId, command.mode);
   if (typeof owner === "string") return fail(owner);
@@ -66,25 +86,30 @@ export const withdrawalHold: Handler<"withdrawal_hold"> = (state, command) => {
   if (asset === undefined) return fail("asset_not_found");
   const code = amountCode(asset, command.amount);
   if (code !== null) return fail(code);
+  if (fee > 0n) {
+    const feeCode = amountCode(asset, fee);
+    if (feeCode !== null) return fail(feeCode);
+  }
   if (command.withdrawalId.length === 0) return fail("reference_missing");
   const withdrawals = state.funds.withdrawals;
   if (withdrawals.has(command.withdrawalId)) return fail("withdrawal_exists");
-  if (availableOf(owner, "fund", asset.assetId) < command.amount) {
+  if (availableOf(owner, "fund", asset.assetId) < command.amount + fee) {
     return fail("insufficient_balance");
   }
   const account = accountOf(state, owner, "fund", asset.assetId);
-  hold(state, account, command.amount);
+  hold(state, account, command.amount + fee);
   const withdrawal: WithdrawalState = {
     withdrawalId: command.withdrawalId,
     account,
     amount: command.amount,
+    fee,
     status: "pending",
     reference: null,
   };
   withdrawals.set(command.withdrawalId, withdrawal);
   reportWithdrawal(state, withdrawal);
   return DONE;
-};
+}
 
 export const withdrawalComplete: Handler<"withdrawal_complete"> = (state, command) => {
   const withdrawal = state.funds.withdrawals.get(command.withdrawalId);
@@ -100,6 +125,21 @@ export const withdrawalComplete: Handler<"withdrawal_complete"> = (state, comman
     reason: "withdrawal",
     refs: { operatorId: command.operatorId, reference: command.reference },
   });
+  if (withdrawal.fee > 0n) {
+    post(state, {
+      debit: withdrawal.account,
+      credit: accountOf(
+        state,
+        systemOwner(state, "real", systemOwners.fees),
+        "fund",
+        withdrawal.account.assetId,
+      ),
+      amount: withdrawal.fee,
+      debitHeld: true,
+      reason: "withdrawal_fee",
+      refs: { operatorId: command.operatorId, reference: withdrawal.withdrawalId },
+    });
+  }
   withdrawal.status = "completed";
   withdrawal.reference = command.reference;
   reportWithdrawal(state, withdrawal);
@@ -110,7 +150,7 @@ export const withdrawalCancel: Handler<"withdrawal_cancel"> = (state, command) =
   const withdrawal = state.funds.withdrawals.get(command.withdrawalId);
   if (withdrawal === undefined) return fail("withdrawal_not_found");
   if (withdrawal.status !== "pending") return fail("withdrawal_not_pending");
-  release(state, withdrawal.account, withdrawal.amount);
+  release(state, withdrawal.account, withdrawal.amount + withdrawal.fee);
   withdrawal.status = "cancelled";
   reportWithdrawal(state, withdrawal);
   return DONE;

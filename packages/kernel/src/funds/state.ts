@@ -8,6 +8,8 @@ export interface WithdrawalState {
   withdrawalId: string;
   account: Account;
   amount: bigint;
+  /** Held with the amount, paid to `system:fees` on completion; 0 for `withdrawal_hold`. */
+  fee: bigint;
   status: "pending" | "completed" | "cancelled";
   reference: string | null;
 }

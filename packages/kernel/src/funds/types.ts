@@ -57,7 +57,23 @@ export interface WithdrawalHoldCommand extends CommandBase {
   withdrawalId: string;
 }
 
-/** Pays a held withdrawal out: the owner's held funds → external clearing. */
+/**
+ * `withdrawal_hold` with a fee: holds `amount + fee`. On completion `amount` goes to external
+ * clearing and `fee` to `system:fees` (reason `withdrawal_fee`); a cancel releases both.
+ */
+export interface WithdrawalHoldFeeCommand extends CommandBase {
+  type: "withdrawal_hold_fee";
+  ownerId: string;
+  mode: Mode;
+  assetId: string;
+  /** What leaves for the destination address. */
+  amount: bigint;
+  /** What the withdrawal costs, paid to `system:fees` on completion; may be 0. */
+  fee: bigint;
+  withdrawalId: string;
+}
+
+/** Pays a held withdrawal out: the owner's held funds → external clearing (fee → system:fees). */
 export interface WithdrawalCompleteCommand extends CommandBase {
   type: "withdrawal_complete";
   withdrawalId: string;
@@ -170,6 +186,8 @@ export interface WithdrawalView {
   ownerId: string;
   assetId: string;
   amount: bigint;
+  /** Held with the amount, paid to `system:fees` on completion; absent when there is none. */
+  fee?: bigint;
   status: "pending" | "completed" | "cancelled";
   reference: string | null;
 }
@@ -197,6 +215,7 @@ declare module "../types.ts" {
     grant_demo: GrantDemoCommand;
     credit_deposit: CreditDepositCommand;
     withdrawal_hold: WithdrawalHoldCommand;
+    withdrawal_hold_fee: WithdrawalHoldFeeCommand;
     withdrawal_complete: WithdrawalCompleteCommand;
     withdrawal_cancel: WithdrawalCancelCommand;
     transfer_wallet: TransferWalletCommand;
@@ -210,6 +229,7 @@ declare module "../types.ts" {
     grant_demo: PostingValue;
     credit_deposit: PostingValue;
     withdrawal_hold: NoValue;
+    withdrawal_hold_fee: NoValue;
     withdrawal_complete: PostingValue;
     withdrawal_cancel: NoValue;
     transfer_wallet: PostingValue;

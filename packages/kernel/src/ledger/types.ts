@@ -7,6 +7,7 @@ import type { Mode, Wallet } from "../types.ts";
 export type PostingReason =
   | "deposit"
   | "withdrawal"
+  | "withdrawal_fee"
   | "transfer_wallet"
   | "transfer_user"
   | "demo_grant"

@@ -266,6 +266,10 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
     c.withdrawHold(HOUSE, "USDT", 10n ** 12n, "w1"),
     c.withdrawHold(HOUSE, "USDT", 1_000_000n, "w2"),
   ],
+  withdrawal_hold_fee: (c) => [
+    c.withdrawHoldFee(HOUSE, "USDT", 10n ** 12n, 1_000n, "w3"),
+    c.withdrawHoldFee(HOUSE, "USDT", 1_000_000n, 1_000n, "w4"),
+  ],
   withdrawal_complete: (c) => [c.withdrawComplete("w2")],
   withdrawal_cancel: (c) => [c.withdrawCancel("w2")],
   transfer_wallet: (c) => [

@@ -182,6 +182,25 @@ export class CommandMaker {
     };
   }
 
+  withdrawHoldFee(
+    ownerId: string,
+    assetId: string,
+    amount: bigint,
+    fee: bigint,
+    withdrawalId: string,
+  ): Command {
+    return {
+      type: "withdrawal_hold_fee",
+      ...this.next(),
+      ownerId,
+      mode: "real",
+      assetId,
+      amount,
+      fee,
+      withdrawalId,
+    };
+  }
+
   withdrawComplete(withdrawalId: string): Command {
     return {
       type: "withdrawal_complete",

@@ -348,3 +348,216 @@ export class WithdrawAddressRepository {
     return rows.rows.length > 0;
   }
 }
+
+/** A withdrawal record as stored (migration 0015). */
+export interface WithdrawalRow {
+  id: bigint;
+  commandId: string;
+  userId: bigint;
+  assetId: string;
+  network: WithdrawAddressRow["network"];
+  addressId: bigint;
+  address: string;
+  amount: bigint;
+  fee: bigint;
+  status: "requested" | "pending" | "approved" | "sent" | "completed" | "rejected" | "cancelled";
+  approvalsRequired: number;
+  txHash: string | null;
+  rejectReason: string | null;
+  postingSeq: number | null;
+  requestedAtMs: number;
+  updatedAtMs: number;
+}
+
+/** One step of a withdrawal's history. */
+export interface WithdrawalStepRow {
+  withdrawalId: bigint;
+  status: WithdrawalRow["status"];
+  operatorId: string | null;
+  detail: string | null;
+  atMs: number;
+}
+
+const withdrawalColumns = sql`id::text AS id, command_id, user_id::text AS user_id, asset_id,
+  network, address_id::text AS address_id, address, amount::text AS amount, fee::text AS fee,
+  status, approvals_required, tx_hash, reject_reason, posting_seq, requested_at_ms,
+  updated_at_ms`;
+
+function withdrawalRow(r: Record<string, unknown>): WithdrawalRow {
+  return {
+    id: BigInt(r.id as string),
+    commandId: r.command_id as string,
+    userId: BigInt(r.user_id as string),
+    assetId: r.asset_id as string,
+    network: r.network as WithdrawalRow["network"],
+    addressId: BigInt(r.address_id as string),
+    address: r.address as string,
+    amount: BigInt(r.amount as string),
+    fee: BigInt(r.fee as string),
+    status: r.status as WithdrawalRow["status"],
+    approvalsRequired: Number(r.approvals_required),
+    txHash: (r.tx_hash as string | null) ?? null,
+    rejectReason: (r.reject_reason as string | null) ?? null,
+    postingSeq: r.posting_seq === null ? null : Number(r.posting_seq),
+    requestedAtMs: Number(r.requested_at_ms),
+    updatedAtMs: Number(r.updated_at_ms),
+  };
+}
+
+/** Withdrawal records and their steps (migration 0015). */
+export class WithdrawalRepository {
+  constructor(private readonly database: Database) {}
+
+  /** Writes the record as 'requested'; undefined when the command id already has one. */
+  async insertRequested(
+    row: Omit<WithdrawalRow, "id" | "status" | "txHash" | "rejectReason" | "postingSeq">,
+  ): Promise<bigint | undefined> {
+    const rows = await sql<{ id: string }>`INSERT INTO wallet_withdrawals (command_id, user_id,
+        asset_id, network, address_id, address, amount, fee, status, approvals_required,
+        requested_at_ms, updated_at_ms)
+      VALUES (${row.commandId}, ${row.userId}, ${row.assetId}, ${row.network}, ${row.addressId},
+        ${row.address}, ${row.amount.toString()}, ${row.fee.toString()}, 'requested',
+        ${row.approvalsRequired}, ${row.requestedAtMs}, ${row.updatedAtMs})
+      ON CONFLICT (command_id) DO NOTHING RETURNING id::text AS id`.execute(this.database.db);
+    if (rows.rows[0] === undefined) return undefined;
+    const id = BigInt(rows.rows[0].id);
+    await this.addStep({
+      withdrawalId: id,
+      status: "requested",
+      operatorId: null,
+      detail: null,
+      atMs: row.requestedAtMs,
+    });
+    return id;
+  }
+
+  /** A 'requested' record the kernel never held: nothing happened, so nothing is kept. */
+  async removeRequested(id: bigint): Promise<void> {
+    await this.database.db.transaction().execute(async (trx) => {
+      const found = await sql<{ id: string }>`SELECT id::text AS id FROM wallet_withdrawals
+        WHERE id = ${id} AND status = 'requested' FOR UPDATE`.execute(trx);
+      if (found.rows.length === 0) return;
+      await sql`DELETE FROM wallet_withdrawal_steps WHERE withdrawal_id = ${id}`.execute(trx);
+      await sql`DELETE FROM wallet_withdrawals WHERE id = ${id}`.execute(trx);
+    });
+  }
+
+  async byCommandId(commandId: string): Promise<WithdrawalRow | undefined> {
+    const rows = await sql<Record<string, unknown>>`SELECT ${withdrawalColumns}
+      FROM wallet_withdrawals WHERE command_id = ${commandId}`.execute(this.database.db);
+    return rows.rows[0] === undefined ? undefined : withdrawalRow(rows.rows[0]);
+  }
+
+  async byId(id: bigint): Promise<WithdrawalRow | undefined> {
+    const rows = await sql<Record<string, unknown>>`SELECT ${withdrawalColumns}
+      FROM wallet_withdrawals WHERE id = ${id}`.execute(this.database.db);
+    return rows.rows[0] === undefined ? undefined : withdrawalRow(rows.rows[0]);
+  }
+
+  /** A user's withdrawals, newest first, before `beforeId`. */
+  async ofUser(userId: bigint, beforeId: bigint | undefined, limit: number) {
+    const before = beforeId === undefined ? sql`` : sql`AND id < ${beforeId}`;
+    const rows = await sql<Record<string, unknown>>`SELECT ${withdrawalColumns}
+      FROM wallet_withdrawals WHERE user_id = ${userId} AND status <> 'requested' ${before}
+      ORDER BY id DESC LIMIT ${limit}`.execute(this.database.db);
+    return rows.rows.map(withdrawalRow);
+  }
+
+  /** Withdrawals in one state, oldest first. */
+  async inStatus(status: WithdrawalRow["status"], limit: number): Promise<WithdrawalRow[]> {
+    const rows = await sql<Record<string, unknown>>`SELECT ${withdrawalColumns}
+      FROM wallet_withdrawals WHERE status = ${status} ORDER BY id LIMIT ${limit}`.execute(
+      this.database.db,
+    );
+    return rows.rows.map(withdrawalRow);
+  }
+
+  /**
+   * Moves a record from one of `from` to `to` with a step, atomically; false when it was not in
+   * one of those states any more (someone else moved it first).
+   */
+  async transition(
+    id: bigint,
+    from: readonly WithdrawalRow["status"][],
+    to: WithdrawalRow["status"],
+    step: { operatorId: string | null; detail: string | null; atMs: number },
+    set: { txHash?: string; rejectReason?: string; postingSeq?: number } = {},
+  ): Promise<boolean> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const updated = await sql<{ id: string }>`UPDATE wallet_withdrawals SET status = ${to},
+          tx_hash = coalesce(${set.txHash ?? null}, tx_hash),
+          reject_reason = coalesce(${set.rejectReason ?? null}, reject_reason),
+          posting_seq = coalesce(${set.postingSeq ?? null}::bigint, posting_seq),
+          updated_at_ms = ${step.atMs}
+        WHERE id = ${id} AND status IN (${sql.join(from.map((s) => sql`${s}`))})
+        RETURNING id::text AS id`.execute(trx);
+      if (updated.rows.length === 0) return false;
+      await sql`INSERT INTO wallet_withdrawal_steps (withdrawal_id, status, operator_id, detail,
+          at_ms) VALUES (${id}, ${to}, ${step.operatorId}, ${step.detail}, ${step.atMs})`.execute(
+        trx,
+      );
+      return true;
+    });
+  }
+
+  /**
+   * Records an approval by one operator (a second by the same operator is refused by the
+   * unique index): the number of approvals afterwards, or undefined for a repeat.
+   */
+  async approve(id: bigint, operatorId: string, atMs: number): Promise<number | undefined> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const locked = await sql<{ status: string; approvals_required: number }>`SELECT status,
+          approvals_required FROM wallet_withdrawals WHERE id = ${id} FOR UPDATE`.execute(trx);
+      const row = locked.rows[0];
+      if (row === undefined || row.status !== "pending") return -1;
+      const inserted = await sql<{ id: string }>`INSERT INTO wallet_withdrawal_steps
+          (withdrawal_id, status, operator_id, detail, at_ms)
+        VALUES (${id}, 'approved', ${operatorId}, NULL, ${atMs})
+        ON CONFLICT DO NOTHING RETURNING id::text AS id`.execute(trx);
+      if (inserted.rows.length === 0) return undefined;
+      const counted = await sql<{ n: string }>`SELECT count(*)::text AS n
+        FROM wallet_withdrawal_steps WHERE withdrawal_id = ${id} AND status = 'approved'`.execute(
+        trx,
+      );
+      const approvals = Number(counted.rows[0]?.n ?? 0);
+      if (approvals >= Number(row.approvals_required)) {
+        await sql`UPDATE wallet_withdrawals SET status = 'approved', updated_at_ms = ${atMs}
+          WHERE id = ${id}`.execute(trx);
+      } else {
+        await sql`UPDATE wallet_withdrawals SET updated_at_ms = ${atMs}
+          WHERE id = ${id}`.execute(trx);
+      }
+      return approvals;
+    });
+  }
+
+  async addStep(step: WithdrawalStepRow): Promise<void> {
+    await sql`INSERT INTO wallet_withdrawal_steps (withdrawal_id, status, operator_id, detail,
+        at_ms) VALUES (${step.withdrawalId}, ${step.status}, ${step.operatorId}, ${step.detail},
+        ${step.atMs})`.execute(this.database.db);
+  }
+
+  async steps(ids: readonly bigint[]): Promise<WithdrawalStepRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await sql<Record<string, unknown>>`SELECT withdrawal_id::text AS withdrawal_id,
+        status, operator_id, detail, at_ms FROM wallet_withdrawal_steps
+      WHERE withdrawal_id IN (${sql.join(ids.map((id) => sql`${id}`))}) ORDER BY id`.execute(
+      this.database.db,
+    );
+    return rows.rows.map((r) => ({
+      withdrawalId: BigInt(r.withdrawal_id as string),
+      status: r.status as WithdrawalRow["status"],
+      operatorId: (r.operator_id as string | null) ?? null,
+      detail: (r.detail as string | null) ?? null,
+      atMs: Number(r.at_ms),
+    }));
+  }
+
+  /** 'requested' records older than `beforeMs`: the ones a crash may have left behind. */
+  async requestedBefore(beforeMs: number): Promise<WithdrawalRow[]> {
+    const rows = await sql<Record<string, unknown>>`SELECT ${withdrawalColumns}
+      FROM wallet_withdrawals WHERE status = 'requested' AND requested_at_ms < ${beforeMs}
+      ORDER BY id`.execute(this.database.db);
+    return rows.rows.map(withdrawalRow);
+  }
+}

@@ -1,4 +1,14 @@
 import {
+  approveWithdrawal,
+  cancelWithdrawal,
+  completeWithdrawal,
+  markWithdrawalSent,
+  operatorWithdrawals,
+  rejectWithdrawal,
+  requestWithdrawal,
+  withdrawalDetail,
+  withdrawalOptions,
+  withdrawalRecords,
   acceptExchangeQuote,
   addWithdrawAddress,
   deleteWithdrawAddress,
@@ -33,7 +43,13 @@ import {
   WalletRecordsRepository,
   WalletRepository,
   WithdrawAddressRepository,
+  WithdrawalRepository,
 } from "./wallet.repository.ts";
+import {
+  defaultWithdrawalConfig,
+  WalletWithdrawals,
+  type WithdrawalConfig,
+} from "./wallet.withdrawals.ts";
 import {
   defaultUserTransferDailyLimits,
   WalletTransfers,
@@ -63,7 +79,15 @@ export interface WalletModuleOptions {
   exchange?: Omit<QuickExchangeOptions, "engine" | "records">;
   /** How long a new withdrawal address waits before use, ms (default 24 h). */
   withdrawAddressLockMs?: number;
+  /** Withdrawal minimums, fees and the two-approval amounts (default: USDT on three chains). */
+  withdrawals?: WithdrawalConfig;
 }
+
+/**
+ * The operator id of the request. Today one bearer token is the one operator, "operator" (as
+ * deposits record it); named operators with their own ids arrive with issue 17.
+ */
+const operatorIdOf = (): string => "operator";
 
 /** Balances, statement and demo funds of the signed-in user, and the private balances stream. */
 export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app, options) => {
@@ -77,22 +101,36 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     app.addHook("onClose", async () => streams.stop());
   }
   const records = new WalletRecordsRepository(options.database);
+  // One budget of trade-password attempts per user for transfers and withdrawals alike.
+  const allowTradePasswordAttempt = (userId: bigint) =>
+    app.rateLimiter.hit(`wallet-trade-password|user|${userId}`, {
+      max: 10,
+      windowMs: 15 * minute,
+    });
   const transfers = new WalletTransfers({
     engine: options.engine,
     records,
     recipients: options.recipients,
     tradePassword: options.tradePassword,
-    allowTradePasswordAttempt: (userId) =>
-      app.rateLimiter.hit(`wallet-trade-password|user|${userId}`, {
-        max: 10,
-        windowMs: 15 * minute,
-      }),
+    allowTradePasswordAttempt,
     now: options.now ?? Date.now,
     userTransferDailyLimits: options.userTransferDailyLimits ?? defaultUserTransferDailyLimits,
   });
   const exchange = new QuickExchange({ engine: options.engine, records, ...options.exchange });
+  const addressRepository = new WithdrawAddressRepository(options.database);
+  const withdrawals = new WalletWithdrawals({
+    engine: options.engine,
+    repository: new WithdrawalRepository(options.database),
+    addresses: addressRepository,
+    tradePassword: options.tradePassword,
+    allowTradePasswordAttempt,
+    now: options.now ?? Date.now,
+    config: options.withdrawals ?? defaultWithdrawalConfig,
+  });
+  // A request a crash left between its record and the kernel's hold is settled at start.
+  app.addHook("onReady", async () => withdrawals.settleAll());
   const addresses = new WithdrawAddressBook({
-    repository: new WithdrawAddressRepository(options.database),
+    repository: addressRepository,
     now: options.now ?? Date.now,
     lockMs: options.withdrawAddressLockMs,
   });
@@ -238,5 +276,55 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     deleteWithdrawAddress,
     { perUser: { max: 20, windowMs: minute } },
     ({ params, user }) => addresses.remove(addressSession(user), params.addressId),
+  );
+
+  // Withdrawals.
+  const withdrawalSession = (user: AuthUser) => ({
+    ...addressSession(user),
+    ownerId: String(user.id),
+  });
+  defineRoute(app, withdrawalOptions, { perUser: { max: 300, windowMs: minute } }, () =>
+    withdrawals.terms(),
+  );
+  defineRoute(
+    app,
+    requestWithdrawal,
+    { bodyBytes: 1024, perUser: { max: 20, windowMs: minute } },
+    ({ body, user }) => withdrawals.request(withdrawalSession(user), body),
+  );
+  defineRoute(
+    app,
+    withdrawalRecords,
+    { perUser: { max: 600, windowMs: minute } },
+    ({ query, user }) => withdrawals.list(withdrawalSession(user), query),
+  );
+  defineRoute(
+    app,
+    withdrawalDetail,
+    { perUser: { max: 600, windowMs: minute } },
+    ({ params, user }) => withdrawals.detail(withdrawalSession(user), params.withdrawalId),
+  );
+  defineRoute(
+    app,
+    cancelWithdrawal,
+    { perUser: { max: 30, windowMs: minute } },
+    ({ params, user }) => withdrawals.cancel(withdrawalSession(user), params.withdrawalId),
+  );
+
+  // The operator's withdrawal steps, each recording the operator's id.
+  defineRoute(app, operatorWithdrawals, {}, ({ query }) =>
+    withdrawals.pending(query.status, query.limit),
+  );
+  defineRoute(app, approveWithdrawal, {}, ({ params }) =>
+    withdrawals.approve(params.withdrawalId, operatorIdOf()),
+  );
+  defineRoute(app, markWithdrawalSent, { bodyBytes: 512 }, ({ params, body }) =>
+    withdrawals.markSent(params.withdrawalId, operatorIdOf(), body.txHash),
+  );
+  defineRoute(app, completeWithdrawal, {}, ({ params }) =>
+    withdrawals.complete(params.withdrawalId, operatorIdOf()),
+  );
+  defineRoute(app, rejectWithdrawal, { bodyBytes: 1024 }, ({ params, body }) =>
+    withdrawals.reject(params.withdrawalId, operatorIdOf(), body.reason),
   );
 };

@@ -18,7 +18,37 @@ export const accountKeys = {
   exchanges: () => [...walletKeys.all, "exchanges"] as const,
   pairs: () => [...walletKeys.all, "exchange-pairs"] as const,
   addresses: () => [...walletKeys.all, "withdraw-addresses"] as const,
+  withdrawalOptions: () => [...walletKeys.all, "withdrawal-options"] as const,
+  withdrawals: () => [...walletKeys.all, "withdrawals"] as const,
 };
+
+export function useWithdrawalOptions() {
+  return useQuery({
+    queryKey: accountKeys.withdrawalOptions(),
+    queryFn: () => callEndpoint(walletEndpoints.withdrawalOptions),
+  });
+}
+
+export function useWithdrawals() {
+  return useQuery({
+    queryKey: accountKeys.withdrawals(),
+    queryFn: () => callEndpoint(walletEndpoints.withdrawalRecords, { query: { limit: 50 } }),
+  });
+}
+
+export function requestWithdrawal(body: {
+  requestId: string;
+  addressId: string;
+  asset: string;
+  amount: string;
+  tradePassword: string;
+}) {
+  return callEndpoint(walletEndpoints.requestWithdrawal, { body });
+}
+
+export function cancelWithdrawal(withdrawalId: string) {
+  return callEndpoint(walletEndpoints.cancelWithdrawal, { params: { withdrawalId } });
+}
 
 export function useWithdrawAddresses() {
   return useQuery({

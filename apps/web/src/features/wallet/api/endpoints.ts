@@ -35,4 +35,12 @@ export const walletEndpoints = endpointTable({
     path: "/api/v1/wallet/withdraw-addresses/:addressId",
     auth: "user",
   },
+  withdrawalOptions: { method: "GET", path: "/api/v1/wallet/withdrawals/options", auth: "user" },
+  requestWithdrawal: { method: "POST", path: "/api/v1/wallet/withdrawals", auth: "user" },
+  withdrawalRecords: { method: "GET", path: "/api/v1/wallet/withdrawals", auth: "user" },
+  cancelWithdrawal: {
+    method: "POST",
+    path: "/api/v1/wallet/withdrawals/:withdrawalId/cancel",
+    auth: "user",
+  },
 });

@@ -47,6 +47,9 @@ export function AccountsSummary() {
         <Link to="/assets/addresses" data-testid="assets-addresses-link">
           {t("wallet.addresses.title")}
         </Link>
+        <Link to="/assets/withdraw" data-testid="assets-withdraw-link">
+          {t("wallet.withdraw.title")}
+        </Link>
       </div>
       <p className="hint">{t("wallet.valuationNote")}</p>
     </div>

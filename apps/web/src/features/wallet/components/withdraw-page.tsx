@@ -1,0 +1,309 @@
+import type { WithdrawalView, WithdrawNetwork } from "@candor/contract";
+import { formatDecimal, parseDecimal } from "@candor/decimal";
+import { useQueryClient } from "@tanstack/react-query";
+import { Button, Dialog, Input } from "antd-mobile";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { Amount } from "../../../components/ui/amount.tsx";
+import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
+import { newIdempotencyKey } from "../../../lib/idempotency.ts";
+import { isDemo, useSession } from "../../../lib/session.ts";
+import {
+  cancelWithdrawal,
+  requestWithdrawal,
+  useAccounts,
+  useWithdrawAddresses,
+  useWithdrawalOptions,
+  useWithdrawals,
+} from "../api/accounts-api.ts";
+import { walletKeys } from "../api/wallet-api.ts";
+import { AmountInput, AssetSelect } from "./transfer-page.tsx";
+
+/** Decimal digits the arithmetic below works in (every asset's scale fits). */
+const scale = 18;
+const units = (text: string): bigint | null => {
+  const parsed = parseDecimal(text, scale);
+  return parsed.ok ? parsed.value : null;
+};
+
+/**
+ * Withdraw (spec tibi, tibiList): asset, network, a saved address whose waiting period has
+ * passed, the amount (max = available − fee), the fee, minimum and what the address receives,
+ * the trade password and a confirmation; the history with every state, and cancel while it is
+ * not yet sent. Amounts are decimal strings; the sums are done in bigint, never in floats.
+ */
+export function WithdrawPage() {
+  const { t } = useTranslation();
+  const demo = isDemo(useSession());
+  return (
+    <section className="page" aria-labelledby="withdraw-title">
+      <h1 id="withdraw-title">{t("wallet.withdraw.title")}</h1>
+      {demo ? (
+        <p className="hint" data-testid="withdraw-demo">
+          {t("wallet.withdraw.demoNote")}
+        </p>
+      ) : (
+        <>
+          <WithdrawForm />
+          <WithdrawalHistory />
+        </>
+      )}
+    </section>
+  );
+}
+
+function WithdrawForm() {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const options = useWithdrawalOptions();
+  const addresses = useWithdrawAddresses();
+  const accounts = useAccounts();
+  const assets = [...new Set(options.data?.items.map((i) => i.asset) ?? [])];
+  const [asset, setAsset] = useState("USDT");
+  const networks = options.data?.items.filter((i) => i.asset === asset) ?? [];
+  const [network, setNetwork] = useState<WithdrawNetwork>("ethereum");
+  const terms = networks.find((n) => n.network === network) ?? networks[0];
+  const saved = addresses.data?.items.filter((a) => a.network === terms?.network) ?? [];
+  const [addressId, setAddressId] = useState("");
+  const chosen = saved.find((a) => a.addressId === addressId) ?? saved[0];
+  const [amount, setAmount] = useState("");
+  const [tradePassword, setTradePassword] = useState("");
+  const available =
+    accounts.data?.wallets[0]?.items.find((i) => i.asset === asset)?.available ?? "0";
+  const fee = terms ? units(terms.fee) : null;
+  const wanted = units(amount);
+  const total = wanted !== null && fee !== null ? wanted + fee : null;
+  const max = (() => {
+    const have = units(available);
+    if (have === null || fee === null || have <= fee) return "0";
+    return formatDecimal(have - fee, scale);
+  })();
+  const locked = chosen !== undefined && chosen.usableFromMs > Date.now();
+
+  const submit = async () => {
+    if (!terms || !chosen || total === null) return;
+    const confirmed = await Dialog.confirm({
+      content: t("wallet.withdraw.confirm", {
+        amount,
+        asset,
+        address: chosen.address,
+        network: t(`wallet.addresses.networks.${terms.network}`),
+        fee: terms.fee,
+        total: formatDecimal(total, scale),
+      }),
+      confirmText: t("common.confirm"),
+      cancelText: t("common.cancel"),
+    });
+    if (!confirmed) return;
+    try {
+      await withLoading(
+        requestWithdrawal({
+          requestId: newIdempotencyKey(),
+          addressId: chosen.addressId,
+          asset,
+          amount,
+          tradePassword,
+        }),
+      );
+      showSuccess();
+      setAmount("");
+      setTradePassword("");
+    } catch (error) {
+      showError(error);
+    }
+    void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+  };
+
+  if (options.isPending || addresses.isPending) return <LoadingState />;
+  if (options.isError) {
+    return <ErrorState message={options.error.message} onRetry={() => void options.refetch()} />;
+  }
+  return (
+    <form
+      className="order-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <AssetSelect assets={assets} value={asset} onChange={setAsset} testId="withdraw-asset" />
+      <label className="order-field">
+        <span className="label">{t("wallet.addresses.network")}</span>
+        <select
+          className="native-select"
+          value={terms?.network ?? ""}
+          onChange={(event) => setNetwork(event.target.value as WithdrawNetwork)}
+          data-testid="withdraw-network"
+        >
+          {networks.map((n) => (
+            <option key={n.network} value={n.network}>
+              {t(`wallet.addresses.networks.${n.network}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      {saved.length === 0 ? (
+        <p className="hint" data-testid="withdraw-no-address">
+          <Link to="/assets/addresses">{t("wallet.addresses.empty")}</Link>
+        </p>
+      ) : (
+        <label className="order-field">
+          <span className="label">{t("wallet.withdraw.address")}</span>
+          <select
+            className="native-select"
+            value={chosen?.addressId ?? ""}
+            onChange={(event) => setAddressId(event.target.value)}
+            data-testid="withdraw-address"
+          >
+            {saved.map((a) => (
+              <option key={a.addressId} value={a.addressId}>
+                {(a.remark ? `${a.remark} · ` : "") + a.address}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {locked && chosen ? (
+        <p className="order-warning" role="note" data-testid="withdraw-locked">
+          {t("wallet.withdraw.locked", {
+            time: new Date(chosen.usableFromMs).toLocaleString(i18n.language),
+          })}
+        </p>
+      ) : null}
+      <AmountInput value={amount} onChange={setAmount} testId="withdraw-amount" />
+      <div className="link-row">
+        <span className="hint">
+          {t("wallet.withdraw.available")}: <Amount value={available} /> {asset}
+        </span>
+        <Button size="mini" onClick={() => setAmount(max)} data-testid="withdraw-max">
+          {t("wallet.withdraw.max")}
+        </Button>
+      </div>
+      {terms ? (
+        <dl data-testid="withdraw-terms">
+          <dt>{t("wallet.withdraw.minimum")}</dt>
+          <dd>
+            <Amount value={terms.minimum} /> {asset}
+          </dd>
+          <dt>{t("wallet.withdraw.fee")}</dt>
+          <dd data-testid="withdraw-fee">
+            <Amount value={terms.fee} /> {asset}
+          </dd>
+          <dt>{t("wallet.withdraw.received")}</dt>
+          <dd data-testid="withdraw-received">
+            {wanted !== null ? <Amount value={formatDecimal(wanted, scale)} /> : "—"} {asset}
+          </dd>
+          <dt>{t("wallet.withdraw.total")}</dt>
+          <dd data-testid="withdraw-total">
+            {total !== null ? <Amount value={formatDecimal(total, scale)} /> : "—"} {asset}
+          </dd>
+        </dl>
+      ) : null}
+      <div className="order-field">
+        <Input
+          type="password"
+          aria-label={t("wallet.transfer.tradePassword")}
+          placeholder={t("wallet.transfer.tradePassword")}
+          value={tradePassword}
+          onChange={setTradePassword}
+          data-testid="withdraw-trade-password"
+        />
+      </div>
+      <Button
+        block
+        color="primary"
+        type="submit"
+        disabled={!chosen || total === null || tradePassword === ""}
+        data-testid="withdraw-submit"
+      >
+        {t("wallet.withdraw.submit")}
+      </Button>
+    </form>
+  );
+}
+
+function WithdrawalHistory() {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const records = useWithdrawals();
+  const cancel = async (w: WithdrawalView) => {
+    const confirmed = await Dialog.confirm({
+      content: t("wallet.withdraw.cancelConfirm"),
+      confirmText: t("common.confirm"),
+      cancelText: t("common.cancel"),
+    });
+    if (!confirmed) return;
+    try {
+      await withLoading(cancelWithdrawal(w.withdrawalId));
+      showSuccess();
+    } catch (error) {
+      showError(error);
+    }
+    void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+  };
+  const time = (ms: number) => new Date(ms).toLocaleString(i18n.language);
+  return (
+    <>
+      <h2>{t("wallet.withdraw.records")}</h2>
+      {records.isPending ? <LoadingState /> : null}
+      {records.isError ? (
+        <ErrorState message={records.error.message} onRetry={() => void records.refetch()} />
+      ) : null}
+      {records.isSuccess && records.data.items.length === 0 ? <EmptyState /> : null}
+      <ul className="account-list">
+        {records.data?.items.map((w) => (
+          <li key={w.withdrawalId} className="order-card" data-testid="withdrawal-record">
+            <div className="order-card-head">
+              <strong data-testid="withdrawal-status">
+                {t(`wallet.withdraw.states.${w.status}`)}
+              </strong>
+              <span className="change down">
+                -<Amount value={w.total} /> {w.asset}
+              </span>
+            </div>
+            <code className="hash">{w.address}</code>
+            <dl>
+              <dt>{t("wallet.withdraw.received")}</dt>
+              <dd>
+                <Amount value={w.amount} /> {w.asset}
+              </dd>
+              <dt>{t("wallet.withdraw.fee")}</dt>
+              <dd>
+                <Amount value={w.fee} /> {w.asset}
+              </dd>
+              {w.txHash ? (
+                <>
+                  <dt>{t("wallet.withdraw.txHash")}</dt>
+                  <dd>
+                    <code className="hash">{w.txHash}</code>
+                  </dd>
+                </>
+              ) : null}
+              {w.rejectReason ? (
+                <>
+                  <dt>{t("wallet.withdraw.reason")}</dt>
+                  <dd>{w.rejectReason}</dd>
+                </>
+              ) : null}
+            </dl>
+            <ol className="hint" data-testid="withdrawal-steps">
+              {w.steps.map((s, i) => (
+                <li key={i}>
+                  {t(`wallet.withdraw.states.${s.status}`)} · {time(s.atMs)}
+                  {s.operatorId ? ` · ${t("wallet.withdraw.operator")} ${s.operatorId}` : ""}
+                </li>
+              ))}
+            </ol>
+            {w.status === "pending" || w.status === "approved" ? (
+              <Button size="mini" onClick={() => void cancel(w)} data-testid="withdrawal-cancel">
+                {t("wallet.withdraw.cancel")}
+              </Button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
