@@ -380,7 +380,12 @@ export async function runCrashTest(backend: Backend) {
   const rebuilt = spawnSync(
     process.execPath,
     ["--import", "tsx", "apps/server/scripts/rebuild-read-models.ts"],
-    { cwd: root, env: { ...process.env, ...env, DATA_DIR: dataDir }, encoding: "utf8" },
+    {
+      cwd: root,
+      // The test's own DATABASE_URL (set by CI) must not point the file backend elsewhere.
+      env: { ...process.env, DATABASE_URL: "", ...env, DATA_DIR: dataDir },
+      encoding: "utf8",
+    },
   );
   expect(rebuilt.status, rebuilt.stderr + rebuilt.stdout).toBe(0);
   const rebuiltTo = JSON.parse(rebuilt.stdout.trim().split("\n").pop()!) as {
