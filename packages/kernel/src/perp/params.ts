@@ -3,7 +3,7 @@
 // integer smallest units of the quote asset (USDT: scale 6), exactly as for spot markets.
 
 import { parseDecimal, pow10, SCALE_MAX } from "@candor/decimal";
-import type { PerpRejectCode } from "./reject-codes.ts";
+import type { RejectCode as PerpRejectCode } from "../reject-codes.ts";
 import { BPS } from "./units.ts";
 
 /** Market, instrument and asset ids: the kernel's id characters. */

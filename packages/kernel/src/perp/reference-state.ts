@@ -10,7 +10,7 @@ import { notionalMaxForLeverage } from "./params.ts";
 import type { FundingSettlement, PremiumSample } from "./funding.ts";
 import type { Position } from "./position.ts";
 import { applyFill, FLAT, notional, unrealisedPnl } from "./position.ts";
-import type { PerpRejectCode } from "./reject-codes.ts";
+import type { RejectCode as PerpRejectCode } from "../reject-codes.ts";
 import { abs, BPS, divCeil, divFloor, max } from "./units.ts";
 
 /** The labelled insurance fund: an account like any other, never liquidated or deleveraged. */

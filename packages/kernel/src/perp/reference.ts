@@ -10,7 +10,7 @@ import { markPrice } from "./mark-price.ts";
 import { initialMargin, maxRemovableMargin, maxWithdrawable } from "./margin.ts";
 import { notionalMaxForLeverage } from "./params.ts";
 import { notional, unrealisedPnl } from "./position.ts";
-import type { PerpRejectCode } from "./reject-codes.ts";
+import type { RejectCode as PerpRejectCode } from "../reject-codes.ts";
 import { runLiquidations } from "./reference-liquidation.ts";
 import type { RefAccount, RefCommand, RefEvent, RefState } from "./reference-state.ts";
 import {
