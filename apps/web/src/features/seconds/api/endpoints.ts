@@ -10,5 +10,4 @@ export const secondsEndpoints = endpointTable({
     path: "/api/v1/seconds/contracts/:contractId",
     auth: "user",
   },
-  setTradePassword: { method: "PUT", path: "/api/v1/me/trade-password", auth: "user" },
 });

@@ -37,11 +37,6 @@ export function fetchSecondsContract(contractId: string) {
   return callEndpoint(secondsEndpoints.secondsContractDetail, { params: { contractId } });
 }
 
-/** Sets the trade password real-money purchases ask for (PUT /api/v1/me/trade-password). */
-export function setTradePassword(body: { tradePassword: string; tradePasswordConfirm: string }) {
-  return callEndpoint(secondsEndpoints.setTradePassword, { body });
-}
-
 /** The route of the public tape's page of one tick. */
 export function tickRoute(instrumentId: string, tickId: string): string {
   return `/tape/${encodeURIComponent(instrumentId)}/${encodeURIComponent(tickId)}`;

@@ -4,14 +4,14 @@ import type {
   SecondsProductView,
 } from "@candor/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Dialog, Input, Popup, Selector } from "antd-mobile";
-import i18n from "i18next";
+import { Button, Input, Popup, Selector } from "antd-mobile";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
-import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
+import { showError, withLoading } from "../../../lib/feedback.ts";
+import { askToSetTradePassword } from "../../../lib/trade-password.tsx";
 import { useFormat } from "../../../lib/format.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { localCache } from "../../../lib/local-cache.ts";
@@ -22,7 +22,6 @@ import {
   fetchSecondsProducts,
   purchaseSecondsContract,
   secondsKeys,
-  setTradePassword,
   tickRoute,
 } from "../api/seconds-api.ts";
 import { bpsToPercent, payoutOf, secondsLeft } from "../lib/seconds-math.ts";
@@ -167,42 +166,6 @@ function ActiveContract({
       </Popup>
     </>
   );
-}
-
-/** "Please go to set the transaction password", with the form to set it right here. */
-async function askToSetTradePassword() {
-  let password = "";
-  let confirm = "";
-  const go = await Dialog.confirm({
-    "aria-label": i18n.t("coinCoin.password.goSet"),
-    title: i18n.t("coinCoin.password.goSet"),
-    content: (
-      <div className="stack">
-        <Input
-          type="password"
-          aria-label={i18n.t("coinCoin.password.new")}
-          placeholder={i18n.t("coinCoin.password.new")}
-          onChange={(value) => (password = value)}
-        />
-        <Input
-          type="password"
-          aria-label={i18n.t("coinCoin.password.confirm")}
-          placeholder={i18n.t("coinCoin.password.confirm")}
-          onChange={(value) => (confirm = value)}
-        />
-        <p className="hint">{i18n.t("auth.fields.passwordRule")}</p>
-      </div>
-    ),
-    confirmText: i18n.t("common.confirm"),
-    cancelText: i18n.t("common.cancel"),
-  });
-  if (!go) return;
-  try {
-    await withLoading(setTradePassword({ tradePassword: password, tradePasswordConfirm: confirm }));
-    showSuccess();
-  } catch (error) {
-    showError(error);
-  }
 }
 
 interface Draft {

@@ -9,7 +9,6 @@ export const spotTradingEndpoints = endpointTable({
   openSpotOrders: { method: "GET", path: "/api/v1/spot/orders/open", auth: "user" },
   spotOrderHistory: { method: "GET", path: "/api/v1/spot/orders/history", auth: "user" },
   spotOrderDetail: { method: "GET", path: "/api/v1/spot/orders/:orderId", auth: "user" },
-  setTradePassword: { method: "PUT", path: "/api/v1/me/trade-password", auth: "user" },
   /** Not called: fills link to the public tape's page of their journal sequence. */
   tapeEndpoint: { method: "GET", path: "/api/v1/tape", auth: "none" },
 });

@@ -68,11 +68,6 @@ export function fetchOrderDetail(orderId: string) {
   return callEndpoint(spotTradingEndpoints.spotOrderDetail, { params: { orderId } });
 }
 
-/** Sets the trade password the order confirmation asks for (PUT /api/v1/me/trade-password). */
-export function setTradePassword(body: { tradePassword: string; tradePasswordConfirm: string }) {
-  return callEndpoint(spotTradingEndpoints.setTradePassword, { body });
-}
-
 /**
  * The public tape's page that lists a fill and the tick it used: GET /api/v1/tape over the
  * fill's journal sequence.

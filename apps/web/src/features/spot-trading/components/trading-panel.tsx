@@ -1,20 +1,19 @@
 import type { InstrumentView, SpotBalanceView, SpotMarketView } from "@candor/contract";
 import { useQuery } from "@tanstack/react-query";
-import i18n from "i18next";
-import { Button, Dialog, Input, Popup } from "antd-mobile";
+import { Button, Input, Popup } from "antd-mobile";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
+import { askToSetTradePassword } from "../../../lib/trade-password.tsx";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import { marketSocket } from "../../../lib/ws-client.ts";
 import {
   fetchSpotMarkets,
   placeSpotOrder,
-  setTradePassword,
   spotTradingKeys,
   useRefreshOrders,
 } from "../api/spot-trading-api.ts";
@@ -184,42 +183,6 @@ function SignedInTrading({
       />
     </>
   );
-}
-
-/** "Please go to set the transaction password", with the form to set it right here. */
-async function askToSetTradePassword() {
-  let password = "";
-  let confirm = "";
-  const go = await Dialog.confirm({
-    "aria-label": i18n.t("coinCoin.password.goSet"),
-    title: i18n.t("coinCoin.password.goSet"),
-    content: (
-      <div className="stack">
-        <Input
-          type="password"
-          aria-label={i18n.t("coinCoin.password.new")}
-          placeholder={i18n.t("coinCoin.password.new")}
-          onChange={(value) => (password = value)}
-        />
-        <Input
-          type="password"
-          aria-label={i18n.t("coinCoin.password.confirm")}
-          placeholder={i18n.t("coinCoin.password.confirm")}
-          onChange={(value) => (confirm = value)}
-        />
-        <p className="hint">{i18n.t("auth.fields.passwordRule")}</p>
-      </div>
-    ),
-    confirmText: i18n.t("common.confirm"),
-    cancelText: i18n.t("common.cancel"),
-  });
-  if (!go) return;
-  try {
-    await withLoading(setTradePassword({ tradePassword: password, tradePasswordConfirm: confirm }));
-    showSuccess();
-  } catch (error) {
-    showError(error);
-  }
 }
 
 /** The confirmation sheet before placing, with the trade password when it is needed. */
