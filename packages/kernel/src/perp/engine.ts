@@ -4,7 +4,7 @@
 // inside an accepted command; validation happened before.
 
 import { assert } from "../assert.ts";
-import type { BookFill, BookListener } from "../book/types.ts";
+import type { BookListener } from "../book/types.ts";
 import { emit } from "../events.ts";
 import { accountOf } from "../ledger/accounts.ts";
 import { hold, post, release } from "../ledger/post.ts";
@@ -13,15 +13,8 @@ import type { PostingReason } from "../ledger/types.ts";
 import type { RejectCode } from "../reject-codes.ts";
 import type { KernelState } from "../state.ts";
 import { systemOwners } from "../types.ts";
-import {
-  adlRanking,
-  closeValueAtBankruptcy,
-  liquidationFee,
-  liquidationPlan,
-  takeoverLots,
-} from "./liquidation.ts";
 import type { PerpPositionView } from "./kernel-types.ts";
-import type { PerpAccount, PerpOrder, PerpSide, PerpState } from "./kernel-state.ts";
+import type { PerpAccount, PerpSide, PerpState } from "./kernel-state.ts";
 import {
   initialMargin,
   liquidationPriceTicks,
@@ -29,14 +22,10 @@ import {
   positionMaintenance,
   type MarginPool,
 } from "./margin.ts";
-import {
-  applyFill,
-  applyTradeForQuote,
-  closeForQuote,
-  notional,
-  unrealisedPnl,
-} from "./position.ts";
-import { abs, BPS, divCeil, divFloor, max, min } from "./units.ts";
+import { notional, unrealisedPnl } from "./position.ts";
+import { abs, max, min } from "./units.ts";
+import { liquidate, coverNegative } from "./liquidation-engine.ts";
+import { cancelPerpOrder } from "./fills.ts";
 
 declare module "../state.ts" {
   interface KernelSlices {
@@ -89,11 +78,11 @@ export function perpAccountOf(state: KernelState, side: PerpSide, owner: OwnerSt
   return account;
 }
 
-function tickIdsOf(side: PerpSide): string[] {
+export function tickIdsOf(side: PerpSide): string[] {
   return side.mark === null ? [] : [...side.mark.tickIds];
 }
 
-function markOf(side: PerpSide): bigint {
+export function markOf(side: PerpSide): bigint {
   assert(side.mark !== null, "no mark price");
   return side.mark.priceTicks;
 }
@@ -250,13 +239,13 @@ export function reindex(state: KernelState, account: PerpAccount): void {
 
 // ---- Money ------------------------------------------------------------------------------------
 
-interface Refs {
+export interface Refs {
   orderId?: number | null;
   fillId?: number | null;
   tickId?: string | null;
 }
 
-function refsOf(side: PerpSide, extra: Refs = {}): Refs {
+export function refsOf(side: PerpSide, extra: Refs = {}): Refs {
   const ids = side.mark?.tickIds;
   return { tickId: ids === undefined ? null : ids[ids.length - 1]!, ...extra };
 }
@@ -265,7 +254,7 @@ function refsOf(side: PerpSide, extra: Refs = {}): Refs {
  * Takes up to `amount` from the account's cash (isolated: its margin; cross: the available
  * wallet, then its own position margin) and posts it to `to`. Returns what it took.
  */
-function take(
+export function take(
   state: KernelState,
   account: PerpAccount,
   to: Account,
@@ -301,7 +290,7 @@ function take(
 }
 
 /** The account pays `amount` to clearing; what it cannot pay becomes its debt. */
-function payClearing(
+export function payClearing(
   state: KernelState,
   account: PerpAccount,
   amount: bigint,
@@ -313,7 +302,7 @@ function payClearing(
 }
 
 /** The account receives `amount` from `from`: debts to clearing are settled first. */
-function receive(
+export function receive(
   state: KernelState,
   account: PerpAccount,
   from: Account,
@@ -341,242 +330,31 @@ function receive(
   state.perp.touched.add(account);
 }
 
-function settleRealised(state: KernelState, account: PerpAccount, pnl: bigint, refs: Refs): void {
+export function settleRealised(
+  state: KernelState,
+  account: PerpAccount,
+  pnl: bigint,
+  refs: Refs,
+): void {
   if (pnl > 0n) receive(state, account, account.side.clearing, pnl, "perp_realised", refs);
   else if (pnl < 0n) payClearing(state, account, -pnl, "perp_realised", refs);
 }
 
 /** Releases margin (held → available). */
-function releaseMargin(state: KernelState, account: PerpAccount, amount: bigint): void {
+export function releaseMargin(state: KernelState, account: PerpAccount, amount: bigint): void {
   if (amount <= 0n) return;
   release(state, account.wallet, amount);
   account.margin -= amount;
 }
 
 /** Holds up to `amount` of the available wallet as position margin; returns what it held. */
-function holdMargin(state: KernelState, account: PerpAccount, amount: bigint): bigint {
+export function holdMargin(state: KernelState, account: PerpAccount, amount: bigint): bigint {
   const held = min(amount, max(0n, account.wallet.available));
   if (held > 0n) {
     hold(state, account.wallet, held);
     account.margin += held;
   }
   return held;
-}
-
-// ---- Fills ------------------------------------------------------------------------------------
-
-export interface SideResult {
-  realised: bigint;
-  fee: bigint;
-}
-
-/**
- * One side of a trade of `deltaLots` at `priceTicks`: the position, realised PnL through
- * clearing, margin released on closing lots and taken on opening lots, and the fee (`feeTo`)
- * of `feeAmount` (taken as far as the cash allows, never as debt).
- */
-export function tradeSide(
-  state: KernelState,
-  account: PerpAccount,
-  deltaLots: bigint,
-  priceTicks: bigint,
-  feeAmount: bigint,
-  feeTo: Account,
-  feeReason: PostingReason,
-  refs: Refs,
-): SideResult {
-  const side = account.side;
-  const params = side.market.params;
-  const u = params.tickLotUnits;
-  const before = account.position;
-  const outcome = applyFill(before, deltaLots, priceTicks, u);
-  account.position = outcome.position;
-  state.perp.touched.add(account);
-  // A pure reduce pays its fee from the position's cash before a partial close releases margin
-  // (the reference model's order); opening lots pay it from the wallet afterwards (the order's
-  // fee reserve was released there).
-  const pureReduce = outcome.openedLots === 0n;
-  let fee = 0n;
-  if (outcome.closedLots > 0n) {
-    settleRealised(state, account, outcome.realisedPnl, refs);
-    if (pureReduce) fee = take(state, account, feeTo, feeAmount, feeReason, refs);
-    if (outcome.closedLots === abs(before.sizeLots)) {
-      // Flat (or flipped): the old position's margin goes back to the wallet.
-      releaseMargin(state, account, account.margin);
-    } else if (account.marginMode === "isolated") {
-      releaseMargin(
-        state,
-        account,
-        divFloor(account.margin * outcome.closedLots, abs(before.sizeLots)),
-      );
-    } else {
-      releaseMargin(
-        state,
-        account,
-        divFloor(account.margin * outcome.closedLots, abs(before.sizeLots)),
-      );
-    }
-  }
-  if (outcome.openedLots > 0n && !isFund(account.owner)) {
-    const mark = side.mark === null ? priceTicks : side.mark.priceTicks;
-    const gap = deltaLots > 0n ? priceTicks - mark : mark - priceTicks;
-    const wanted =
-      initialMargin(outcome.openedLots * priceTicks * u, account.leverage) +
-      (account.marginMode === "isolated" ? outcome.openedLots * max(0n, gap) * u : 0n);
-    holdMargin(state, account, wanted);
-  }
-  if (!pureReduce) fee = take(state, account, feeTo, feeAmount, feeReason, refs, true);
-  return { realised: outcome.realisedPnl, fee };
-}
-
-export function tradeFee(notional: bigint, feeBps: number): bigint {
-  return feeBps === 0 ? 0n : divCeil(notional * BigInt(feeBps), BPS);
-}
-
-/** Releases the share of an order's hold that `lots` of its remaining lots carried. */
-function releaseOrderShare(state: KernelState, order: PerpOrder, lots: number): void {
-  const remaining = order.quantityLots - order.filledLots;
-  const share =
-    lots >= remaining
-      ? order.heldAmount
-      : divFloor(order.heldAmount * BigInt(lots), BigInt(remaining));
-  if (share > 0n) {
-    release(state, order.account.wallet, share);
-    order.heldAmount -= share;
-  }
-}
-
-export function createPerpListener(state: KernelState): BookListener {
-  return {
-    onFill(fill: BookFill): void {
-      settleFill(state, state.perp.taker!, fill);
-    },
-    onSelfTradeCancel(restingOrderId: number): void {
-      const order = state.perp.orders.get(restingOrderId);
-      assert(order !== undefined, "self-trade cancel of an unknown perp order");
-      finishOrder(state, order, "cancelled");
-    },
-  };
-}
-
-function settleFill(state: KernelState, taker: PerpOrder, fill: BookFill): void {
-  const perp = state.perp;
-  const maker = perp.orders.get(fill.makerOrderId);
-  assert(maker !== undefined, "perp fill against an unknown order");
-  const side = taker.account.side;
-  const params = side.market.params;
-  const lots = BigInt(fill.quantityLots);
-  const price = BigInt(fill.priceTicks);
-  const notional = lots * price * params.tickLotUnits;
-  const fillId = perp.fillIdNext++;
-  releaseOrderShare(state, maker, fill.quantityLots);
-  releaseOrderShare(state, taker, fill.quantityLots);
-  const makerDelta = maker.side === "buy" ? lots : -lots;
-  const makerRefs = refsOf(side, { orderId: maker.orderId, fillId });
-  const takerRefs = refsOf(side, { orderId: taker.orderId, fillId });
-  let takerFee: bigint;
-  let takerFeeTo: Account;
-  let takerReason: PostingReason;
-  if (perp.liquidating) {
-    const account = taker.account;
-    takerFee = liquidationFee(params, account.position, poolOf(state, account), lots, price);
-    takerFeeTo = side.fund;
-    takerReason = "perp_liquidation_fee";
-  } else {
-    takerFee = tradeFee(notional, params.feeBpsTaker);
-    takerFeeTo = side.fees;
-    takerReason = "perp_fee";
-  }
-  const makerSide = tradeSide(
-    state,
-    maker.account,
-    makerDelta,
-    price,
-    tradeFee(notional, params.feeBpsMaker),
-    side.fees,
-    "perp_fee",
-    makerRefs,
-  );
-  const takerSide = tradeSide(
-    state,
-    taker.account,
-    -makerDelta,
-    price,
-    takerFee,
-    takerFeeTo,
-    takerReason,
-    takerRefs,
-  );
-  maker.filledLots += fill.quantityLots;
-  taker.filledLots += fill.quantityLots;
-  emit(state, {
-    type: "perp_fill",
-    fillId,
-    marketId: params.marketId,
-    mode: side.mode,
-    makerOrderId: maker.orderId,
-    takerOrderId: taker.orderId,
-    makerOwnerId: maker.account.owner.ownerId,
-    takerOwnerId: taker.account.owner.ownerId,
-    takerSide: taker.side,
-    priceTicks: fill.priceTicks,
-    quantityLots: fill.quantityLots,
-    realisedMaker: makerSide.realised,
-    realisedTaker: takerSide.realised,
-    feeMaker: makerSide.fee,
-    feeTaker: takerSide.fee,
-    liquidation: perp.liquidating,
-    tickIds: tickIdsOf(side),
-  });
-  if (fill.makerRemainingLots === 0) finishOrder(state, maker, "filled");
-}
-
-/** Releases what the order still holds and forgets it. */
-export function finishOrder(
-  state: KernelState,
-  order: PerpOrder,
-  status: "filled" | "cancelled" | "expired",
-): void {
-  const released = order.heldAmount;
-  if (released > 0n) release(state, order.account.wallet, released);
-  order.heldAmount = 0n;
-  state.perp.orders.delete(order.orderId);
-  order.account.orders.delete(order.orderId);
-  state.perp.touched.add(order.account);
-  emit(state, {
-    type: "perp_order_done",
-    orderId: order.orderId,
-    status,
-    filledLots: order.filledLots,
-    releasedAmount: released,
-  });
-}
-
-export function cancelPerpOrder(state: KernelState, order: PerpOrder): void {
-  const resting = order.account.side.book.cancel(order.orderId);
-  assert(resting !== undefined, "an open perp order was not in its book");
-  finishOrder(state, order, "cancelled");
-}
-
-/** Submits an order already validated and held; returns the book's result. */
-export function submitOrder(state: KernelState, order: PerpOrder) {
-  const perp = state.perp;
-  perp.orders.set(order.orderId, order);
-  order.account.orders.add(order.orderId);
-  perp.taker = order;
-  const outcome = order.account.side.book.submit(
-    {
-      orderId: order.orderId,
-      ownerId: order.account.owner.index,
-      side: order.side,
-      priceTicks: order.priceTicks,
-      quantityLots: order.quantityLots,
-      timeInForce: order.timeInForce,
-    },
-    perp.listener,
-  );
-  perp.taker = null;
-  return outcome;
 }
 
 // ---- After every change -----------------------------------------------------------------------
@@ -624,265 +402,3 @@ export function settleTouched(state: KernelState): void {
     }
   }
 }
-
-// ---- Liquidation ------------------------------------------------------------------------------
-
-function fundAccount(state: KernelState, side: PerpSide): PerpAccount {
-  const owner = state.ledger.owners.get(side.mode + "|" + systemOwners.insuranceFund)!;
-  return perpAccountOf(state, side, owner);
-}
-
-function poolEquity(state: KernelState, account: PerpAccount): bigint {
-  const side = account.side;
-  const u = side.market.params.tickLotUnits;
-  if (isFund(account.owner)) {
-    return account.wallet.available + unrealisedPnl(account.position, markOf(side), u);
-  }
-  return poolOf(state, account).collateral + unrealisedPnl(account.position, markOf(side), u);
-}
-
-/** Liquidates an account under maintenance at its side's mark (docs/perpetuals.md §7). */
-export function liquidate(state: KernelState, account: PerpAccount): void {
-  const side = account.side;
-  const params = side.market.params;
-  for (const id of [...account.orders].sort((a, b) => a - b)) {
-    cancelPerpOrder(state, state.perp.orders.get(id)!);
-  }
-  const plan = liquidationPlan(params, account.position, poolOf(state, account), side.mark!);
-  if (plan === null) return;
-  emit(state, {
-    type: "perp_liquidation",
-    marketId: params.marketId,
-    mode: side.mode,
-    ownerId: account.owner.ownerId,
-    side: plan.side,
-    lots: plan.lots,
-    limitTicks: plan.limitTicks,
-    markTicks: plan.markTicks,
-    equity: plan.equity,
-    maintenance: plan.maintenance,
-    tickIds: plan.tickIds,
-  });
-  let remaining = plan.lots;
-  if (plan.limitTicks !== null && plan.limitTicks <= BigInt(Number.MAX_SAFE_INTEGER)) {
-    const order: PerpOrder = {
-      orderId: state.perp.orderIdNext++,
-      clientOrderId: state.command!.id,
-      account,
-      side: plan.side,
-      orderType: "limit",
-      timeInForce: "ioc",
-      priceTicks: Math.min(Number(plan.limitTicks), 1_000_000_000_000),
-      quantityLots: Number(plan.lots),
-      filledLots: 0,
-      reduceOnly: true,
-      heldAmount: 0n,
-      createdAtMs: state.nowMs,
-    };
-    state.perp.liquidating = true;
-    const outcome = submitOrder(state, order);
-    state.perp.liquidating = false;
-    if (state.perp.orders.has(order.orderId)) {
-      finishOrder(state, order, outcome.outcome === "filled" ? "filled" : "expired");
-    }
-    remaining -= BigInt(outcome.filledLots);
-  }
-  if (remaining > 0n && account.position.sizeLots !== 0n) takeOver(state, account);
-  state.perp.touched.add(account);
-  if (account.position.sizeLots === 0n) coverNegative(state, account);
-}
-
-function takeOver(state: KernelState, account: PerpAccount): void {
-  const side = account.side;
-  const u = side.market.params.tickLotUnits;
-  const mark = markOf(side);
-  const fund = fundAccount(state, side);
-  const lotsAll = abs(account.position.sizeLots);
-  const taken = takeoverLots(
-    poolEquity(state, fund),
-    account.position,
-    poolOf(state, account).collateral,
-    lotsAll,
-    mark,
-    u,
-  );
-  if (taken > 0n) fundTakes(state, account, fund, taken, false);
-  if (account.position.sizeLots !== 0n) deleverage(state, account);
-  if (account.position.sizeLots !== 0n) {
-    fundTakes(state, account, fund, abs(account.position.sizeLots), true);
-  }
-}
-
-function fundTakes(
-  state: KernelState,
-  account: PerpAccount,
-  fund: PerpAccount,
-  lots: bigint,
-  forced: boolean,
-): void {
-  const side = account.side;
-  const collateral = poolOf(state, account).collateral;
-  const value = closeValueAtBankruptcy(account.position, collateral, lots);
-  const long = account.position.sizeLots > 0n;
-  const closed = closeForQuote(account.position, lots, value);
-  const wasSize = abs(account.position.sizeLots);
-  account.position = closed.position;
-  const refs = refsOf(side);
-  settleRealised(state, account, closed.realisedPnl, refs);
-  // Takeovers and ADL release margin only when the position closes (the reference model).
-  if (lots === wasSize) releaseMargin(state, account, account.margin);
-  const trade = applyTradeForQuote(fund.position, long ? lots : -lots, value);
-  fund.position = trade.position;
-  settleRealised(state, fund, trade.realisedPnl, refs);
-  state.perp.touched.add(fund);
-  emit(state, {
-    type: "perp_insurance_takeover",
-    marketId: side.market.params.marketId,
-    mode: side.mode,
-    ownerId: account.owner.ownerId,
-    lots,
-    quoteAmount: value,
-    forced,
-    tickIds: tickIdsOf(side),
-  });
-}
-
-function deleverage(state: KernelState, account: PerpAccount): void {
-  const side = account.side;
-  const u = side.market.params.tickLotUnits;
-  const mark = markOf(side);
-  const long = account.position.sizeLots > 0n;
-  const opposite = [...side.accounts.values()].filter(
-    (other) =>
-      !isFund(other.owner) &&
-      other !== account &&
-      other.position.sizeLots !== 0n &&
-      other.position.sizeLots > 0n !== long,
-  );
-  const ranking = adlRanking(
-    opposite.map((other) => ({
-      id: other.key,
-      sizeLots: other.position.sizeLots,
-      entryCost: other.position.entryCost,
-      equity: poolEquity(state, other),
-    })),
-    mark,
-    u,
-  );
-  for (const entry of ranking) {
-    if (account.position.sizeLots === 0n) break;
-    if (!entry.eligible) continue;
-    const other = side.accounts.get(entry.id)!;
-    const lotsMax = min(abs(account.position.sizeLots), abs(other.position.sizeLots));
-    const collateral = poolOf(state, account).collateral;
-    const lots = takeoverLots(
-      poolEquity(state, other),
-      account.position,
-      collateral,
-      lotsMax,
-      mark,
-      u,
-    );
-    if (lots === 0n) continue;
-    const value = closeValueAtBankruptcy(account.position, collateral, lots);
-    const refs = refsOf(side);
-    for (const party of [account, other]) {
-      const wasSize = abs(party.position.sizeLots);
-      const closed = closeForQuote(party.position, lots, value);
-      party.position = closed.position;
-      settleRealised(state, party, closed.realisedPnl, refs);
-      if (lots === wasSize) releaseMargin(state, party, party.margin);
-      state.perp.touched.add(party);
-    }
-    emit(state, {
-      type: "perp_auto_deleverage",
-      marketId: side.market.params.marketId,
-      mode: side.mode,
-      ownerId: account.owner.ownerId,
-      counterpartyId: other.owner.ownerId,
-      lots,
-      quoteAmount: value,
-      rank: entry.rank,
-      tickIds: tickIdsOf(side),
-    });
-  }
-}
-
-/**
- * Negative-balance protection: a flat account's debt is paid from its own wallet (cross) and
- * then by the insurance fund; an isolated position never costs more than its margin.
- */
-export function coverNegative(state: KernelState, account: PerpAccount): void {
-  if (account.debt === 0n || isFund(account.owner)) return;
-  const side = account.side;
-  const refs = refsOf(side);
-  if (account.marginMode === "cross") {
-    const own = min(account.debt, max(0n, account.wallet.available));
-    if (own > 0n) {
-      post(state, {
-        debit: account.wallet,
-        credit: side.clearing,
-        amount: own,
-        reason: "perp_realised",
-        refs,
-      });
-      account.debt -= own;
-    }
-  }
-  if (account.debt === 0n) return;
-  const amount = account.debt;
-  post(state, {
-    debit: side.fund,
-    credit: side.clearing,
-    amount,
-    reason: "perp_insurance_cover",
-    refs,
-  });
-  account.debt = 0n;
-  state.perp.touched.add(account);
-  emit(state, {
-    type: "perp_negative_balance_cover",
-    marketId: side.market.params.marketId,
-    mode: side.mode,
-    ownerId: account.owner.ownerId,
-    amount,
-    tickIds: tickIdsOf(side),
-  });
-}
-
-/**
- * reset_demo: the demo insurance fund takes the owner's demo position over at the mark (its
- * realised PnL through clearing, the margin released, any debt covered), so the owner's demo
- * money can go back to the faucet.
- */
-export function closeAtMark(state: KernelState, account: PerpAccount): void {
-  const side = account.side;
-  const size = account.position.sizeLots;
-  if (size === 0n) return;
-  const lots = abs(size);
-  const value = lots * markOf(side) * side.market.params.tickLotUnits;
-  const refs = refsOf(side);
-  const closed = closeForQuote(account.position, lots, value);
-  account.position = closed.position;
-  settleRealised(state, account, closed.realisedPnl, refs);
-  releaseMargin(state, account, account.margin);
-  const fund = fundAccount(state, side);
-  const trade = applyTradeForQuote(fund.position, size > 0n ? lots : -lots, value);
-  fund.position = trade.position;
-  settleRealised(state, fund, trade.realisedPnl, refs);
-  state.perp.touched.add(account);
-  state.perp.touched.add(fund);
-  emit(state, {
-    type: "perp_insurance_takeover",
-    marketId: side.market.params.marketId,
-    mode: side.mode,
-    ownerId: account.owner.ownerId,
-    lots,
-    quoteAmount: value,
-    forced: false,
-    tickIds: tickIdsOf(side),
-  });
-  coverNegative(state, account);
-}
-
-export { payClearing, receive };

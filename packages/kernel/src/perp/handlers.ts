@@ -9,15 +9,8 @@ import { DONE, ok } from "../results.ts";
 import { scheduleEntry } from "../schedule.ts";
 import type { KernelState } from "../state.ts";
 import { systemOwners, type Mode } from "../types.ts";
-import {
-  cancelPerpOrder,
-  crossUnrealised,
-  finishOrder,
-  perpAccountOf,
-  poolOf,
-  settleTouched,
-  submitOrder,
-} from "./engine.ts";
+import { crossUnrealised, perpAccountOf, poolOf, settleTouched } from "./engine.ts";
+import { cancelPerpOrder, finishOrder, submitOrder } from "./fills.ts";
 import { nextFundingAtMs } from "./funding.ts";
 import { sideOf, type PerpAccount, type PerpOrder } from "./kernel-state.ts";
 import { initialMargin, maxRemovableMargin, orderMarginHold } from "./margin.ts";

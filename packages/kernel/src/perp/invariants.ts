@@ -3,7 +3,8 @@
 import { assert } from "../assert.ts";
 import { accountOf } from "../ledger/accounts.ts";
 import type { KernelState } from "../state.ts";
-import { coverNegative, isFund, isLiquidatableNow } from "./engine.ts";
+import { isFund, isLiquidatableNow } from "./engine.ts";
+import { coverNegative } from "./liquidation-engine.ts";
 
 /**
  * Per market and mode: open interest long = short; nobody but the fund is under maintenance at

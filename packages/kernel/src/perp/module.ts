@@ -7,15 +7,14 @@ import { scheduleEntry } from "../schedule.ts";
 import type { KernelState } from "../state.ts";
 import { type Mode } from "../types.ts";
 import {
-  cancelPerpOrder,
-  closeAtMark,
-  createPerpListener,
   crossSiblingsOfWallet,
   outflowCode,
   perpAccountOf,
   reindex,
   settleTouched,
 } from "./engine.ts";
+import { cancelPerpOrder, createPerpListener } from "./fills.ts";
+import { closeAtMark } from "./liquidation-engine.ts";
 import { nextFundingAtMs } from "./funding.ts";
 import "./kernel-types.ts";
 import type { DefinePerpMarketCommand } from "./kernel-types.ts";

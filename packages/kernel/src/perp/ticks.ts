@@ -3,17 +3,9 @@
 
 import { emit } from "../events.ts";
 import type { KernelState } from "../state.ts";
-import {
-  cancelPerpOrder,
-  crossSiblings,
-  finishOrder,
-  isLiquidatableNow,
-  liquidate,
-  payClearing,
-  receive,
-  settleTouched,
-  submitOrder,
-} from "./engine.ts";
+import { crossSiblings, isLiquidatableNow, payClearing, receive, settleTouched } from "./engine.ts";
+import { cancelPerpOrder, finishOrder, submitOrder } from "./fills.ts";
+import { liquidate } from "./liquidation-engine.ts";
 import { averagePremiumE8, fundingRateE8, fundingSettlement, premiumE8FromMid } from "./funding.ts";
 import { type PerpAccount, type PerpOrder, type PerpSide } from "./kernel-state.ts";
 import { markPrice } from "./mark-price.ts";
