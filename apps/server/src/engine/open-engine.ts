@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Database } from "../db/database.ts";
 import { openFileJournal } from "../journal/file-journal.ts";
 import type { Journal, JournalLogger } from "../journal/journal.ts";
+import { openJetStreamJournal } from "../journal/jetstream-journal.ts";
 import { openPgJournal } from "../journal/pg-journal.ts";
 import { fileSnapshotStore, pgSnapshotStore } from "../journal/snapshot-store.ts";
 import { ReadModelProjector } from "../read-models/projector.ts";
@@ -16,6 +17,8 @@ export interface OpenEngineOptions {
   logger: JournalLogger;
   /** Called once on a journal or kernel failure: the process must exit. */
   onFatal: (error: unknown) => void;
+  /** The journal on a JetStream stream instead of the database or DATA_DIR (issue 25). */
+  jetStream?: { servers: string; stream: string; replicas: number };
   now?: () => number;
   snapshotEvery?: number;
   clockTickMs?: number;
@@ -30,16 +33,22 @@ export interface RunningEngine {
 }
 
 /**
- * Opens the journal (PostgreSQL when the server runs on PostgreSQL, else segment files under
- * `DATA_DIR/journal`), restores the kernel (snapshot + replay) and attaches the read-model
+ * Opens the journal (a JetStream stream when configured; else PostgreSQL when the server runs
+ * on PostgreSQL, else segment files under `DATA_DIR/journal`), restores the kernel (snapshot + replay) and attaches the read-model
  * projector. Assets and markets are declared by the market module from its catalogue.
  */
 export async function openEngine(options: OpenEngineOptions): Promise<RunningEngine> {
   const { database, logger, onFatal } = options;
   const onPostgres = database.kind === "postgres";
-  const journal = onPostgres
-    ? await openPgJournal({ database, onFatal, logger })
-    : await openFileJournal({ directory: path.join(options.dataDir, "journal"), onFatal, logger });
+  const journal = options.jetStream
+    ? await openJetStreamJournal({ ...options.jetStream, onFatal, logger })
+    : onPostgres
+      ? await openPgJournal({ database, onFatal, logger })
+      : await openFileJournal({
+          directory: path.join(options.dataDir, "journal"),
+          onFatal,
+          logger,
+        });
   const snapshots = onPostgres
     ? pgSnapshotStore({ database, logger })
     : fileSnapshotStore({ directory: path.join(options.dataDir, "snapshots"), logger });
