@@ -2,7 +2,6 @@ import path from "node:path";
 import type { Database } from "../db/database.ts";
 import { openFileJournal } from "../journal/file-journal.ts";
 import type { Journal, JournalLogger } from "../journal/journal.ts";
-import { openJetStreamJournal } from "../journal/jetstream-journal.ts";
 import { openPgJournal } from "../journal/pg-journal.ts";
 import { fileSnapshotStore, pgSnapshotStore } from "../journal/snapshot-store.ts";
 import { ReadModelProjector } from "../read-models/projector.ts";
@@ -41,7 +40,10 @@ export async function openEngine(options: OpenEngineOptions): Promise<RunningEng
   const { database, logger, onFatal } = options;
   const onPostgres = database.kind === "postgres";
   const journal = options.jetStream
-    ? await openJetStreamJournal({ ...options.jetStream, onFatal, logger })
+    ? // Loaded only when configured: the NATS client is not part of a single-process start.
+      await (
+        await import("../journal/jetstream-journal.ts")
+      ).openJetStreamJournal({ ...options.jetStream, onFatal, logger })
     : onPostgres
       ? await openPgJournal({ database, onFatal, logger })
       : await openFileJournal({
