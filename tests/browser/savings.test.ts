@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { artifactsDir } from "../harness.ts";
 import {
   api,
+  credit,
   expectAccessible,
+  newUser,
+  operatorToken,
   open,
   page,
   poll,
@@ -55,5 +58,53 @@ describe("Savings", () => {
       "/api/v1/savings/plans?mode=demo",
     );
     expect(plans.json.data.items.find((p) => p.planId === "usdt-flex-7")?.reserved).toBe("0.14");
+  });
+
+  it("real money in French: a mining product, once the operator funded the yield account", async () => {
+    const fr = texts("fr");
+    const user = await newUser();
+    await credit(user.user.id, "USDT", "1000");
+    const funded = await api(
+      "POST",
+      "/api/v1/operator/savings/yield",
+      {
+        id: `browser-yield-${Date.now()}`,
+        mode: "real",
+        asset: "USDT",
+        amount: "100",
+        reference: "wire",
+      },
+      operatorToken,
+    );
+    expect(funded.status, JSON.stringify(funded.json)).toBe(200);
+    await open("/savings", "fr");
+    await signIn(user);
+    await page.getByText(fr.savings.tabs.mining, { exact: true }).click();
+    const card = page.getByTestId("plan-card").filter({ hasText: "Example mining product" });
+    await card.waitFor();
+    await card.getByTestId("hardware").waitFor();
+    expect(await page.getByTestId("risk-text").last().textContent()).toContain(
+      fr.savings.risk.mining,
+    );
+    await card.getByTestId("plan-subscribe").click();
+    const sheet = page.getByTestId("subscribe-sheet");
+    await sheet.getByTestId("subscribe-amount").locator("input").fill("500");
+    // 500 USDT × 0.05 % × 90 days = 22.5 USDT, reserved from the operator's funded yield.
+    await poll(() => sheet.getByTestId("subscribe-expected").textContent()).toContain("22,5");
+    await sheet.getByTestId("subscribe-understood").click();
+    await sheet.getByTestId("subscribe-confirm").click();
+    const subscription = page.getByTestId("subscription-card").first();
+    await subscription.waitFor({ timeout: 15_000 });
+    await poll(() => subscription.getByTestId("subscription-state").textContent()).toBe(
+      fr.savings.state.in_progress,
+    );
+    expect(await subscription.textContent()).toContain(fr.savings.sub.nftRecord);
+    const plans = await api<{
+      items: { planId: string; reserved: string; yieldAvailable: string }[];
+    }>("GET", "/api/v1/savings/plans?mode=real");
+    expect(plans.json.data.items.find((p) => p.planId === "miner-s19")).toMatchObject({
+      reserved: "22.5",
+      yieldAvailable: "77.5",
+    });
   });
 });
