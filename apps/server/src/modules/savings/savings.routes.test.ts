@@ -238,6 +238,26 @@ describeEachDatabase("savings API", (database) => {
     });
   });
 
+  it("shows every savings posting in the user's statement, citing the subscription", async () => {
+    await running.projector.flush();
+    const response = await call("GET", "/api/v1/spot/statement?asset=USDT&limit=50", {
+      token: users.a.token,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const reasons = response
+      .json()
+      .data.items.map(
+        (line: { reason: string; amount: string }) => `${line.reason} ${line.amount}`,
+      );
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        "savings_principal -100",
+        "savings_interest 1",
+        "savings_principal_return 99",
+      ]),
+    );
+  });
+
   it("demo: subscribes with demo money, in the user's language when refused", async () => {
     const made = await subscribe("demo", { amount: "50" });
     expect(made.statusCode, made.body).toBe(200);
