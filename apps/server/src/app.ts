@@ -87,7 +87,7 @@ export interface AppDeps {
    */
   readModelsCaughtUp?: () => boolean;
   /** Savings plans and mining products: plans at start-up, demo yield top-up. */
-  savings?: Pick<SavingsModuleOptions, "plans" | "yieldDemoFunding">;
+  savings?: Pick<SavingsModuleOptions, "plans" | "yieldDemoFunding" | "enabled">;
   /** Seconds contracts: switch, products at start-up, development house funding. */
   seconds?: {
     enabled?: boolean;

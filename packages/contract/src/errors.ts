@@ -123,6 +123,7 @@ export const httpStatusByErrorCode = {
   savings_subscription_not_found: 404,
   savings_early_redemption_not_allowed: 409,
   too_many_savings_subscriptions: 429,
+  savings_disabled: 403,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

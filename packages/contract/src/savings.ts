@@ -125,7 +125,11 @@ export const savingsPlans = defineEndpoint({
     mode: AccountMode.default("real"),
     kind: SavingsPlanKind.optional(),
   }),
-  response: z.object({ items: z.array(SavingsPlanView) }),
+  response: z.object({
+    /** False when the deployment switched the product off (SAVINGS_ENABLED=false). */
+    enabled: z.boolean(),
+    items: z.array(SavingsPlanView),
+  }),
 });
 
 export const SubscribeSavingsBody = z.strictObject({
@@ -145,6 +149,7 @@ export const subscribeSavings = defineEndpoint({
   body: SubscribeSavingsBody,
   response: z.object({ subscription: SavingsSubscriptionView, duplicate: z.boolean() }),
   errors: [
+    "savings_disabled",
     "savings_plan_not_found",
     "savings_plan_closed",
     "savings_amount_below_minimum",

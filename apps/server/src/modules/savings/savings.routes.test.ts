@@ -140,6 +140,7 @@ describeEachDatabase("savings API", (database) => {
   it("lists plans publicly: real is sold out until the operator funds yield; demo is funded", async () => {
     const response = await call("GET", "/api/v1/savings/plans?mode=real");
     expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().data.enabled).toBe(true);
     expect(await plan("real")).toMatchObject({
       planId: "p7",
       kind: "savings",
@@ -314,6 +315,33 @@ describeEachDatabase("savings API", (database) => {
     });
     expect(negative.statusCode).toBe(400);
     expect(fund(users.a.id).available).toBe(before);
+  });
+
+  it("switched off (SAVINGS_ENABLED=false): no plans and no new subscriptions", async () => {
+    const off = await buildApp({
+      database: database(),
+      now: () => nowMs,
+      passwordCost: 10,
+      captcha: "off",
+      operatorToken: "operator-token",
+      engine: running.engine,
+      accounts: accountOpener(running.engine),
+      savings: { enabled: false },
+    });
+    try {
+      const plans = await off.inject({ method: "GET", url: "/api/v1/savings/plans" });
+      expect(plans.json().data).toEqual({ enabled: false, items: [] });
+      const refused = await off.inject({
+        method: "POST",
+        url: "/api/v1/savings/subscriptions",
+        headers: { authorization: `Bearer ${users.a.token}` },
+        payload: { requestId: "switched-off-1", planId: "p7", amount: "10" },
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error).toBe("savings_disabled");
+    } finally {
+      await off.close();
+    }
   });
 
   it("operator defines a mining product with hardware; users see it with its terms", async () => {

@@ -11,6 +11,7 @@ import {
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
+import { AppError } from "../../http/app-error.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { defaultSavingsPlans } from "./savings.plans.ts";
 import { SavingsRepository } from "./savings.repository.ts";
@@ -24,6 +25,8 @@ export interface SavingsModuleOptions {
   now?: () => number;
   /** Plans defined at start-up when the kernel does not have them (default: two savings plans and an example mining product). */
   plans?: readonly DefineSavingsPlanBody[];
+  /** False switches the product off for this deployment (SAVINGS_ENABLED=false). Default true. */
+  enabled?: boolean;
   /** Demo yield top-up target per asset, whole units (default USDT 1,000,000 demo). */
   yieldDemoFunding?: Readonly<Record<string, string>>;
 }
@@ -44,15 +47,21 @@ export const savingsModule: FastifyPluginAsync<SavingsModuleOptions> = async (ap
     mode: user.mode,
   });
 
+  const enabled = options.enabled ?? true;
   defineRoute(app, savingsPlans, { perIp: { max: 600, windowMs: minute } }, async ({ query }) => ({
-    items: service.plans(query.mode, query.kind),
+    enabled,
+    items: enabled ? service.plans(query.mode, query.kind) : [],
   }));
 
   defineRoute(
     app,
     subscribeSavings,
     { bodyBytes: 1_024, perUser: { max: 120, windowMs: minute } },
-    async ({ body, user }) => service.subscribe(session(user), body),
+    async ({ body, user }) => {
+      // Switched off: no new promises; active subscriptions still pay out and can be redeemed.
+      if (!enabled) throw new AppError("savings_disabled");
+      return service.subscribe(session(user), body);
+    },
   );
 
   defineRoute(

@@ -54,6 +54,7 @@ export function SavingsPage() {
     if (plans.isError) {
       return <ErrorState message={plans.error.message} onRetry={() => void plans.refetch()} />;
     }
+    if (!plans.data.enabled) return <p data-testid="savings-disabled">{t("savings.disabled")}</p>;
     const items = plans.data.items.filter((p) => p.kind === kind);
     return (
       <>
