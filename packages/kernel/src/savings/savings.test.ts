@@ -241,4 +241,24 @@ describe("savings plans", () => {
     );
     expect(code(state, c.savingsFund("USDT", 0n))).toBe("amount_must_be_positive");
   });
+
+  it("no other command moves money in or out of the savings accounts", () => {
+    const { state, c } = setup(10n * PROMISE);
+    run(state, c.savingsSubscribe("1", "p1", 1_000_000_000n));
+    for (const owner of Object.values(savingsOwners)) {
+      for (const command of [
+        c.deposit(owner, "USDT", 1_000_000n),
+        c.grant(owner, "USDT", 1_000_000n),
+        c.withdrawHold(owner, "USDT", 1_000_000n, `w-${owner}`),
+        c.transferWallet(owner, "USDT", 1_000_000n, "fund", "contract"),
+        c.transferUser(owner, "1", "USDT", 1_000_000n),
+        c.transferUser("1", owner, "USDT", 1_000_000n),
+        c.savingsSubscribe(owner, "p1", 10_000_000n),
+      ]) {
+        expect(code(state, command), `${command.type} ${owner}`).toBeDefined();
+      }
+    }
+    expect(bal(state, savingsOwners.reserve)).toBe(PROMISE);
+    expect(bal(state, savingsOwners.principal)).toBe(1_000_000_000n);
+  });
 });
