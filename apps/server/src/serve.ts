@@ -110,6 +110,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     proofIntervalMs: config.PROOF_INTERVAL_MS || undefined,
     market,
     readModelsCaughtUp,
+    savings: { enabled: config.SAVINGS_ENABLED === "true" },
     seconds: {
       enabled: config.SECONDS_ENABLED === "true",
       houseDevFunding: config.SECONDS_HOUSE_DEV_FUNDING,

@@ -114,6 +114,16 @@ export const httpStatusByErrorCode = {
   bank_deposit_proof_used: 409,
   bank_deposit_not_found: 404,
   bank_deposit_closed: 409,
+  savings_plan_not_found: 404,
+  savings_plan_closed: 409,
+  savings_amount_below_minimum: 400,
+  savings_amount_above_maximum: 400,
+  savings_amount_not_on_step: 400,
+  savings_sold_out: 409,
+  savings_subscription_not_found: 404,
+  savings_early_redemption_not_allowed: 409,
+  too_many_savings_subscriptions: 429,
+  savings_disabled: 403,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;
