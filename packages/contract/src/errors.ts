@@ -114,6 +114,18 @@ export const httpStatusByErrorCode = {
   bank_deposit_proof_used: 409,
   bank_deposit_not_found: 404,
   bank_deposit_closed: 409,
+  two_factor_required: 401,
+  two_factor_invalid: 401,
+  two_factor_not_enabled: 409,
+  two_factor_already_enabled: 409,
+  two_factor_not_enrolling: 409,
+  session_not_found: 404,
+  identity_under_review: 409,
+  identity_already_passed: 409,
+  identity_basic_required: 409,
+  identity_submission_not_found: 404,
+  identity_submission_decided: 409,
+  identity_verification_required: 403,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

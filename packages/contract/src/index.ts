@@ -14,3 +14,5 @@ export * from "./wallet.ts";
 export * from "./proof.ts";
 export * from "./seconds.ts";
 export * from "./bank-deposits.ts";
+export * from "./security.ts";
+export * from "./identity.ts";
