@@ -116,6 +116,7 @@ export async function serve(config: Config, starting: StartingServer) {
     operatorToken: config.OPERATOR_TOKEN,
     withdrawAddressLockMs: config.WITHDRAW_ADDRESS_LOCK_MS,
     withdrawals: withdrawalConfigOf(config),
+    withdrawRequiresIdentity: config.WITHDRAW_REQUIRES_IDENTITY,
     publicUrl: config.PUBLIC_URL,
     port: config.PORT,
     passwordCost: config.PASSWORD_COST,

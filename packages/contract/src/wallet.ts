@@ -683,6 +683,7 @@ export const requestWithdrawal = defineEndpoint({
   response: WithdrawalView,
   errors: [
     "demo_withdraw_not_allowed",
+    "identity_verification_required",
     "withdraw_address_not_found",
     "withdraw_address_locked",
     "withdraw_not_supported",
