@@ -50,6 +50,8 @@ const signedInRoutes = [
   "/wallet/info",
   "/proof",
   "/transparency",
+  "/security",
+  "/identity",
   "/no-such-page",
 ];
 const screenshotted = new Set(["/", "/coin-coin", "/assets", "/settings", "/register"]);

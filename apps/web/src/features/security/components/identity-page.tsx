@@ -5,7 +5,7 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { showError, withLoading } from "../../../lib/feedback.ts";
-import { isDemo, useSession } from "../../../lib/session.ts";
+import { useSession } from "../../../lib/session.ts";
 import {
   securityKeys,
   submitAdvancedIdentity,
@@ -26,7 +26,7 @@ const documentTypes: DocumentType[] = ["id_card", "driving_licence", "passport"]
  */
 export function IdentityPage() {
   const { t } = useTranslation();
-  const demo = isDemo(useSession());
+  const demo = useSession()?.user.demoOnly === true;
   const identity = useIdentity();
   return (
     <section className="page" aria-labelledby="identity-title">

@@ -30,6 +30,14 @@ export function SecurityPage() {
   const session = useSession();
   const navigate = useNavigate();
   const walletUser = session?.user.username.startsWith("0x") ?? false;
+  if (session?.user.demoOnly) {
+    return (
+      <section className="page" aria-labelledby="security-title">
+        <h1 id="security-title">{t("security.title")}</h1>
+        <p className="hint">{t("security.demoNote")}</p>
+      </section>
+    );
+  }
   return (
     <section className="page" aria-labelledby="security-title">
       <h1 id="security-title">{t("security.title")}</h1>
