@@ -1,10 +1,14 @@
 import type { FastifyInstance } from "fastify";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { totpCode } from "./totp.ts";
 
 const operatorToken = "operator-token-for-tests";
+const wallet = privateKeyToAccount(
+  "0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba",
+);
 
 describeEachDatabase("two-factor sign-in and sessions", (database) => {
   let app: FastifyInstance;
@@ -246,6 +250,44 @@ describeEachDatabase("two-factor sign-in and sessions", (database) => {
     expect(others.json().data).toEqual({ revoked: 1 });
     expect((await call("GET", "/api/v1/me", undefined, bearer(third))).statusCode).toBe(401);
     expect((await call("GET", "/api/v1/me", undefined, bearer(first))).statusCode).toBe(200);
+  });
+
+  it("asks a wallet user with 2FA on for a code with a new signature", async () => {
+    const walletSignIn = async (totp?: string) => {
+      ip += 1;
+      const nonce = await call(
+        "GET",
+        `/api/v1/auth/wallet/nonce?address=${wallet.address}&chainId=56`,
+      );
+      const message: string = nonce.json().data.message;
+      return call("POST", "/api/v1/auth/wallet/login", {
+        address: wallet.address,
+        message,
+        signature: await wallet.signMessage({ message }),
+        walletType: 2,
+        ...(totp === undefined ? {} : { totpCode: totp }),
+      });
+    };
+    const first = await walletSignIn();
+    expect(first.statusCode, first.body).toBe(200);
+    const token: string = first.json().data.token;
+    // A wallet user has no password: enrolment and turning off need none.
+    const enrol = await call("POST", "/api/v1/me/two-factor/enrol", {}, bearer(token));
+    expect(enrol.statusCode, enrol.body).toBe(200);
+    const { secret } = enrol.json().data;
+    await call(
+      "POST",
+      "/api/v1/me/two-factor/confirm",
+      { code: totpCode(secret, nowMs) },
+      bearer(token),
+    );
+    const noCode = await walletSignIn();
+    expect(noCode.json().error).toBe("two_factor_required");
+    nowMs += 30_000;
+    const withCode = await walletSignIn(totpCode(secret, nowMs));
+    expect(withCode.statusCode, withCode.body).toBe(200);
+    const wrong = await walletSignIn("999999");
+    expect(wrong.json().error).toBe("two_factor_invalid");
   });
 
   it("refuses malformed input", async () => {
