@@ -210,14 +210,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       recipients: auth,
       withdrawAddressLockMs: deps.withdrawAddressLockMs,
       withdrawals: deps.withdrawals,
-      withdrawalGate:
-        identityTierNeeded === "none"
-          ? undefined
-          : async (userId) => {
-              if (!tierCovers(await identity.passedTier(userId), identityTierNeeded)) {
-                throw new AppError("identity_verification_required");
-              }
-            },
+      withdrawalGate: async (userId, totpCode) => {
+        if (
+          identityTierNeeded !== "none" &&
+          !tierCovers(await identity.passedTier(userId), identityTierNeeded)
+        ) {
+          throw new AppError("identity_verification_required");
+        }
+        // Once two-factor sign-in is on, a withdrawal needs a code too (issue 17).
+        if (auth.twoFactor && (await auth.twoFactor.enabled(userId))) {
+          if (totpCode === undefined) throw new AppError("two_factor_required");
+          await auth.twoFactor.verify(userId, totpCode);
+        }
+      },
     });
     await app.register(secondsModule, {
       engine: deps.engine,

@@ -13,6 +13,7 @@ import { describeEachDatabase } from "../../testing/databases.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
+import { totpCode } from "../auth/totp.ts";
 
 /** A multipart/form-data body with one JPEG file part named `file`. */
 function multipart(bytes: Buffer) {
@@ -74,7 +75,7 @@ describeEachDatabase("identity verification", (database) => {
     documentType: "id_card",
     documentNumber: "T22000129",
   };
-  const withdraw = (user: string) =>
+  const withdraw = (user: string, totpCode?: string) =>
     call("POST", "/api/v1/wallet/withdrawals", {
       headers: as(user),
       payload: {
@@ -83,6 +84,7 @@ describeEachDatabase("identity verification", (database) => {
         asset: "USDT",
         amount: "20",
         tradePassword: "trade1234",
+        ...(totpCode === undefined ? {} : { totpCode }),
       },
     });
 
@@ -310,5 +312,26 @@ describeEachDatabase("identity verification", (database) => {
       expect(decide.statusCode).toBe(401);
     }
     expect((await call("GET", "/api/v1/me/identity", { headers: operator })).statusCode).toBe(401);
+  });
+
+  it("asks for the two-factor code on withdrawals once 2FA is on", async () => {
+    // a passed basic verification above; the request fails later, for its made-up address.
+    expect((await withdraw("a")).json().error).toBe("withdraw_address_not_found");
+    const enrol = await call("POST", "/api/v1/me/two-factor/enrol", {
+      headers: as("a"),
+      payload: { password: "trade1234" },
+    });
+    const { secret } = enrol.json().data;
+    const confirmed = await call("POST", "/api/v1/me/two-factor/confirm", {
+      headers: as("a"),
+      payload: { code: totpCode(secret, nowMs) },
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect((await withdraw("a")).json().error).toBe("two_factor_required");
+    expect((await withdraw("a", "000000")).json().error).toBe("two_factor_invalid");
+    // The confirming code is spent; a recovery code works once.
+    const recovery: string = confirmed.json().data.recoveryCodes[0];
+    expect((await withdraw("a", recovery)).json().error).toBe("withdraw_address_not_found");
+    expect((await withdraw("a", recovery)).json().error).toBe("two_factor_invalid");
   });
 });

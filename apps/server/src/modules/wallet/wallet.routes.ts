@@ -83,9 +83,10 @@ export interface WalletModuleOptions {
   withdrawals?: WithdrawalConfig;
   /**
    * Checked before a withdrawal request; throws to refuse it (identity verification tier,
-   * WITHDRAW_REQUIRES_IDENTITY, issue 17). Unset: no such check.
+   * WITHDRAW_REQUIRES_IDENTITY, and the two-factor code once 2FA is on; issue 17). Unset: no
+   * such check.
    */
-  withdrawalGate?: (userId: bigint) => Promise<void>;
+  withdrawalGate?: (userId: bigint, totpCode: string | undefined) => Promise<void>;
 }
 
 /**
@@ -296,7 +297,9 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     requestWithdrawal,
     { bodyBytes: 1024, perUser: { max: 20, windowMs: minute } },
     async ({ body, user }) => {
-      if (!user.demoOnly && user.mode === "real") await options.withdrawalGate?.(user.id);
+      if (!user.demoOnly && user.mode === "real") {
+        await options.withdrawalGate?.(user.id, body.totpCode);
+      }
       return withdrawals.request(withdrawalSession(user), body);
     },
   );
