@@ -51,6 +51,8 @@ const signedInRoutes = [
   "/wallet/info",
   "/proof",
   "/transparency",
+  "/security",
+  "/identity",
   "/no-such-page",
 ];
 const screenshotted = new Set(["/", "/coin-coin", "/assets", "/settings", "/register"]);

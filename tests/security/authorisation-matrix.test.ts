@@ -64,6 +64,10 @@ const ownedResources: Record<
     make: savingsSubscriptionOf,
     answer: [404, "savings_subscription_not_found"],
   },
+  "DELETE /api/v1/me/sessions/:sessionId": {
+    make: sessionOf,
+    answer: [404, "session_not_found"],
+  },
 };
 
 /**
@@ -83,6 +87,18 @@ const notOwnedParameters: Record<string, string> = {
   "POST /api/v1/news/:newsId/read":
     "news is public; each caller is counted once as a reader (news.routes.test.ts)",
 };
+
+/** The public id of the owner's current session (security centre). */
+async function sessionOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const response = await suite.app.inject({
+    method: "GET",
+    url: "/api/v1/me/sessions",
+    headers: { authorization: `Bearer ${owner.token}` },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const sessions: { sessionId: string; current: boolean }[] = response.json().data.sessions;
+  return sessions.find((s) => s.current)!.sessionId;
+}
 
 async function addressOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
   const response = await suite.app.inject({

@@ -22,6 +22,7 @@ describe("readConfig", () => {
       SAVINGS_ENABLED: "true",
       SECONDS_ENABLED: "true",
       WITHDRAW_ADDRESS_LOCK_MS: 86_400_000,
+      WITHDRAW_REQUIRES_IDENTITY: "none",
       UPLOAD_MAX_BYTES: 5_242_880,
       UPLOAD_MAX_PIXELS: 40_000_000,
       BANK_DEPOSIT_ASSETS: "USDT",

@@ -92,6 +92,11 @@ const ConfigSchema = z.object({
       "must be ASSET:amount entries separated by commas",
     )
     .optional(),
+  /**
+   * The identity tier a user must have passed to request a withdrawal: `none` (default),
+   * `basic` or `advanced` (issue 17).
+   */
+  WITHDRAW_REQUIRES_IDENTITY: z.enum(["none", "basic", "advanced"]).default("none"),
   /** Folder of uploaded images (default DATA_DIR/uploads); must not be inside the web root. */
   UPLOADS_DIR: z.string().min(1).optional(),
   /** Largest upload in bytes (default 5 MiB). */

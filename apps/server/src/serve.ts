@@ -102,6 +102,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     operatorToken: config.OPERATOR_TOKEN,
     withdrawAddressLockMs: config.WITHDRAW_ADDRESS_LOCK_MS,
     withdrawals: withdrawalConfigOf(config),
+    withdrawRequiresIdentity: config.WITHDRAW_REQUIRES_IDENTITY,
     publicUrl: config.PUBLIC_URL,
     port: config.PORT,
     passwordCost: config.PASSWORD_COST,

@@ -124,6 +124,18 @@ export const httpStatusByErrorCode = {
   savings_early_redemption_not_allowed: 409,
   too_many_savings_subscriptions: 429,
   savings_disabled: 403,
+  two_factor_required: 401,
+  two_factor_invalid: 401,
+  two_factor_not_enabled: 409,
+  two_factor_already_enabled: 409,
+  two_factor_not_enrolling: 409,
+  session_not_found: 404,
+  identity_under_review: 409,
+  identity_already_passed: 409,
+  identity_basic_required: 409,
+  identity_submission_not_found: 404,
+  identity_submission_decided: 409,
+  identity_verification_required: 403,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

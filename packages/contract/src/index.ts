@@ -15,3 +15,5 @@ export * from "./proof.ts";
 export * from "./seconds.ts";
 export * from "./savings.ts";
 export * from "./bank-deposits.ts";
+export * from "./security.ts";
+export * from "./identity.ts";
