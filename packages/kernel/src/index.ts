@@ -9,6 +9,7 @@ export type * from "./perp/kernel-types.ts";
 export type { PerpOrderView } from "./perp/queries.ts";
 export { getPerpMark, getPerpOpenOrders, getPerpPositions } from "./perp/queries.ts";
 export type * from "./seconds/types.ts";
+export type * from "./stocks/types.ts";
 export { systemOwners } from "./types.ts";
 export type { KernelState, KernelSlices } from "./state.ts";
 export { accountKey, createKernelState, defaultKernelOptions } from "./state.ts";
@@ -49,6 +50,24 @@ export {
   getSecondsProducts,
 } from "./seconds/views.ts";
 export { payoutOf as secondsPayoutOf } from "./seconds/contracts.ts";
+export {
+  getStockConfigs,
+  getStockHolding,
+  getStockHoldings,
+  getStockInventory,
+  getStockPendingOrder,
+  getStockPendingOrders,
+  getStockSession,
+} from "./stocks/views.ts";
+export {
+  commissionOf as stockCommissionOf,
+  executablePrice as stockExecutablePrice,
+  fillCost as stockFillCost,
+  limitUnitsOf as stockLimitUnitsOf,
+  priceUnitsOf as stockPriceUnitsOf,
+  stampDutyOf as stockStampDutyOf,
+} from "./stocks/pricing.ts";
+export { priceText as stockPriceText } from "./stocks/orders.ts";
 export { rejectCodes, type RejectCode, type Result } from "./reject-codes.ts";
 export { AssertionError } from "./assert.ts";
 export {

@@ -18,6 +18,7 @@ import { referenceModule } from "./reference/module.ts";
 import { scheduleModule } from "./schedule.ts";
 import { secondsModule } from "./seconds/module.ts";
 import { spotModule } from "./spot/module.ts";
+import { stocksModule } from "./stocks/module.ts";
 import type { CommandType } from "./types.ts";
 
 const modules = [
@@ -28,6 +29,7 @@ const modules = [
   spotModule,
   perpModule,
   secondsModule,
+  stocksModule,
 ] as const;
 
 /** Every module, in hook order. */

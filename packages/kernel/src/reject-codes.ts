@@ -96,6 +96,18 @@ export const rejectCodes = [
   "seconds_exposure_limit",
   "seconds_contract_exists",
   "too_many_open_contracts",
+  "stock_not_configured",
+  "stock_terms_invalid",
+  "stock_market_closed",
+  "stock_quantity_invalid",
+  "stock_price_invalid",
+  "stock_order_kind_invalid",
+  "stock_inventory_insufficient",
+  "stock_holding_insufficient",
+  "stock_house_cash_insufficient",
+  "stock_order_too_small",
+  "stock_too_many_orders",
+  "stock_trading_closed",
 ] as const;
 
 /** One of the stable rejection codes above. */

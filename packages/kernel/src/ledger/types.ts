@@ -24,7 +24,10 @@ export type PostingReason =
   | "seconds_stake"
   | "seconds_stake_return"
   | "seconds_stake_lost"
-  | "seconds_payout";
+  | "seconds_payout"
+  | "stock_trade"
+  | "stock_commission"
+  | "stock_stamp_duty";
 
 /**
  * One balanced movement of `amount` of `assetId`: the debit account loses it, the credit

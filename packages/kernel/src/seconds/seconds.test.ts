@@ -327,6 +327,17 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
   close_perp_position: (c) => [{ type: "close_perp_position", ...perpUser(c) }],
   reverse_perp_position: (c) => [{ type: "reverse_perp_position", ...perpUser(c) }],
   close_all_perp: (c) => [{ type: "close_all_perp", ...stamp(c), ownerId: "1", mode: "real" }],
+  // Stocks on the same tape instrument: their fills, sessions and triggers never reach a
+  // seconds contract.
+  stock_configure: (c) => [c.stockConfigure("BTC-USDT", "USDT", { spreadBps: 0 })],
+  stock_session: (c) => [c.stockSession("BTC-USDT", true)],
+  stock_fund_inventory: (c) => [c.stockFund("BTC-USDT", 100n)],
+  stock_place_order: (c) => [c.stockOrder("1", "BTC-USDT", "buy", 1n)],
+  stock_set_tpsl: (c) => [c.stockTpSl("1", "BTC-USDT", "99999", "1")],
+  stock_cancel_order: (c) => [
+    c.stockOrder("1", "BTC-USDT", "buy", 1n, { kind: "limit", limitPrice: "1", tif: "gtc" }),
+    c.stockCancel("1", 2),
+  ],
 };
 
 /** Every command type, in type-code order (the table has holes at unused codes). */
