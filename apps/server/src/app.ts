@@ -24,6 +24,7 @@ import type { MarketModule } from "./modules/market/market.module.ts";
 import { marketModule } from "./modules/market/market.routes.ts";
 import { marketMakerModule } from "./modules/market-maker/market-maker.routes.ts";
 import { secondsModule } from "./modules/seconds/seconds.routes.ts";
+import { stocksModule, type StocksModuleOptions } from "./modules/stocks/stocks.routes.ts";
 import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts";
 import { spotModule } from "./modules/spot/spot.routes.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
@@ -85,6 +86,8 @@ export interface AppDeps {
    * then, history reads (`readModelPaths`) answer 503 with Retry-After rather than stale data.
    */
   readModelsCaughtUp?: () => boolean;
+  /** Stocks: terms per currency, quote age, session sync interval. */
+  stocks?: Pick<StocksModuleOptions, "terms" | "tickAgeMaxMs" | "sessionSyncMs">;
   /** Seconds contracts: switch, products at start-up, development house funding. */
   seconds?: {
     enabled?: boolean;
@@ -108,6 +111,9 @@ const readModelPaths = [
   /^\/api\/v1\/spot\/statement$/,
   /^\/api\/v1\/seconds\/products$/,
   /^\/api\/v1\/seconds\/contracts$/,
+  /^\/api\/v1\/stocks\/orders$/,
+  /^\/api\/v1\/stocks\/orders\/\d+$/,
+  /^\/api\/v1\/stocks\/fills$/,
   /^\/api\/v1\/wallet\/accounts\/[a-z]+\/statement$/,
   /^\/api\/v1\/wallet\/statement\/export$/,
 ];
@@ -204,6 +210,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       streams,
       tradePassword: auth.tradePassword,
       ...deps.seconds,
+    });
+    await app.register(stocksModule, {
+      engine: deps.engine,
+      database,
+      now,
+      ...deps.stocks,
     });
     const uploads = new UploadsService({
       database,
