@@ -17,6 +17,11 @@ export function Component() {
               {t("seconds.title")}
             </Link>
           </li>
+          <li>
+            <Link to="/stocks" data-testid="trade-stocks">
+              {t("stocks.title")}
+            </Link>
+          </li>
         </ul>
       </nav>
       <ComingLaterPage titleKey="nav.trade" />
