@@ -87,7 +87,7 @@ export interface AppDeps {
    */
   readModelsCaughtUp?: () => boolean;
   /** Stocks: terms per currency, quote age, session sync interval. */
-  stocks?: Pick<StocksModuleOptions, "terms" | "tickAgeMaxMs" | "sessionSyncMs">;
+  stocks?: Pick<StocksModuleOptions, "terms" | "tickAgeMaxMs" | "sessionSyncMs" | "instruments">;
   /** Seconds contracts: switch, products at start-up, development house funding. */
   seconds?: {
     enabled?: boolean;

@@ -44,6 +44,12 @@ const ConfigSchema = z.object({
     .regex(/^[A-Z0-9]+(,[A-Z0-9]+)*$/, "must be instrument ids separated by commas")
     .optional(),
   /** "false" switches seconds contracts off for this deployment. */
+  /**
+   * Development and browser tests only: `always-open` treats the stock exchanges as open at any
+   * hour (the simulator ticks them and orders are taken), so a stock trade can be tried at
+   * night. Production keeps `calendar` (the exchanges' sessions and holidays).
+   */
+  STOCK_SESSIONS: z.enum(["calendar", "always-open"]).default("calendar"),
   SECONDS_ENABLED: z.enum(["true", "false"]).default("true"),
   /** Development only: whole USDT credited once to the real house, journaled as a deposit. */
   SECONDS_HOUSE_DEV_FUNDING: z

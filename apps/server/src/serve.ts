@@ -18,6 +18,7 @@ import { openEngine } from "./engine/open-engine.ts";
 import { createMarketModule } from "./modules/market/market.module.ts";
 import { uploadsDir } from "./modules/uploads/uploads-dir.ts";
 import pino from "pino";
+import { instruments } from "@candor/market";
 import { version } from "./version.ts";
 
 const shutdownGraceMs = 4_000;
@@ -85,9 +86,17 @@ export async function serve(config: Config, starting: StartingServer) {
   );
 
   const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
+  // STOCK_SESSIONS=always-open (development, browser tests): stocks trade at any hour.
+  const catalogue =
+    config.STOCK_SESSIONS === "always-open"
+      ? instruments.map((i) =>
+          i.products.includes("stock") ? { ...i, calendarId: "crypto" as const } : i,
+        )
+      : instruments;
   const market = await createMarketModule({
     database,
     now: Date.now,
+    instruments: catalogue,
     seed: config.MARKET_SEED,
     backfillDays: config.MARKET_BACKFILL_DAYS,
     tickIntervalMs: config.MARKET_TICK_INTERVAL_MS,
@@ -124,6 +133,7 @@ export async function serve(config: Config, starting: StartingServer) {
     proofIntervalMs: config.PROOF_INTERVAL_MS || undefined,
     market,
     readModelsCaughtUp,
+    stocks: { instruments: catalogue },
     seconds: {
       enabled: config.SECONDS_ENABLED === "true",
       houseDevFunding: config.SECONDS_HOUSE_DEV_FUNDING,

@@ -12,6 +12,7 @@ import {
   stockOrders,
   stockPageData,
 } from "@candor/contract";
+import type { Instrument } from "@candor/market";
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
@@ -34,6 +35,8 @@ export interface StocksModuleOptions {
   tickAgeMaxMs?: number;
   /** How often the calendar's sessions are journaled, ms (default 15,000; 0: only on demand). */
   sessionSyncMs?: number;
+  /** The catalogue (default `@candor/market`'s); STOCK_SESSIONS=always-open changes calendars. */
+  instruments?: readonly Instrument[];
 }
 
 /** `/api/v1/stocks/*`: stock orders against the house at the recorded quote (issue 21). */
@@ -45,6 +48,7 @@ export const stocksModule: FastifyPluginAsync<StocksModuleOptions> = async (app,
     now,
     terms: options.terms,
     tickAgeMaxMs: options.tickAgeMaxMs,
+    instruments: options.instruments,
   });
   await service.setup();
   const syncMs = options.sessionSyncMs ?? 15_000;

@@ -80,6 +80,8 @@ export interface StocksServiceOptions {
   repository: StocksRepository;
   now: () => number;
   terms?: Readonly<Record<string, StockTerms>>;
+  /** The catalogue (default `@candor/market`'s). */
+  instruments?: readonly Instrument[];
   /** A market order's quote may be at most this old, ms (default 60,000). */
   tickAgeMaxMs?: number;
   /** Demo only: the demo house's shares per stock and cash per currency (whole units). */
@@ -106,7 +108,9 @@ export class StocksService {
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: StocksServiceOptions) {
-    this.instruments = catalogue.filter((i) => i.products.includes("stock"));
+    this.instruments = (options.instruments ?? catalogue).filter((i) =>
+      i.products.includes("stock"),
+    );
     this.unsubscribe = options.engine.subscribe((applied) => {
       for (const event of applied.events) {
         if (event.type === "stock_order_closed" || event.type === "stock_order_filled") {

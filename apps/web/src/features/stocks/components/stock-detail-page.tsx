@@ -118,7 +118,7 @@ function OrderForm({ stock }: { stock: StockView }) {
   };
 
   return (
-    <section className="spot-card" aria-labelledby="stock-order-title">
+    <section className="spot-card stock-order" aria-labelledby="stock-order-title">
       <h2 id="stock-order-title">{t("stocks.order.title")}</h2>
       <Selector<"buy" | "sell">
         aria-label={t("stocks.order.side")}
@@ -307,9 +307,12 @@ export function StockDetailPage({
         {stock.venue} · {stock.asset}
       </p>
       <p data-testid="stock-quote">
-        {t("stocks.lastPrice")}: <Amount value={stock.lastPrice ?? undefined} /> · {t("stocks.ask")}
-        : <Amount value={stock.ask ?? undefined} /> · {t("stocks.bid")}:{" "}
-        <Amount value={stock.bid ?? undefined} />
+        {t("stocks.lastPrice")}:{" "}
+        <Amount value={stock.lastPrice ?? undefined} decimalsMin={stock.priceDecimals} /> ·{" "}
+        {t("stocks.ask")}:{" "}
+        <Amount value={stock.ask ?? undefined} decimalsMin={stock.priceDecimals} /> ·{" "}
+        {t("stocks.bid")}:{" "}
+        <Amount value={stock.bid ?? undefined} decimalsMin={stock.priceDecimals} />
       </p>
       <p data-testid="stock-session" className={stock.session.open ? "up" : "muted"}>
         {stock.session.open ? t("stocks.session.open") : t("stocks.session.closed")}
