@@ -68,4 +68,36 @@ describe("Stocks", () => {
     await poll(() => page.locator("[data-testid^='stock-fill-']").count()).toBe(2);
     await page.screenshot({ path: path.join(artifactsDir, "stocks-fills-de.png"), fullPage: true });
   });
+
+  it("an HK buy shows stamp duty; a stop-loss sells on the next tick, citing it", async () => {
+    const de = texts("de");
+    await open("/stocks/0700.HK", "de");
+    const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
+    await signIn(demo.json.data, true);
+    const funds = await api("POST", "/api/v1/stocks/demo-funds", undefined, demo.json.data.token);
+    expect(funds.status, JSON.stringify(funds.json)).toBe(200);
+    await poll(() => page.getByTestId("stock-quote").textContent(), { timeout: 30_000 }).toMatch(
+      /\d/,
+    );
+    expect(await page.getByTestId("stock-shares").textContent()).toContain("100");
+    await page.getByTestId("stock-review").click();
+    const duty = page.getByTestId("stock-review-sheet").getByTestId("cost-stamp-duty");
+    await poll(() => duty.textContent()).toMatch(/[1-9]\d* HKD/);
+    await page.screenshot({ path: path.join(artifactsDir, "stocks-hk-duty-de.png") });
+    await page.getByTestId("stock-confirm").click();
+    await poll(() => page.getByTestId("stock-result").textContent()).toContain(
+      de.stocks.order.filled,
+    );
+    await page.getByTestId("stock-result-close").click();
+    // A stop-loss above the market: the next recorded tick triggers a market sell.
+    const editor = page.getByTestId("tpsl-0700.HK");
+    await editor.getByTestId("sl-input").locator("input").fill("9999");
+    await editor.getByTestId("tpsl-save").click();
+    await poll(() => page.getByTestId("holding-0700.HK").count(), { timeout: 20_000 }).toBe(0);
+    await page.goto(page.url().replace(/#.*$/, "#/stocks/orders"));
+    await page.getByText(de.stocks.orders.fills).click();
+    const stop = page.locator("[data-testid^='stock-fill-']").first();
+    await poll(() => stop.textContent()).toContain(de.stocks.origin.stop_loss);
+    expect(await stop.getByRole("link").textContent()).toMatch(/\S/);
+  });
 });
