@@ -137,6 +137,7 @@ async function stockOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<strin
       limitPrice: "1",
       tif: "gtc",
       queueForOpen: true,
+      tradePassword: "trade1234",
     },
   });
   expect(response.statusCode, response.body).toBe(200);

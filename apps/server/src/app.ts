@@ -215,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       engine: deps.engine,
       database,
       now,
+      tradePassword: auth.tradePassword,
       ...deps.stocks,
     });
     const uploads = new UploadsService({

@@ -192,6 +192,8 @@ export const placeStockOrder = defineEndpoint({
     ...OrderFields,
     tif: StockTif.default("day"),
     queueForOpen: z.boolean().default(false),
+    /** As for spot orders: needed in real mode unless confirmed within the window. */
+    tradePassword: z.string().min(1).max(64).optional(),
   }),
   response: z.object({
     order: StockOrderView,
@@ -213,6 +215,9 @@ export const placeStockOrder = defineEndpoint({
     "no_reference_price",
     "reference_price_stale",
     "client_order_id_reused",
+    "trade_password_not_set",
+    "trade_password_required",
+    "trade_password_invalid",
     "rate_limited",
   ],
 });

@@ -198,7 +198,12 @@ describeEachDatabase("stocks API", (database) => {
   it("real: the house sells only what the operator funded; limit order fills on a later tick", async () => {
     nowMs = Date.parse("2026-11-25T15:00:00Z"); // 10:00 in New York
     await recordTick("AAPL", "200.00");
-    const none = await order("a", { quantity: "5" });
+    const noPassword = await order("a", { quantity: "5" });
+    expect(noPassword.json().error).toBe("trade_password_required");
+    const wrong = await order("a", { quantity: "5", tradePassword: "wrong-password" });
+    expect(wrong.json().error).toBe("trade_password_invalid");
+    // Confirmed once, the session is not asked again for a while.
+    const none = await order("a", { quantity: "5", tradePassword: "trade1234" });
     expect(none.json().error, none.body).toBe("stock_inventory_insufficient");
     const funded = await call("POST", "/api/v1/operator/stocks/inventory", {
       headers: operator,

@@ -18,6 +18,7 @@ import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { StocksRepository } from "./stocks.repository.ts";
+import { StocksTradePasswordGate, type StocksTradePassword } from "./stocks.trade-password.ts";
 import {
   StocksService,
   type StockTerms,
@@ -30,6 +31,8 @@ const minute = 60_000;
 export interface StocksModuleOptions {
   engine: StocksEngine;
   database: Database;
+  tradePassword: StocksTradePassword;
+  tradePasswordWindowMs?: number;
   now?: () => number;
   terms?: Readonly<Record<string, StockTerms>>;
   tickAgeMaxMs?: number;
@@ -65,6 +68,16 @@ export const stocksModule: FastifyPluginAsync<StocksModuleOptions> = async (app,
     if (timer) clearInterval(timer);
     service.stop();
   });
+  const gate = new StocksTradePasswordGate({
+    tradePassword: options.tradePassword,
+    now,
+    windowMs: options.tradePasswordWindowMs ?? 15 * minute,
+    allowAttempt: (userId) =>
+      app.rateLimiter.hit(`stocks-trade-password|user|${userId}`, {
+        max: 10,
+        windowMs: 15 * minute,
+      }),
+  });
   const session = (user: AuthUser): StocksSession => ({
     ownerId: String(user.id),
     mode: user.mode,
@@ -92,7 +105,11 @@ export const stocksModule: FastifyPluginAsync<StocksModuleOptions> = async (app,
     app,
     placeStockOrder,
     { bodyBytes: 1_024, perUser: { max: 300, windowMs: minute } },
-    async ({ body, user }) => service.place(session(user), body),
+    async ({ body, user }) => {
+      const { tradePassword, ...order } = body;
+      await gate.check(user, tradePassword);
+      return service.place(session(user), order);
+    },
   );
 
   defineRoute(

@@ -1,7 +1,7 @@
 import type { StockEstimateView, StockFillView, StockView } from "@candor/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Checkbox, Input, Popup, Selector } from "antd-mobile";
-import { useState, type ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
@@ -10,6 +10,7 @@ import { showError, withLoading } from "../../../lib/feedback.ts";
 import { useFormat } from "../../../lib/format.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
+import { askToSetTradePassword } from "../../../lib/trade-password.tsx";
 import {
   estimateStockOrder,
   fetchStock,
@@ -72,6 +73,12 @@ function OrderForm({ stock }: { stock: StockView }) {
   const [queueForOpen, setQueueForOpen] = useState(false);
   const [review, setReview] = useState<{ input: StockOrderInput; cost: StockEstimateView }>();
   const [filled, setFilled] = useState<StockFillView | null | undefined>();
+  const [password, setPassword] = useState("");
+  const passwordConfirmedMs = useRef<number | undefined>(undefined);
+  const needsPassword =
+    !isDemo(session) &&
+    (passwordConfirmedMs.current === undefined ||
+      Date.now() - passwordConfirmedMs.current > 15 * 60_000);
   const quantity = sharesOf(lots, stock.lotSize);
   const closed = !stock.session.open;
 
@@ -104,15 +111,25 @@ function OrderForm({ stock }: { stock: StockView }) {
         requestId: newIdempotencyKey(),
         tif: kind === "limit" ? tif : "day",
         queueForOpen: kind === "limit" && queueForOpen,
+        ...(needsPassword ? { tradePassword: password } : {}),
       }),
     )
       .then((answer) => {
+        if (needsPassword) passwordConfirmedMs.current = Date.now();
+        setPassword("");
         setReview(undefined);
         setFilled(answer.fill);
         void queryClient.invalidateQueries({ queryKey: stocksKeys.all });
       })
       .catch((error: unknown) => {
-        setReview(undefined);
+        const code = (error as { code?: string }).code;
+        if (code === "trade_password_required") passwordConfirmedMs.current = undefined;
+        if (code === "trade_password_not_set") {
+          setReview(undefined);
+          void askToSetTradePassword();
+          return;
+        }
+        if (code !== "trade_password_invalid") setReview(undefined);
         showError(error);
       });
   };
@@ -226,6 +243,17 @@ function OrderForm({ stock }: { stock: StockView }) {
                 ? t("stocks.order.prepaidHint")
                 : t("stocks.order.proceedsHint")}
             </p>
+            {needsPassword ? (
+              <Input
+                type="password"
+                aria-label={t("coinCoin.password.label")}
+                placeholder={t("coinCoin.password.label")}
+                className="boxed-input"
+                value={password}
+                onChange={setPassword}
+                data-testid="trade-password"
+              />
+            ) : null}
             <Button block color="primary" onClick={confirm} data-testid="stock-confirm">
               {t("stocks.order.confirm")}
             </Button>
