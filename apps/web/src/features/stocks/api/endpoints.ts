@@ -13,4 +13,5 @@ export const stocksEndpoints = endpointTable({
   stockHoldings: { method: "GET", path: "/api/v1/stocks/holdings", auth: "user" },
   setStockTpSl: { method: "PUT", path: "/api/v1/stocks/holdings/:instrumentId/tpsl", auth: "user" },
   grantStockDemoFunds: { method: "POST", path: "/api/v1/stocks/demo-funds", auth: "user" },
+  listNews: { method: "GET", path: "/api/v1/news", auth: "none" },
 });

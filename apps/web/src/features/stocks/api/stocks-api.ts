@@ -13,6 +13,8 @@ export const stocksKeys = {
   holdings: () => [...stocksKeys.all, "holdings"] as const,
   orders: (status: "pending" | "history") => [...stocksKeys.all, "orders", status] as const,
   fills: () => [...stocksKeys.all, "fills"] as const,
+  news: (instrumentId: string, language: string) =>
+    [...stocksKeys.all, "news", instrumentId, language] as const,
 };
 
 export interface StockOrderInput {
@@ -53,3 +55,7 @@ export const setStockTpSl = (
 ) => callEndpoint(stocksEndpoints.setStockTpSl, { params: { instrumentId }, body });
 
 export const grantStockDemoFunds = () => callEndpoint(stocksEndpoints.grantStockDemoFunds, {});
+
+/** The news module's list filtered by the stock (spec /api/stock/news). */
+export const fetchStockNews = (instrumentId: string) =>
+  callEndpoint(stocksEndpoints.listNews, { query: { symbol: instrumentId, limit: 5, offset: 0 } });

@@ -15,6 +15,7 @@ import {
   estimateStockOrder,
   fetchStock,
   fetchStockHoldings,
+  fetchStockNews,
   placeStockOrder,
   stocksKeys,
   type StockOrderInput,
@@ -304,9 +305,13 @@ export function StockDetailPage({
 }: {
   chart: (props: { instrumentId: string; priceScale: number }) => ReactNode;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const format = useFormat();
   const { instrumentId = "" } = useParams();
+  const news = useQuery({
+    queryKey: stocksKeys.news(instrumentId, i18n.language),
+    queryFn: () => fetchStockNews(instrumentId),
+  });
   const session = useSession();
   const mode = isDemo(session) ? "demo" : "real";
   const detail = useQuery({
@@ -373,7 +378,16 @@ export function StockDetailPage({
       {chart({ instrumentId: stock.instrumentId, priceScale: stock.priceDecimals })}
       <OrderForm stock={stock} />
       {session ? <HoldingsList items={own} /> : null}
-      <Link to={`/news?symbol=${encodeURIComponent(stock.instrumentId)}`}>{t("stocks.news")}</Link>
+      <section aria-labelledby="stock-news">
+        <h2 id="stock-news">{t("stocks.news")}</h2>
+        <ul className="plain-list" data-testid="stock-news">
+          {(news.data?.items ?? []).map((item) => (
+            <li key={item.id}>
+              <Link to={`/news/${item.id}`}>{item.title}</Link> · {format.date(item.publishedAtMs)}
+            </li>
+          ))}
+        </ul>
+      </section>
     </section>
   );
 }
