@@ -5,13 +5,17 @@
 // chunk, so the port still opens before the rest of the server loads. Files the server reads
 // at run time (migrations, workers, the web build) are found through `server-files.ts`.
 import { build } from "esbuild";
+import { rmSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
+const outdir = path.join(root, "apps/server/dist");
+// Chunk names carry content hashes: clear the last build so stale chunks do not pile up.
+rmSync(outdir, { recursive: true, force: true });
 
 await build({
   entryPoints: [path.join(root, "apps/server/src/main.ts")],
-  outdir: path.join(root, "apps/server/dist"),
+  outdir,
   bundle: true,
   splitting: true,
   format: "esm",

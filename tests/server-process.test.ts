@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { connect } from "nats";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { removeDataDir, startServer } from "./harness.ts";
@@ -49,3 +51,28 @@ it("stops at start-up with one line naming a bad variable", () => {
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(/^candor: configuration error: PORT="eighty" is invalid/);
 }, 30_000);
+
+it("keeps its journal on JetStream: a server on an empty data folder restores the same state from the stream", async () => {
+  const stream = `CANDOR_SERVER_TEST_${process.pid}_${Date.now()}`;
+  const env = { JOURNAL: "jetstream", JOURNAL_STREAM: stream };
+  try {
+    const first = await startServer({ env });
+    dataDirs.push(first.dataDir);
+    const stopped = await first.stop("SIGINT");
+    expect(stopped.code).toBe(0);
+    const [, sequence, hash] =
+      /Stopped at journal sequence (\d+), state hash ([0-9a-f]+)/.exec(first.output()) ?? [];
+    expect(Number(sequence)).toBeGreaterThan(0);
+
+    // Nothing local: no file journal, no snapshot, an empty database. Only the stream.
+    const second = await startServer({ env });
+    dataDirs.push(second.dataDir);
+    expect(second.output()).toContain(`Journal: sequence ${sequence}, state hash ${hash}`);
+    expect(existsSync(path.join(second.dataDir, "journal"))).toBe(false);
+    await second.stop("SIGINT");
+  } finally {
+    const connection = await connect({ servers: "nats://127.0.0.1:4222" });
+    await (await connection.jetstreamManager()).streams.delete(stream).catch(() => false);
+    await connection.close();
+  }
+}, 120_000);

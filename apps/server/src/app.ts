@@ -23,6 +23,7 @@ import { tapeModule } from "./modules/tape/tape.routes.ts";
 import type { MarketModule } from "./modules/market/market.module.ts";
 import { marketModule } from "./modules/market/market.routes.ts";
 import { marketMakerModule } from "./modules/market-maker/market-maker.routes.ts";
+import { savingsModule, type SavingsModuleOptions } from "./modules/savings/savings.routes.ts";
 import { secondsModule } from "./modules/seconds/seconds.routes.ts";
 import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts";
 import { spotModule } from "./modules/spot/spot.routes.ts";
@@ -91,6 +92,8 @@ export interface AppDeps {
    * then, history reads (`readModelPaths`) answer 503 with Retry-After rather than stale data.
    */
   readModelsCaughtUp?: () => boolean;
+  /** Savings plans and mining products: plans at start-up, demo yield top-up. */
+  savings?: Pick<SavingsModuleOptions, "plans" | "yieldDemoFunding" | "enabled">;
   /** Seconds contracts: switch, products at start-up, development house funding. */
   seconds?: {
     enabled?: boolean;
@@ -114,6 +117,7 @@ const readModelPaths = [
   /^\/api\/v1\/spot\/statement$/,
   /^\/api\/v1\/seconds\/products$/,
   /^\/api\/v1\/seconds\/contracts$/,
+  /^\/api\/v1\/savings\/subscriptions$/,
   /^\/api\/v1\/wallet\/accounts\/[a-z]+\/statement$/,
   /^\/api\/v1\/wallet\/statement\/export$/,
 ];
@@ -231,6 +235,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       streams,
       tradePassword: auth.tradePassword,
       ...deps.seconds,
+    });
+    await app.register(savingsModule, {
+      engine: deps.engine,
+      database,
+      now,
+      ...deps.savings,
+    });
+    const uploads = new UploadsService({
+      database,
+      now,
+      dir: deps.uploads?.dir ?? mkdtempSync(path.join(tmpdir(), "candor-uploads-")),
+      limits: { ...defaultImageLimits, ...deps.uploads?.limits },
     });
     await app.register(uploadsModule, { uploads });
     await app.register(identityModule, { identity });

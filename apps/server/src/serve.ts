@@ -52,6 +52,14 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     logger,
     onFatal,
     snapshotEvery: config.SNAPSHOT_EVERY,
+    jetStream:
+      config.JOURNAL === "jetstream"
+        ? {
+            servers: config.NATS_URL,
+            stream: config.JOURNAL_STREAM,
+            replicas: config.JOURNAL_REPLICAS,
+          }
+        : undefined,
   });
   mark("journal replayed");
   // History reads answer 503 until the projector has written what the journal held at start.
@@ -103,6 +111,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     proofIntervalMs: config.PROOF_INTERVAL_MS || undefined,
     market,
     readModelsCaughtUp,
+    savings: { enabled: config.SAVINGS_ENABLED === "true" },
     seconds: {
       enabled: config.SECONDS_ENABLED === "true",
       houseDevFunding: config.SECONDS_HOUSE_DEV_FUNDING,

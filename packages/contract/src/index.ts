@@ -13,6 +13,7 @@ export * from "./spot.ts";
 export * from "./wallet.ts";
 export * from "./proof.ts";
 export * from "./seconds.ts";
+export * from "./savings.ts";
 export * from "./bank-deposits.ts";
 export * from "./security.ts";
 export * from "./identity.ts";

@@ -70,6 +70,13 @@ export const StatementReason = z.enum([
   "seconds_stake_return",
   "seconds_stake_lost",
   "seconds_payout",
+  "savings_yield_funding",
+  "savings_principal",
+  "savings_interest_reserve",
+  "savings_interest",
+  "savings_principal_return",
+  "savings_interest_forfeit",
+  "savings_early_penalty",
 ]);
 
 /** One line of the fund wallet's statement: one side of a balanced posting. */

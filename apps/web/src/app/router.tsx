@@ -52,6 +52,7 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/options", page(() => import("./routes/options.tsx"))],
   ["/options/orders", page(() => import("./routes/option-orders.tsx"))],
   ["/options/contracts/:contractId", page(() => import("./routes/option-contract.tsx"))],
+  ["/savings", page(() => import("./routes/savings.tsx"))],
   ["/assets", page(() => import("./routes/assets.tsx"))],
   ["/vip", page(() => import("./routes/vip.tsx"))],
   ["*", page(() => import("./routes/not-found.tsx"))],
