@@ -242,12 +242,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       now,
       ...deps.savings,
     });
-    const uploads = new UploadsService({
-      database,
-      now,
-      dir: deps.uploads?.dir ?? mkdtempSync(path.join(tmpdir(), "candor-uploads-")),
-      limits: { ...defaultImageLimits, ...deps.uploads?.limits },
-    });
     await app.register(uploadsModule, { uploads });
     await app.register(identityModule, { identity });
     await app.register(bankDepositsModule, {
