@@ -124,8 +124,10 @@ export const httpStatusByErrorCode = {
   savings_early_redemption_not_allowed: 409,
   too_many_savings_subscriptions: 429,
   savings_disabled: 403,
-  two_factor_required: 401,
-  two_factor_invalid: 401,
+  // 403, not 401: a signed-in user asked for a code (withdrawal, turning 2FA off) keeps the
+  // session, and clients treat a 401 as "signed out".
+  two_factor_required: 403,
+  two_factor_invalid: 403,
   two_factor_not_enabled: 409,
   two_factor_already_enabled: 409,
   two_factor_not_enrolling: 409,
