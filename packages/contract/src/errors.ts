@@ -114,6 +114,17 @@ export const httpStatusByErrorCode = {
   bank_deposit_proof_used: 409,
   bank_deposit_not_found: 404,
   bank_deposit_closed: 409,
+  perp_disabled: 403,
+  perp_market_not_found: 404,
+  insufficient_margin: 422,
+  leverage_invalid: 400,
+  leverage_above_tier: 409,
+  margin_mode_locked: 409,
+  position_not_found: 404,
+  position_not_isolated: 409,
+  reduce_only_would_increase: 409,
+  margin_remove_too_much: 409,
+  price_beyond_bankruptcy: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

@@ -12,5 +12,6 @@ export * from "./notices.ts";
 export * from "./spot.ts";
 export * from "./wallet.ts";
 export * from "./proof.ts";
+export * from "./perp.ts";
 export * from "./seconds.ts";
 export * from "./bank-deposits.ts";
