@@ -19,6 +19,7 @@ describe("readConfig", () => {
       MARKET_BACKFILL_DAYS: 30,
       MARKET_TICK_INTERVAL_MS: 1_000,
       BINANCE_STREAM_URL: "wss://stream.binance.com:9443",
+      PERP_ENABLED: "true",
       SECONDS_ENABLED: "true",
       WITHDRAW_ADDRESS_LOCK_MS: 86_400_000,
       UPLOAD_MAX_BYTES: 5_242_880,

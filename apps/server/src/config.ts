@@ -43,6 +43,8 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[A-Z0-9]+(,[A-Z0-9]+)*$/, "must be instrument ids separated by commas")
     .optional(),
+  /** "false" switches perpetual contracts off for this deployment. */
+  PERP_ENABLED: z.enum(["true", "false"]).default("true"),
   /** "false" switches seconds contracts off for this deployment. */
   SECONDS_ENABLED: z.enum(["true", "false"]).default("true"),
   /** Development only: whole USDT credited once to the real house, journaled as a deposit. */

@@ -127,8 +127,8 @@ export const PerpOrderView = z.object({
   side: z.enum(["buy", "sell"]),
   orderType: z.enum(["limit", "market"]),
   timeInForce: z.enum(["gtc", "ioc", "fok", "post_only"]),
-  /** Limit price; for a market order the band edge it could trade to. */
-  price: DecimalString,
+  /** Limit price; null for a market order. */
+  price: DecimalString.nullable(),
   contracts: z.number().int(),
   filledContracts: z.number().int(),
   reduceOnly: z.boolean(),
@@ -428,13 +428,13 @@ export const changePerpMargin = defineEndpoint({
 export const setPerpTpSl = defineEndpoint({
   method: "PUT",
   path: "/api/v1/perp/positions/:marketId/tp-sl",
-  summary: "Set take-profit and stop-loss (fired by the mark; null leaves one unset)",
+  summary: "Set take-profit and stop-loss (fired by the mark; one left out is unset)",
   tag: "perp",
   auth: "user",
   params: MarketParam,
   body: z.strictObject({
-    takeProfitPrice: decimalString(18, { positive: true }).nullable(),
-    stopLossPrice: decimalString(18, { positive: true }).nullable(),
+    takeProfitPrice: decimalString(18, { positive: true }).optional(),
+    stopLossPrice: decimalString(18, { positive: true }).optional(),
     tradePassword: TradePassword,
   }),
   response: z.object({ position: PerpPositionView }),
