@@ -72,12 +72,12 @@ const owner = systemOwners.marketMaker;
  * The labelled market maker on the perpetual books (`system:market_maker`, as on spot): a few
  * post-only levels each side around the mark, through ordinary commands, margined from its own
  * contract wallet. Its positions and fills are like anyone's. Demo: funded once from the demo
- * faucet; real: only what the operator transferred to its contract wallet (else its orders are
- * refused for margin and the book stays as users make it).
+ * faucet. Real: the kernel refuses a system owner's wallet transfer in real mode, so its real
+ * orders are refused for margin and real books are what users make them (see decisions.md).
  */
 export class PerpMarketMaker {
   private readonly quoted = new Map<string, { markTicks: bigint; atMs: number; orders: number }>();
-  private busy: Promise<void> = Promise.resolve();
+  private running = false;
   private funded = false;
 
   constructor(
@@ -95,10 +95,20 @@ export class PerpMarketMaker {
     } = {},
   ) {}
 
-  /** Requotes the books whose mark moved, whose quotes traded, or that are old; never overlaps. */
-  refresh(atMs: number): Promise<void> {
-    this.busy = this.busy.then(() => this.run(atMs)).catch(() => {});
-    return this.busy;
+  /**
+   * Requotes the books whose mark moved, whose quotes traded, or that are old. Calls never
+   * overlap: a call while one is running does nothing (the next tick calls again).
+   */
+  async refresh(atMs: number): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await this.run(atMs);
+    } catch {
+      // A failed submit (journal stopped): the next tick tries again.
+    } finally {
+      this.running = false;
+    }
   }
 
   private async fundDemo(): Promise<void> {
@@ -131,6 +141,9 @@ export class PerpMarketMaker {
     const modes = this.options.modes ?? ["demo", "real"];
     if (modes.includes("demo")) await this.fundDemo();
     for (const mode of modes) {
+      // Without margin in its contract wallet every order would only be refused (and journaled).
+      const margin = this.gateway.query((s) => getBalance(s, owner, mode, "contract", "USDT"));
+      if (margin.available + margin.held === 0n) continue;
       const markets = this.gateway.query((s) => getPerpMarkets(s, mode));
       for (const market of markets) {
         if (market.mark === null) continue;

@@ -77,7 +77,8 @@ export const perpModule: FastifyPluginAsync<PerpModuleOptions> = async (app, opt
   if (enabled && options.marketMaker === true) {
     const maker = new PerpMarketMaker(engine);
     const stop = engine.subscribe((applied) => {
-      if (applied.replay || !applied.events.some((e) => e.type === "perp_mark")) return;
+      // Marks follow the index ticks (the kernel emits perp_mark only once a book has traders).
+      if (applied.replay || applied.command.type !== "record_tick") return;
       void maker.refresh(engine.query((s) => getNowMs(s)));
     });
     app.addHook("onClose", async () => stop());
