@@ -57,7 +57,7 @@ export function PerpHistory({ instrumentOf }: { instrumentOf: (marketId: string)
       <h2 id="perp-history-title">{t("perp.history.title")}</h2>
       <Selector<Kind>
         showCheckMark={false}
-        columns={4}
+        columns={2}
         value={[kind]}
         onChange={(v) => v[0] && setKind(v[0])}
         options={(["orders", "fills", "forced", "funding"] as const).map((k) => ({
