@@ -15,6 +15,7 @@ export {
   getPerpPositions,
 } from "./perp/queries.ts";
 export type * from "./seconds/types.ts";
+export type * from "./savings/types.ts";
 export { systemOwners } from "./types.ts";
 export type { KernelState, KernelSlices } from "./state.ts";
 export { accountKey, createKernelState, defaultKernelOptions } from "./state.ts";
@@ -55,6 +56,20 @@ export {
   getSecondsProducts,
 } from "./seconds/views.ts";
 export { payoutOf as secondsPayoutOf } from "./seconds/contracts.ts";
+export {
+  getSavingsActiveSubscriptions,
+  getSavingsPlanStatus,
+  getSavingsPlans,
+  getSavingsSubscription,
+  getSavingsYieldAvailable,
+} from "./savings/views.ts";
+export { savingsOwners } from "./savings/accounts.ts";
+export {
+  DAY_MS as SAVINGS_DAY_MS,
+  interestOfDay as savingsInterestOfDay,
+  interestTotalOf as savingsInterestTotalOf,
+  penaltyOf as savingsPenaltyOf,
+} from "./savings/math.ts";
 export { rejectCodes, type RejectCode, type Result } from "./reject-codes.ts";
 export { AssertionError } from "./assert.ts";
 export {

@@ -16,6 +16,7 @@ import type { CommandCodecEntry, Handler, KernelModule } from "./module.ts";
 import { perpModule } from "./perp/module.ts";
 import { referenceModule } from "./reference/module.ts";
 import { scheduleModule } from "./schedule.ts";
+import { savingsModule } from "./savings/module.ts";
 import { secondsModule } from "./seconds/module.ts";
 import { spotModule } from "./spot/module.ts";
 import type { CommandType } from "./types.ts";
@@ -28,6 +29,7 @@ const modules = [
   spotModule,
   perpModule,
   secondsModule,
+  savingsModule,
 ] as const;
 
 /** Every module, in hook order. */

@@ -96,6 +96,18 @@ export const rejectCodes = [
   "seconds_exposure_limit",
   "seconds_contract_exists",
   "too_many_open_contracts",
+  "savings_plan_invalid",
+  "savings_plan_not_found",
+  "savings_plan_closed",
+  "savings_amount_below_minimum",
+  "savings_amount_above_maximum",
+  "savings_amount_not_on_step",
+  "savings_capacity_full",
+  "savings_yield_insufficient",
+  "savings_subscription_exists",
+  "savings_subscription_not_found",
+  "savings_early_redemption_not_allowed",
+  "too_many_savings_subscriptions",
 ] as const;
 
 /** One of the stable rejection codes above. */

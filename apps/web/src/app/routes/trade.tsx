@@ -18,6 +18,11 @@ export function Component() {
               {t("seconds.title")}
             </Link>
           </li>
+          <li>
+            <Link to="/savings" data-testid="trade-savings">
+              {t("savings.title")}
+            </Link>
+          </li>
         </ul>
       </nav>
       <PerpPage
