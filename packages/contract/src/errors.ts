@@ -147,6 +147,16 @@ export const httpStatusByErrorCode = {
   identity_submission_not_found: 404,
   identity_submission_decided: 409,
   identity_verification_required: 403,
+  stock_not_found: 404,
+  stock_market_closed: 409,
+  stock_quantity_invalid: 400,
+  stock_price_invalid: 400,
+  stock_inventory_insufficient: 409,
+  stock_holding_insufficient: 409,
+  stock_house_cash_insufficient: 409,
+  stock_order_too_small: 400,
+  stock_too_many_orders: 429,
+  stock_trading_closed: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

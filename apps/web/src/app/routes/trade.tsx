@@ -23,6 +23,11 @@ export function Component() {
               {t("savings.title")}
             </Link>
           </li>
+          <li>
+            <Link to="/stocks" data-testid="trade-stocks">
+              {t("stocks.title")}
+            </Link>
+          </li>
         </ul>
       </nav>
       <PerpPage
