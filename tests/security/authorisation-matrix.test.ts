@@ -60,6 +60,7 @@ const ownedResources: Record<
     demoAnswer: [403, "demo_withdraw_not_allowed"],
   },
   "GET /api/v1/uploads/:uploadId": { make: uploadOf, answer: [404, "upload_not_found"] },
+  "DELETE /api/v1/perp/orders/:orderId": { make: perpOrderOf, answer: [404, "order_not_found"] },
   "POST /api/v1/savings/subscriptions/:subscriptionId/redeem": {
     make: savingsSubscriptionOf,
     answer: [404, "savings_subscription_not_found"],
@@ -93,6 +94,17 @@ const notOwnedParameters: Record<string, string> = {
     "a stock symbol; the holding is always the caller's own (stocks.routes.test.ts)",
   "POST /api/v1/news/:newsId/read":
     "news is public; each caller is counted once as a reader (news.routes.test.ts)",
+  ...Object.fromEntries(
+    [
+      "PUT /api/v1/perp/markets/:marketId/leverage",
+      "PUT /api/v1/perp/markets/:marketId/margin-mode",
+      "POST /api/v1/perp/positions/:marketId/margin",
+      "PUT /api/v1/perp/positions/:marketId/tp-sl",
+      "DELETE /api/v1/perp/positions/:marketId/tp-sl",
+      "POST /api/v1/perp/positions/:marketId/close",
+      "POST /api/v1/perp/positions/:marketId/reverse",
+    ].map((k) => [k, "a perpetual market id: the position it acts on is always the caller's own"]),
+  ),
 };
 
 /** The public id of the owner's current session (security centre). */
@@ -274,6 +286,52 @@ async function uploadOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data.upload.uploadId;
+}
+
+let perpOrders = 0;
+/** A resting perpetual bid of the owner, margined from its contract wallet. */
+async function perpOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const n = ++perpOrders;
+  const auth = { authorization: `Bearer ${owner.token}` };
+  const moved = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/wallet/transfers/internal",
+    headers: auth,
+    payload: {
+      requestId: `matrix-perp-transfer-${n}`,
+      asset: "USDT",
+      amount: "10",
+      sourceWallet: "fund",
+      targetWallet: "contract",
+    },
+  });
+  expect(moved.statusCode, moved.body).toBe(200);
+  // A mark: a fresh tick of the index.
+  await suite.engine.submit({ type: "clock_tick", id: `matrix-perp-clock-${n}` });
+  await suite.engine.submit({
+    type: "record_tick",
+    id: `matrix-perp-tick-${n}`,
+    tickId: `matrix-perp-${n}`,
+    instrumentId: "BTCUSDT",
+    price: "30000",
+    tickAtMs: suite.engine.query((s) => getNowMs(s)),
+  });
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/perp/orders",
+    headers: auth,
+    payload: {
+      clientOrderId: `matrix-perp-order-${n}`,
+      marketId: "BTC-PERP",
+      side: "buy",
+      orderType: "limit",
+      price: "29000",
+      contracts: 1,
+      tradePassword: "trade1234",
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.orderId;
 }
 
 async function openOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {

@@ -12,6 +12,7 @@ export * from "./notices.ts";
 export * from "./spot.ts";
 export * from "./wallet.ts";
 export * from "./proof.ts";
+export * from "./perp.ts";
 export * from "./seconds.ts";
 export * from "./savings.ts";
 export * from "./stocks.ts";

@@ -6,8 +6,14 @@ export type * from "./reference/types.ts";
 export type * from "./funds/types.ts";
 export type * from "./spot/types.ts";
 export type * from "./perp/kernel-types.ts";
-export type { PerpOrderView } from "./perp/queries.ts";
-export { getPerpMark, getPerpOpenOrders, getPerpPositions } from "./perp/queries.ts";
+export type { PerpMarketInfo, PerpOrderView, PerpPositionFigures } from "./perp/queries.ts";
+export {
+  getPerpMark,
+  getPerpMarkets,
+  getPerpOpenOrders,
+  getPerpPositionFigures,
+  getPerpPositions,
+} from "./perp/queries.ts";
 export type * from "./seconds/types.ts";
 export type * from "./savings/types.ts";
 export type * from "./stocks/types.ts";
