@@ -114,6 +114,13 @@ export const httpStatusByErrorCode = {
   bank_deposit_proof_used: 409,
   bank_deposit_not_found: 404,
   bank_deposit_closed: 409,
+  loan_product_not_found: 404,
+  loan_product_closed: 409,
+  loan_amount_invalid: 400,
+  loan_ltv_too_high: 400,
+  loan_pool_insufficient: 409,
+  loan_not_found: 404,
+  loan_state_invalid: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

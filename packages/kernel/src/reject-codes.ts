@@ -96,6 +96,16 @@ export const rejectCodes = [
   "seconds_exposure_limit",
   "seconds_contract_exists",
   "too_many_open_contracts",
+  "loans_product_not_found",
+  "loans_product_closed",
+  "loans_terms_invalid",
+  "loan_amount_invalid",
+  "loans_ltv_too_high",
+  "loans_pool_insufficient",
+  "loan_exists",
+  "loan_not_found",
+  "loan_not_pending",
+  "loan_not_active",
 ] as const;
 
 /** One of the stable rejection codes above. */

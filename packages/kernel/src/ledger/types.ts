@@ -24,7 +24,11 @@ export type PostingReason =
   | "seconds_stake"
   | "seconds_stake_return"
   | "seconds_stake_lost"
-  | "seconds_payout";
+  | "seconds_payout"
+  | "loans_pool_funding"
+  | "loans_principal"
+  | "loans_repayment"
+  | "loans_liquidation";
 
 /**
  * One balanced movement of `amount` of `assetId`: the debit account loses it, the credit

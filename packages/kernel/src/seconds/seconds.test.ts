@@ -327,6 +327,13 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
   close_perp_position: (c) => [{ type: "close_perp_position", ...perpUser(c) }],
   reverse_perp_position: (c) => [{ type: "reverse_perp_position", ...perpUser(c) }],
   close_all_perp: (c) => [{ type: "close_all_perp", ...stamp(c), ownerId: "1", mode: "real" }],
+  // Loans on the same tape instrument: lending and liquidation never reach a seconds contract.
+  loans_configure: (c) => [c.loansConfigure("btc7")],
+  loans_fund_pool: (c) => [c.loansFund("USDT", 1_000_000n)],
+  loans_apply: (c) => [c.loansApply("1", "btc7", 10_000_000n, 100_000n)],
+  loans_decide: (c) => [c.loansDecide("c1", true)],
+  loans_repay: (c) => [c.loansRepay("1", "c1", 1_000_000n)],
+  loans_add_collateral: (c) => [c.loansAddCollateral("1", "c1", 1_000n)],
 };
 
 /** Every command type, in type-code order (the table has holes at unused codes). */
