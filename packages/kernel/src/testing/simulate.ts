@@ -59,6 +59,12 @@ export interface SimulationOptions {
    * products on BTC-USDT and a funded house (default false; off, no random number is drawn).
    */
   seconds?: boolean;
+  /**
+   * Mix loans (applications, repayments, collateral top-ups, days passing and BTC-USDT ticks
+   * that can liquidate) into the stream, with a funded pool in both modes (default false; off,
+   * no random number is drawn).
+   */
+  loans?: boolean;
 }
 
 export interface SimulationReport {
@@ -71,6 +77,9 @@ export interface SimulationReport {
   /** Seconds contracts bought and settled (seconds_purchased / seconds_settled events). */
   secondsPurchased: number;
   secondsSettled: number;
+  /** Loans lent and closed (loan_changed events "approved" and "repaid"/"liquidated"). */
+  loansLent: number;
+  loansClosed: number;
   rejections: Record<string, number>;
   hash: string;
 }
@@ -119,6 +128,8 @@ export function simulate(options: SimulationOptions): SimulationReport {
     exchanges: 0,
     secondsPurchased: 0,
     secondsSettled: 0,
+    loansLent: 0,
+    loansClosed: 0,
     rejections: {},
     hash: "",
   };
@@ -140,6 +151,14 @@ export function simulate(options: SimulationOptions): SimulationReport {
         if (event.type === "exchange_executed") report.exchanges++;
         if (event.type === "seconds_purchased") report.secondsPurchased++;
         if (event.type === "seconds_settled") report.secondsSettled++;
+        if (event.type === "loan_changed" && event.change === "approved") report.loansLent++;
+        if (
+          event.type === "loan_changed" &&
+          (event.change === "repaid" || event.change === "liquidated") &&
+          event.loan.status !== "active"
+        ) {
+          report.loansClosed++;
+        }
         if (event.type === "order_rested") {
           const order = state.spot.orders.get(event.orderId)!;
           const key = order.owner.mode + "|" + order.owner.ownerId;
@@ -202,8 +221,17 @@ export function simulate(options: SimulationOptions): SimulationReport {
         );
       }
     }
+    if (options.loans === true) {
+      setup.push(c.deposit("system:treasury", "USDT", 100_000_000_000n));
+      setup.push(c.loansConfigure("sim", { tickAgeMaxMs: 600_000, termDays: 3 }));
+      setup.push(
+        c.loansFund("USDT", 100_000_000_000n),
+        c.loansFund("USDT", 1_000_000_000n, "demo"),
+      );
+    }
     for (const command of setup) send(command, false);
     checkInvariants(state);
+    const loanIds: string[] = [];
     const quoteIds: string[] = [];
 
     for (step = 0; step < options.commands; step++) {
@@ -216,7 +244,9 @@ export function simulate(options: SimulationOptions): SimulationReport {
           ? exchangeCommand(random, c, quoteIds)
           : options.seconds === true && random.chance(0.1)
             ? secondsCommand(random, c)
-            : randomCommand(random, c, state, history, openOrders, withdrawals);
+            : options.loans === true && random.chance(0.1)
+              ? loansCommand(random, c, loanIds)
+              : randomCommand(random, c, state, history, openOrders, withdrawals);
       send(command, options.checkEveryStep !== false);
     }
     if (snapshotBytes === null) {
@@ -286,6 +316,31 @@ function secondsCommand(random: Random, c: CommandMaker): Command {
     BigInt(random.int(0, 300)) * 1_000_000n,
     mode,
   );
+}
+
+/** A loan application, repayment or top-up, or days and ticks passing. */
+function loansCommand(random: Random, c: CommandMaker, loanIds: string[]): Command {
+  const mode: Mode = random.chance(0.3) ? "demo" : "real";
+  const roll = random.next();
+  if (roll < 0.3) {
+    c.nowMs += random.int(1, 30) * 3_600_000;
+    return random.chance(0.5) ? c.clock() : c.tick("BTC-USDT", `${random.int(5_000, 12_000)}.00`);
+  }
+  if (roll < 0.55 || loanIds.length === 0) {
+    const command = c.loansApply(
+      random.pick(USERS),
+      "sim",
+      BigInt(random.int(5, 400)) * 1_000_000n,
+      BigInt(random.int(0, 10_000_000)),
+      mode,
+    );
+    loanIds.push(command.id);
+    return command;
+  }
+  const loanId = random.pick(loanIds);
+  return random.chance(0.7)
+    ? c.loansRepay(random.pick(USERS), loanId, BigInt(random.int(1, 500)) * 1_000_000n, mode)
+    : c.loansAddCollateral(random.pick(USERS), loanId, BigInt(random.int(1, 1_000_000)), mode);
 }
 
 function randomCommand(
