@@ -24,6 +24,7 @@ import type { MarketModule } from "./modules/market/market.module.ts";
 import { marketModule } from "./modules/market/market.routes.ts";
 import { marketMakerModule } from "./modules/market-maker/market-maker.routes.ts";
 import { secondsModule } from "./modules/seconds/seconds.routes.ts";
+import { loansModule } from "./modules/loans/loans.routes.ts";
 import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts";
 import { spotModule } from "./modules/spot/spot.routes.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
@@ -205,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       tradePassword: auth.tradePassword,
       ...deps.seconds,
     });
+    await app.register(loansModule, { engine: deps.engine });
     const uploads = new UploadsService({
       database,
       now,

@@ -13,4 +13,5 @@ export * from "./spot.ts";
 export * from "./wallet.ts";
 export * from "./proof.ts";
 export * from "./seconds.ts";
+export * from "./loans.ts";
 export * from "./bank-deposits.ts";
