@@ -26,6 +26,8 @@ export const legacyRedirects: Readonly<Record<string, string>> = {
   "/pages/assets/tibidizhiEdit": "/assets/addresses",
   "/pages/index/Options": "/options",
   "/pages/futures/OptionOrder": "/options/orders",
+  "/pages/index/ToLoan": "/loans",
+  "/pages/index/ToLoanList": "/loans/mine",
 };
 
 /** Legacy detail pages that name their item by `?id=`: the readable route of that item. */

@@ -17,6 +17,11 @@ export function Component() {
               {t("seconds.title")}
             </Link>
           </li>
+          <li>
+            <Link to="/loans" data-testid="trade-loans">
+              {t("loans.title")}
+            </Link>
+          </li>
         </ul>
       </nav>
       <ComingLaterPage titleKey="nav.trade" />
