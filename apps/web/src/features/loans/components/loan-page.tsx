@@ -43,7 +43,9 @@ export function LoanPage() {
   const [collateral, setCollateral] = useState("");
   const [agreed, setAgreed] = useState(false);
   const product =
-    products.data?.items.find((p) => p.productId === productId) ?? products.data?.items[0];
+    products.data?.items.find((p) => p.productId === productId) ??
+    products.data?.items.find((p) => p.open && !p.reviewRequired) ??
+    products.data?.items[0];
   const input = product ? { productId: product.productId, amount, collateral } : undefined;
   const ready = !!session && !!input && decimal.test(amount) && decimal.test(collateral);
   const quote = useQuery({
