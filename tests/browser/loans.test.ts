@@ -64,7 +64,7 @@ describe("Loans in de (demo)", () => {
     await page.getByTestId("loan-collateral").locator("input").fill(btc);
     // Before confirming: LTV, liquidation price, interest for the term and the amount due.
     await poll(() => page.getByTestId("loan-ltv").textContent(), { timeout: 30_000 }).toMatch(
-      /\d+(,\d+)?%/,
+      /^\d+(,\d+)?\s?%$/,
     );
     expect(await page.getByTestId("loan-liquidation-price").textContent()).toMatch(/\d/);
     expect(await page.getByTestId("loan-interest").textContent()).toContain("2,1 USDT");

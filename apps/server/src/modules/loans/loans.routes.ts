@@ -46,7 +46,7 @@ export const loansModule: FastifyPluginAsync<LoansModuleOptions> = async (app, o
     app,
     quoteLoan,
     { bodyBytes: 1_024, perUser: { max: 600, windowMs: minute } },
-    async ({ body, user }) => ({ quote: service.quote(session(user), body) }),
+    async ({ body, user }) => ({ quote: await service.quote(session(user), body) }),
   );
 
   defineRoute(

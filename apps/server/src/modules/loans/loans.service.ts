@@ -125,11 +125,13 @@ export class LoansService {
     };
   }
 
-  quote(
+  async quote(
     session: LoansSession,
     input: { productId: string; amount: string; collateral: string },
-  ): LoanQuoteView {
+  ): Promise<LoanQuoteView> {
     const p = this.product(input.productId);
+    // Demo: the demo pool is filled with demo money before the first demo quote shows it.
+    if (session.mode === "demo") await this.topUpDemoPool(p.loanAssetId);
     const amount = this.amount(input.amount, p.loanAssetId);
     const collateral = this.amount(input.collateral, p.collateralAssetId);
     const ls = this.scaleOf(p.loanAssetId);
@@ -159,7 +161,7 @@ export class LoansService {
           refusal ??= "reference_price_stale";
         }
       }
-      if (pool < amount && session.mode === "real") refusal ??= "loan_pool_insufficient";
+      if (pool < amount) refusal ??= "loan_pool_insufficient";
       return {
         refusal,
         ltvBps: ltv,

@@ -7,9 +7,10 @@ import { Amount } from "../../../components/ui/amount.tsx";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
+import { useFormat } from "../../../lib/format.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import { applyLoan, fetchLoanProducts, fetchLoanQuote, loansKeys } from "../api/loans-api.ts";
-import { bpsToPercent, ppmToPercent } from "../lib/loans-math.ts";
+import { bpsToPercent, decimalsOf, ppmToPercent } from "../lib/loans-math.ts";
 
 const decimal = /^\d{1,20}(\.\d{1,18})?$/;
 const refusals = [
@@ -29,6 +30,11 @@ const isRefusal = (code: string): code is Refusal => (refusals as readonly strin
  */
 export function LoanPage() {
   const { t } = useTranslation();
+  const format = useFormat();
+  /** A percent decimal string in the locale's digits, without the sign (texts carry it). */
+  const number = (value: string) => format.fixed(value, decimalsOf(value));
+  /** A percent decimal string with the locale's percent pattern. */
+  const percent = (value: string) => format.percent(value, { decimals: decimalsOf(value) });
   const navigate = useNavigate();
   const session = useSession();
   const mode = isDemo(session) ? "demo" : "real";
@@ -125,7 +131,7 @@ export function LoanPage() {
             asset: p.loanAsset,
             collateral: p.collateralAsset,
             days: p.terms.termDays,
-            rate: ppmToPercent(p.terms.dailyRatePpm),
+            rate: number(ppmToPercent(p.terms.dailyRatePpm)),
           }),
           value: p.productId,
           disabled: !p.open,
@@ -145,13 +151,13 @@ export function LoanPage() {
               <Amount value={product.poolAvailable} /> {product.loanAsset}
             </dd>
             <dt>{t("loans.dailyRate")}</dt>
-            <dd>{ppmToPercent(product.terms.dailyRatePpm)}%</dd>
+            <dd>{percent(ppmToPercent(product.terms.dailyRatePpm))}</dd>
             <dt>{t("loans.ltvLimits")}</dt>
             <dd>
               {t("loans.ltvLimitsValue", {
-                initial: bpsToPercent(product.terms.ltvInitialBps),
-                call: bpsToPercent(product.terms.ltvMarginCallBps),
-                liquidation: bpsToPercent(product.terms.ltvLiquidationBps),
+                initial: number(bpsToPercent(product.terms.ltvInitialBps)),
+                call: number(bpsToPercent(product.terms.ltvMarginCallBps)),
+                liquidation: number(bpsToPercent(product.terms.ltvLiquidationBps)),
               })}
             </dd>
             <dt>{t("loans.lastPrice")}</dt>
@@ -162,14 +168,20 @@ export function LoanPage() {
           <ul className="loan-terms-list">
             <li>{t("loans.terms.lumpSum", { days: product.terms.termDays })}</li>
             <li>
-              {t("loans.terms.overdue", { percent: bpsToPercent(product.terms.overdueRateBps) })}
+              {t("loans.terms.overdue", {
+                percent: number(bpsToPercent(product.terms.overdueRateBps)),
+              })}
             </li>
             <li>
-              {t("loans.terms.lateFee", { percent: bpsToPercent(product.terms.lateFeeBpsPerDay) })}
+              {t("loans.terms.lateFee", {
+                percent: number(bpsToPercent(product.terms.lateFeeBpsPerDay)),
+              })}
             </li>
             <li>{t("loans.terms.grace", { days: product.terms.graceDays })}</li>
             <li>
-              {t("loans.terms.early", { percent: bpsToPercent(product.terms.earlyRepaymentBps) })}
+              {t("loans.terms.early", {
+                percent: number(bpsToPercent(product.terms.earlyRepaymentBps)),
+              })}
             </li>
             <li>{t("loans.terms.release")}</li>
             <li>{t("loans.terms.pool")}</li>
@@ -197,7 +209,7 @@ export function LoanPage() {
             <dl className="detail-list" data-testid="loan-quote">
               <dt>{t("loans.ltv")}</dt>
               <dd data-testid="loan-ltv">
-                {q.ltvBps === null ? "--" : `${bpsToPercent(q.ltvBps)}%`}
+                {q.ltvBps === null ? "--" : percent(bpsToPercent(q.ltvBps))}
               </dd>
               <dt>{t("loans.liquidationPrice")}</dt>
               <dd data-testid="loan-liquidation-price">

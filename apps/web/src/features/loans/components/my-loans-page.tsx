@@ -7,7 +7,7 @@ import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/sta
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { useFormat } from "../../../lib/format.ts";
 import { fetchMyLoans, loansKeys, repayLoan, type LoanView } from "../api/loans-api.ts";
-import { bpsToPercent } from "../lib/loans-math.ts";
+import { bpsToPercent, decimalsOf } from "../lib/loans-math.ts";
 
 /** ToLoanList: the user's loans and applications with every figure, and repayment. */
 export function MyLoansPage() {
@@ -81,7 +81,13 @@ export function MyLoansPage() {
                 <Amount value={loan.collateral} />
               </dd>
               <dt>{t("loans.ltv")}</dt>
-              <dd>{loan.ltvBps === null ? "--" : `${bpsToPercent(loan.ltvBps)}%`}</dd>
+              <dd>
+                {loan.ltvBps === null
+                  ? "--"
+                  : format.percent(bpsToPercent(loan.ltvBps), {
+                      decimals: decimalsOf(bpsToPercent(loan.ltvBps)),
+                    })}
+              </dd>
               <dt>{t("loans.liquidationPrice")}</dt>
               <dd>
                 <Amount value={loan.liquidationPrice ?? undefined} decimalsMax={2} />

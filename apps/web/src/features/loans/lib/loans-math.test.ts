@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bpsToPercent, ppmToPercent } from "./loans-math.ts";
+import { bpsToPercent, decimalsOf, ppmToPercent } from "./loans-math.ts";
 
 describe("loan percentages", () => {
   it("writes basis points and parts per million as percents without floats", () => {
@@ -9,5 +9,7 @@ describe("loan percentages", () => {
     expect(ppmToPercent(300)).toBe("0.03");
     expect(ppmToPercent(1)).toBe("0.0001");
     expect(ppmToPercent(11_000)).toBe("1.1");
+    expect(decimalsOf("0.03")).toBe(2);
+    expect(decimalsOf("65")).toBe(0);
   });
 });

@@ -16,3 +16,9 @@ export function bpsToPercent(bps: number): string {
 export function ppmToPercent(ppm: number): string {
   return scaled(ppm, 4);
 }
+
+/** How many decimals a plain decimal string has: "0.03" → 2, "65" → 0. */
+export function decimalsOf(value: string): number {
+  const point = value.indexOf(".");
+  return point < 0 ? 0 : value.length - point - 1;
+}
