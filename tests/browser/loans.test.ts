@@ -61,7 +61,11 @@ describe("Loans in de (demo)", () => {
       /BTCUSDT/,
     );
     await page.getByTestId("loan-amount").locator("input").fill("1000");
-    await page.getByTestId("loan-collateral").locator("input").fill(btc);
+    // Nine tenths of it as collateral; the rest is added to the loan later.
+    const [whole, fraction = ""] = btc.split(".");
+    const units = (BigInt(whole! + fraction.padEnd(8, "0")) * 9n) / 10n;
+    const collateral = `${units / 100_000_000n}.${String(units % 100_000_000n).padStart(8, "0")}`;
+    await page.getByTestId("loan-collateral").locator("input").fill(collateral);
     // Before confirming: LTV, liquidation price, interest for the term and the amount due.
     await poll(() => page.getByTestId("loan-ltv").textContent(), { timeout: 30_000 }).toMatch(
       /^\d+(,\d+)?\s?%$/,
@@ -83,6 +87,13 @@ describe("Loans in de (demo)", () => {
     // Early repayment on day 0: half the interest of all 7 days (0.3 USDT a day → 1.05).
     expect(await card.getByTestId("loan-early-fee").textContent()).toContain("1,05 USDT");
     expect(await card.getByTestId("loan-repay-now").textContent()).toContain("1.001,05 USDT");
+    await card.getByTestId("loan-add-collateral-amount").locator("input").fill("0.001");
+    await card.getByTestId("loan-add-collateral").click();
+    const more = units + 100_000n;
+    const shown = `${more / 100_000_000n},${String(more % 100_000_000n)
+      .padStart(8, "0")
+      .replace(/0+$/, "")}`;
+    await poll(() => card.getByTestId("loan-collateral-amount").textContent()).toBe(shown);
     await page.screenshot({ path: path.join(artifactsDir, "my-loans-de.png"), fullPage: true });
     await card.getByTestId("loan-repay").click();
     await page.getByRole("button", { name: t.common.confirm }).click();

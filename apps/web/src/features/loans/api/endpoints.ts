@@ -7,4 +7,5 @@ export const loansEndpoints = endpointTable({
   applyLoan: { method: "POST", path: "/api/v1/loans", auth: "user" },
   myLoans: { method: "GET", path: "/api/v1/loans", auth: "user" },
   repayLoan: { method: "POST", path: "/api/v1/loans/:loanId/repay", auth: "user" },
+  addLoanCollateral: { method: "POST", path: "/api/v1/loans/:loanId/collateral", auth: "user" },
 });

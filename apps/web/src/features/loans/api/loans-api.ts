@@ -38,4 +38,11 @@ export function repayLoan(loanId: string, amount: string) {
   });
 }
 
+export function addLoanCollateral(loanId: string, amount: string) {
+  return callEndpoint(loansEndpoints.addLoanCollateral, {
+    params: { loanId },
+    body: { requestId: newIdempotencyKey(), amount },
+  });
+}
+
 export type { LoanProductView, LoanQuoteView, LoanView };

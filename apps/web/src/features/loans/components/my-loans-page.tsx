@@ -1,12 +1,19 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Dialog } from "antd-mobile";
+import { Button, Dialog, Input } from "antd-mobile";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { useFormat } from "../../../lib/format.ts";
-import { fetchMyLoans, loansKeys, repayLoan, type LoanView } from "../api/loans-api.ts";
+import {
+  addLoanCollateral,
+  fetchMyLoans,
+  loansKeys,
+  repayLoan,
+  type LoanView,
+} from "../api/loans-api.ts";
 import { bpsToPercent, decimalsOf } from "../lib/loans-math.ts";
 
 /** ToLoanList: the user's loans and applications with every figure, and repayment. */
@@ -19,6 +26,21 @@ export function MyLoansPage() {
     queryFn: fetchMyLoans,
     refetchInterval: 5_000,
   });
+
+  const [extra, setExtra] = useState<Record<string, string>>({});
+
+  const addCollateral = async (loan: LoanView) => {
+    const amount = extra[loan.loanId] ?? "";
+    if (!/^\d{1,20}(\.\d{1,18})?$/.test(amount)) return;
+    try {
+      await withLoading(addLoanCollateral(loan.loanId, amount));
+      setExtra({ ...extra, [loan.loanId]: "" });
+      showSuccess(t("loans.mine.collateralAdded"));
+    } catch (error) {
+      showError(error);
+    }
+    void queryClient.invalidateQueries({ queryKey: loansKeys.all });
+  };
 
   const repay = async (loan: LoanView) => {
     const confirmed = await Dialog.confirm({
@@ -77,7 +99,7 @@ export function MyLoansPage() {
                 <Amount value={loan.lateFees} /> {loan.loanAsset}
               </dd>
               <dt>{t("loans.collateral", { asset: loan.collateralAsset })}</dt>
-              <dd>
+              <dd data-testid="loan-collateral-amount">
                 <Amount value={loan.collateral} />
               </dd>
               <dt>{t("loans.ltv")}</dt>
@@ -133,14 +155,34 @@ export function MyLoansPage() {
               ) : null}
             </dl>
             {loan.status === "active" ? (
-              <Button
-                block
-                color="primary"
-                onClick={() => void repay(loan)}
-                data-testid="loan-repay"
-              >
-                {t("loans.repay")}
-              </Button>
+              <>
+                <Button
+                  block
+                  color="primary"
+                  onClick={() => void repay(loan)}
+                  data-testid="loan-repay"
+                >
+                  {t("loans.repay")}
+                </Button>
+                <Input
+                  aria-label={t("loans.mine.addCollateralAmount", { asset: loan.collateralAsset })}
+                  placeholder={t("loans.mine.addCollateralAmount", {
+                    asset: loan.collateralAsset,
+                  })}
+                  className="boxed-input"
+                  inputMode="decimal"
+                  value={extra[loan.loanId] ?? ""}
+                  onChange={(value) => setExtra({ ...extra, [loan.loanId]: value })}
+                  data-testid="loan-add-collateral-amount"
+                />
+                <Button
+                  block
+                  onClick={() => void addCollateral(loan)}
+                  data-testid="loan-add-collateral"
+                >
+                  {t("loans.mine.addCollateral")}
+                </Button>
+              </>
             ) : null}
           </li>
         ))}
