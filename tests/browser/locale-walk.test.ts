@@ -37,6 +37,8 @@ const signedInRoutes = [
   "/trade",
   "/options",
   "/options/orders",
+  "/loans",
+  "/loans/mine",
   "/assets",
   "/assets/statement",
   "/assets/account/fund",
