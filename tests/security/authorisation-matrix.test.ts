@@ -60,6 +60,14 @@ const ownedResources: Record<
     demoAnswer: [403, "demo_withdraw_not_allowed"],
   },
   "GET /api/v1/uploads/:uploadId": { make: uploadOf, answer: [404, "upload_not_found"] },
+  "POST /api/v1/savings/subscriptions/:subscriptionId/redeem": {
+    make: savingsSubscriptionOf,
+    answer: [404, "savings_subscription_not_found"],
+  },
+  "DELETE /api/v1/me/sessions/:sessionId": {
+    make: sessionOf,
+    answer: [404, "session_not_found"],
+  },
   "GET /api/v1/loans/:loanId": { make: loanOf, answer: [404, "loan_not_found"] },
   "POST /api/v1/loans/:loanId/repay": {
     make: loanOf,
@@ -90,6 +98,18 @@ const notOwnedParameters: Record<string, string> = {
   "POST /api/v1/news/:newsId/read":
     "news is public; each caller is counted once as a reader (news.routes.test.ts)",
 };
+
+/** The public id of the owner's current session (security centre). */
+async function sessionOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const response = await suite.app.inject({
+    method: "GET",
+    url: "/api/v1/me/sessions",
+    headers: { authorization: `Bearer ${owner.token}` },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const sessions: { sessionId: string; current: boolean }[] = response.json().data.sessions;
+  return sessions.find((s) => s.current)!.sessionId;
+}
 
 async function addressOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
   const response = await suite.app.inject({
@@ -146,6 +166,29 @@ async function secondsContractOf(suite: SecurityApp, owner: SuiteUser): Promise<
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data.contract.contractId;
+}
+
+let savingsSubscriptions = 0;
+
+/** An active savings subscription of the owner (real yield funded by the operator first). */
+async function savingsSubscriptionOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const n = ++savingsSubscriptions;
+  const funded = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/operator/savings/yield",
+    headers: { authorization: `Bearer ${operatorToken}` },
+    payload: { id: `matrix-yield-${n}`, mode: "real", asset: "USDT", amount: "10", reference: "m" },
+  });
+  expect(funded.statusCode, funded.body).toBe(200);
+  suite.tick();
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/savings/subscriptions",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: { requestId: crypto.randomUUID(), planId: "usdt-flex-7", amount: "10" },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.subscription.subscriptionId;
 }
 
 let loans = 0;

@@ -9,6 +9,7 @@ export type * from "./perp/kernel-types.ts";
 export type { PerpOrderView } from "./perp/queries.ts";
 export { getPerpMark, getPerpOpenOrders, getPerpPositions } from "./perp/queries.ts";
 export type * from "./seconds/types.ts";
+export type * from "./savings/types.ts";
 export type * from "./loans/types.ts";
 export { systemOwners } from "./types.ts";
 export type { KernelState, KernelSlices } from "./state.ts";
@@ -50,6 +51,20 @@ export {
   getSecondsProducts,
 } from "./seconds/views.ts";
 export { payoutOf as secondsPayoutOf } from "./seconds/contracts.ts";
+export {
+  getSavingsActiveSubscriptions,
+  getSavingsPlanStatus,
+  getSavingsPlans,
+  getSavingsSubscription,
+  getSavingsYieldAvailable,
+} from "./savings/views.ts";
+export { savingsOwners } from "./savings/accounts.ts";
+export {
+  DAY_MS as SAVINGS_DAY_MS,
+  interestOfDay as savingsInterestOfDay,
+  interestTotalOf as savingsInterestTotalOf,
+  penaltyOf as savingsPenaltyOf,
+} from "./savings/math.ts";
 export { rejectCodes, type RejectCode, type Result } from "./reject-codes.ts";
 export { AssertionError } from "./assert.ts";
 export {

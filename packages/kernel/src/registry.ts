@@ -17,6 +17,7 @@ import type { CommandCodecEntry, Handler, KernelModule } from "./module.ts";
 import { perpModule } from "./perp/module.ts";
 import { referenceModule } from "./reference/module.ts";
 import { scheduleModule } from "./schedule.ts";
+import { savingsModule } from "./savings/module.ts";
 import { secondsModule } from "./seconds/module.ts";
 import { spotModule } from "./spot/module.ts";
 import type { CommandType } from "./types.ts";
@@ -29,6 +30,7 @@ const modules = [
   spotModule,
   perpModule,
   secondsModule,
+  savingsModule,
   loansModule,
 ] as const;
 

@@ -43,6 +43,10 @@ export const kernelPort: KernelPort<KernelState, Command, CommandResult, Event> 
     if (command.type === "seconds_purchase" && result.ok) {
       return events.filter((e) => e.type === "seconds_purchased");
     }
+    // A retried savings subscription is answered with the subscription it made.
+    if (command.type === "savings_subscribe" && result.ok) {
+      return events.filter((e) => e.type === "savings_subscribed");
+    }
     return undefined;
   },
   idempotencyWindowMs: (state) => state.options.idempotencyWindowMs,

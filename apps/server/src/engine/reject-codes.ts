@@ -106,6 +106,21 @@ export const errorCodeByRejectCode = {
   // Contract ids are minted by the server.
   seconds_contract_exists: "command_rejected",
   too_many_open_contracts: "too_many_open_contracts",
+  // Plan terms come from the operator's definition, not the user.
+  savings_plan_invalid: "command_rejected",
+  savings_plan_not_found: "savings_plan_not_found",
+  savings_plan_closed: "savings_plan_closed",
+  savings_amount_below_minimum: "savings_amount_below_minimum",
+  savings_amount_above_maximum: "savings_amount_above_maximum",
+  savings_amount_not_on_step: "savings_amount_not_on_step",
+  // Either way the promise cannot be reserved now: the plan shows "sold out".
+  savings_capacity_full: "savings_sold_out",
+  savings_yield_insufficient: "savings_sold_out",
+  // Subscription ids are minted by the server.
+  savings_subscription_exists: "command_rejected",
+  savings_subscription_not_found: "savings_subscription_not_found",
+  savings_early_redemption_not_allowed: "savings_early_redemption_not_allowed",
+  too_many_savings_subscriptions: "too_many_savings_subscriptions",
   loans_product_not_found: "loan_product_not_found",
   loans_product_closed: "loan_product_closed",
   // Product terms come from the operator's configuration, not the user.

@@ -39,6 +39,15 @@ interface PostingShape {
   operatorId: string | null;
   reference: string | null;
 }
+interface SavingsSubscriptionShape {
+  subscriptionId: string;
+  ownerId: string;
+  mode: string;
+  planId: string;
+  status: string;
+  endedAtMs: number;
+}
+
 interface SecondsContractShape {
   contractId: string;
   ownerId: string;
@@ -179,6 +188,7 @@ export class ReadModelProjector {
     const orders = new Map<number, OrderPatch>();
     // The latest view of each seconds contract in the batch (both events carry all of it).
     const contracts = new Map<string, { sequence: bigint; contract: SecondsContractShape }>();
+    const savingsEnded: RawBuilder<unknown>[] = [];
     const patch = (orderId: number, sequence: bigint) => {
       let entry = orders.get(orderId);
       if (!entry) {
@@ -262,6 +272,17 @@ export class ReadModelProjector {
             contracts.set(contract.contractId, { sequence, contract });
             break;
           }
+          case "savings_subscription_ended": {
+            const sub = (event as unknown as { subscription: SavingsSubscriptionShape })
+              .subscription;
+            const data = JSON.stringify(sub, (_key, value: unknown) =>
+              typeof value === "bigint" ? value.toString() : value,
+            );
+            savingsEnded.push(
+              sql`(${sub.subscriptionId}, ${sub.ownerId}, ${sub.mode}, ${sub.planId}, ${sub.status}, ${sub.endedAtMs}, ${data}, ${seq})`,
+            );
+            break;
+          }
           case "tick_recorded": {
             const t = (event as unknown as { tick: TickShape }).tick;
             ticks.push(
@@ -328,6 +349,12 @@ export class ReadModelProjector {
             outcome = EXCLUDED.outcome, returned = EXCLUDED.returned, sequence = EXCLUDED.sequence
           WHERE rm_seconds_contracts.status = 'open'`.execute(trx);
       }
+      for (const chunk of chunks(savingsEnded)) {
+        await sql`INSERT INTO rm_savings_subscriptions (subscription_id, owner_id, mode, plan_id, status, ended_at_ms, data, sequence)
+          VALUES ${sql.join(chunk)} ON CONFLICT (subscription_id, sequence) DO NOTHING`.execute(
+          trx,
+        );
+      }
       await sql`INSERT INTO read_model_cursor (name, sequence) VALUES (${projectorName}, ${last})
         ON CONFLICT (name) DO UPDATE SET sequence = EXCLUDED.sequence`.execute(trx);
     });
@@ -344,7 +371,7 @@ function chunks<T>(rows: T[], size = 1_000): T[][] {
 /** Empties every read model and its cursor (before a rebuild). */
 export async function clearReadModels(database: Database) {
   await database.execScript(
-    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM rm_seconds_contracts; DELETE FROM read_model_cursor",
+    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM rm_seconds_contracts; DELETE FROM rm_savings_subscriptions; DELETE FROM read_model_cursor",
   );
 }
 

@@ -327,6 +327,11 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
   close_perp_position: (c) => [{ type: "close_perp_position", ...perpUser(c) }],
   reverse_perp_position: (c) => [{ type: "reverse_perp_position", ...perpUser(c) }],
   close_all_perp: (c) => [{ type: "close_all_perp", ...stamp(c), ownerId: "1", mode: "real" }],
+  // Savings move the user's and the savings accounts' money, never the house's reservation.
+  savings_define_plan: (c) => [c.savingsPlan("p1", { cycleDays: 1 })],
+  savings_fund_yield: (c) => [c.savingsFund("USDT", 1_000_000n), c.savingsFund("USDT", 1n, "demo")],
+  savings_subscribe: (c) => [c.savingsSubscribe("1", "p1", 10_000_000n)],
+  savings_redeem_early: (c) => [c.savingsRedeem("1", "c1")],
   // Loans on the same tape instrument: lending and liquidation never reach a seconds contract.
   loans_configure: (c) => [c.loansConfigure("btc7")],
   loans_fund_pool: (c) => [c.loansFund("USDT", 1_000_000n)],

@@ -3,6 +3,7 @@
 
 import type { DefineMarketCommand } from "../reference/types.ts";
 import type { OrderType, PlaceOrderCommand, Side, TimeInForce } from "../spot/types.ts";
+import type { SavingsDefinePlanCommand } from "../savings/types.ts";
 import type { SecondsConfigureCommand } from "../seconds/types.ts";
 import type { LoansConfigureCommand } from "../loans/types.ts";
 import type { Command, Mode } from "../types.ts";
@@ -318,6 +319,57 @@ export class CommandMaker {
       direction,
       stake,
     };
+  }
+
+  /** A savings plan: 30 days at 0.05 % a day, 10–10,000 units of a 6-decimal asset. */
+  savingsPlan(
+    planId: string,
+    terms: Partial<Omit<SavingsDefinePlanCommand, "type" | "id" | "atMs">> = {},
+  ): Command {
+    return {
+      type: "savings_define_plan",
+      ...this.next(),
+      planId,
+      kind: "savings",
+      name: "Plan " + planId,
+      details: "",
+      assetId: "USDT",
+      cycleDays: 30,
+      dailyRateE8: 50_000,
+      startDelayMs: 0,
+      amountMin: 10_000_000n,
+      amountMax: 10_000_000_000n,
+      amountStep: 1_000_000n,
+      capacity: 100_000_000_000n,
+      earlyRedemption: "forfeit_unpaid",
+      earlyPenaltyBps: 0,
+      open: true,
+      operatorId: "op1",
+      ...terms,
+    };
+  }
+
+  /** The operator funds the savings yield account (real: from outside, with a reference). */
+  savingsFund(assetId: string, amount: bigint, mode: Mode = "real"): Command {
+    const base = this.next();
+    return {
+      type: "savings_fund_yield",
+      ...base,
+      mode,
+      assetId,
+      amount,
+      reference: mode === "real" ? `fund-${base.id}` : null,
+      operatorId: "op1",
+    };
+  }
+
+  /** A subscription; the subscription id is the command id. */
+  savingsSubscribe(ownerId: string, planId: string, amount: bigint, mode: Mode = "real"): Command {
+    return { type: "savings_subscribe", ...this.next(), ownerId, mode, planId, amount };
+  }
+
+  savingsRedeem(ownerId: string, subscriptionId: string, mode: Mode = "real"): Command {
+    return { type: "savings_redeem_early", ...this.next(), ownerId, mode, subscriptionId };
   }
 
   /** A tick observed at `tickAtMs` (default: the command time). */

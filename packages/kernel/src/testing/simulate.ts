@@ -60,6 +60,11 @@ export interface SimulationOptions {
    */
   seconds?: boolean;
   /**
+   * Mix savings plans (funding, subscriptions, early redemptions and days passing) into the
+   * stream (default false; off, no random number is drawn).
+   */
+  savings?: boolean;
+  /**
    * Mix loans (applications, repayments, collateral top-ups, days passing and BTC-USDT ticks
    * that can liquidate) into the stream, with a funded pool in both modes (default false; off,
    * no random number is drawn).
@@ -77,6 +82,9 @@ export interface SimulationReport {
   /** Seconds contracts bought and settled (seconds_purchased / seconds_settled events). */
   secondsPurchased: number;
   secondsSettled: number;
+  /** Savings subscriptions made and ended (savings_subscribed / savings_subscription_ended). */
+  savingsSubscribed: number;
+  savingsEnded: number;
   /** Loans lent and closed (loan_changed events "approved" and "repaid"/"liquidated"). */
   loansLent: number;
   loansClosed: number;
@@ -128,6 +136,8 @@ export function simulate(options: SimulationOptions): SimulationReport {
     exchanges: 0,
     secondsPurchased: 0,
     secondsSettled: 0,
+    savingsSubscribed: 0,
+    savingsEnded: 0,
     loansLent: 0,
     loansClosed: 0,
     rejections: {},
@@ -151,6 +161,8 @@ export function simulate(options: SimulationOptions): SimulationReport {
         if (event.type === "exchange_executed") report.exchanges++;
         if (event.type === "seconds_purchased") report.secondsPurchased++;
         if (event.type === "seconds_settled") report.secondsSettled++;
+        if (event.type === "savings_subscribed") report.savingsSubscribed++;
+        if (event.type === "savings_subscription_ended") report.savingsEnded++;
         if (event.type === "loan_changed" && event.change === "approved") report.loansLent++;
         if (
           event.type === "loan_changed" &&
@@ -221,6 +233,15 @@ export function simulate(options: SimulationOptions): SimulationReport {
         );
       }
     }
+    if (options.savings === true) {
+      setup.push(
+        c.savingsPlan("s1", { cycleDays: 1, dailyRateE8: 1_000_000, amountMin: 1_000_000n }),
+        c.savingsPlan("s2", { cycleDays: 3, earlyPenaltyBps: 100, amountMin: 1_000_000n }),
+        c.savingsPlan("m1", { kind: "mining", cycleDays: 2, earlyRedemption: "none" }),
+        c.savingsFund("USDT", 50_000_000n),
+        c.savingsFund("USDT", 50_000_000n, "demo"),
+      );
+    }
     if (options.loans === true) {
       setup.push(c.deposit("system:treasury", "USDT", 100_000_000_000n));
       setup.push(c.loansConfigure("sim", { tickAgeMaxMs: 600_000, termDays: 3 }));
@@ -231,6 +252,7 @@ export function simulate(options: SimulationOptions): SimulationReport {
     }
     for (const command of setup) send(command, false);
     checkInvariants(state);
+    const savingsIds: string[] = [];
     const loanIds: string[] = [];
     const quoteIds: string[] = [];
 
@@ -244,9 +266,11 @@ export function simulate(options: SimulationOptions): SimulationReport {
           ? exchangeCommand(random, c, quoteIds)
           : options.seconds === true && random.chance(0.1)
             ? secondsCommand(random, c)
-            : options.loans === true && random.chance(0.1)
-              ? loansCommand(random, c, loanIds)
-              : randomCommand(random, c, state, history, openOrders, withdrawals);
+            : options.savings === true && random.chance(0.1)
+              ? savingsCommand(random, c, savingsIds)
+              : options.loans === true && random.chance(0.1)
+                ? loansCommand(random, c, loanIds)
+                : randomCommand(random, c, state, history, openOrders, withdrawals);
       send(command, options.checkEveryStep !== false);
     }
     if (snapshotBytes === null) {
@@ -299,6 +323,33 @@ function exchangeCommand(random: Random, c: CommandMaker, quoteIds: string[]): C
   return random.chance(0.9)
     ? c.exchangeAccept(quoteOwner, quoteId, quoteMode)
     : c.exchangeAccept(owner, quoteId, mode);
+}
+
+/** A savings subscription, funding, early redemption, or hours passing so that days are paid. */
+function savingsCommand(random: Random, c: CommandMaker, ids: string[]): Command {
+  const mode: Mode = random.chance(0.3) ? "demo" : "real";
+  const owner = random.pick(USERS);
+  const roll = random.int(0, 9);
+  if (roll < 2) {
+    c.nowMs += random.int(1, 20) * 3_600_000;
+    return c.clock();
+  }
+  if (roll < 3) return c.savingsFund("USDT", BigInt(random.int(0, 20)) * 1_000_000n, mode);
+  if (roll < 4 && ids.length > 0) {
+    const [idMode, idOwner, id] = random.pick(ids).split("|") as [Mode, string, string];
+    return random.chance(0.8)
+      ? c.savingsRedeem(idOwner, id, idMode)
+      : c.savingsRedeem(owner, id, mode);
+  }
+  const command = c.savingsSubscribe(
+    owner,
+    random.pick(["s1", "s2", "m1", "nope"]),
+    BigInt(random.int(0, 200)) * 1_000_000n,
+    mode,
+  );
+  ids.push(`${mode}|${owner}|${command.id}`);
+  if (ids.length > 50) ids.shift();
+  return command;
 }
 
 /** A seconds purchase, or time moving on so that contracts reach expiry and grace. */

@@ -18,6 +18,11 @@ export function Component() {
             </Link>
           </li>
           <li>
+            <Link to="/savings" data-testid="trade-savings">
+              {t("savings.title")}
+            </Link>
+          </li>
+          <li>
             <Link to="/loans" data-testid="trade-loans">
               {t("loans.title")}
             </Link>
