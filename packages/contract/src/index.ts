@@ -15,6 +15,7 @@ export * from "./proof.ts";
 export * from "./seconds.ts";
 export * from "./loans.ts";
 export * from "./savings.ts";
+export * from "./stocks.ts";
 export * from "./bank-deposits.ts";
 export * from "./security.ts";
 export * from "./identity.ts";

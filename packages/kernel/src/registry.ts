@@ -20,6 +20,7 @@ import { scheduleModule } from "./schedule.ts";
 import { savingsModule } from "./savings/module.ts";
 import { secondsModule } from "./seconds/module.ts";
 import { spotModule } from "./spot/module.ts";
+import { stocksModule } from "./stocks/module.ts";
 import type { CommandType } from "./types.ts";
 
 const modules = [
@@ -31,6 +32,7 @@ const modules = [
   perpModule,
   secondsModule,
   savingsModule,
+  stocksModule,
   loansModule,
 ] as const;
 

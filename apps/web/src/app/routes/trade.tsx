@@ -23,6 +23,11 @@ export function Component() {
             </Link>
           </li>
           <li>
+            <Link to="/stocks" data-testid="trade-stocks">
+              {t("stocks.title")}
+            </Link>
+          </li>
+          <li>
             <Link to="/loans" data-testid="trade-loans">
               {t("loans.title")}
             </Link>
