@@ -74,6 +74,17 @@ const ownedResources: Record<
     make: stockOrderOf,
     answer: [404, "order_not_found"],
   },
+  "GET /api/v1/loans/:loanId": { make: loanOf, answer: [404, "loan_not_found"] },
+  "POST /api/v1/loans/:loanId/repay": {
+    make: loanOf,
+    answer: [404, "loan_not_found"],
+    payload: { requestId: "matrix-repay-1", amount: "1" },
+  },
+  "POST /api/v1/loans/:loanId/collateral": {
+    make: loanOf,
+    answer: [404, "loan_not_found"],
+    payload: { requestId: "matrix-collateral-1", amount: "0.01" },
+  },
 };
 
 /**
@@ -238,6 +249,51 @@ async function savingsSubscriptionOf(suite: SecurityApp, owner: SuiteUser): Prom
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data.subscription.subscriptionId;
+}
+
+let loans = 0;
+
+/** A real loan of the owner: 100 USDT against 0.1 BTC from a funded pool, at a fresh tick. */
+async function loanOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const n = ++loans;
+  const funded = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/operator/loans/pool",
+    headers: { authorization: `Bearer ${operatorToken}` },
+    payload: {
+      id: `matrix-pool-${n}`,
+      mode: "real",
+      assetId: "USDT",
+      amount: "1000",
+      reference: "matrix",
+    },
+  });
+  expect(funded.statusCode, funded.body).toBe(200);
+  await suite.credit(owner, "BTC", "0.2");
+  await suite.engine.submit({ type: "clock_tick", id: `matrix-loan-clock-${n}` });
+  const atMs = suite.engine.query((s) => getNowMs(s));
+  await suite.engine.submit({
+    type: "record_tick",
+    id: `matrix-loan-tick-${n}`,
+    tickId: `matrix-loan-${n}`,
+    instrumentId: "BTCUSDT",
+    price: "30000",
+    tickAtMs: atMs,
+  });
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/loans",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: {
+      requestId: crypto.randomUUID(),
+      productId: "BTC-USDT-7D",
+      amount: "100",
+      collateral: "0.1",
+      agreement: true,
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.loan.loanId;
 }
 
 /** A pending withdrawal of 20 USDT (+ fee) to the owner's saved address (no lock in the suite). */

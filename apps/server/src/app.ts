@@ -27,6 +27,7 @@ import { savingsModule, type SavingsModuleOptions } from "./modules/savings/savi
 import { perpModule } from "./modules/perp/perp.routes.ts";
 import type { PerpMarketConfig } from "./modules/perp/perp.markets.ts";
 import { secondsModule } from "./modules/seconds/seconds.routes.ts";
+import { loansModule } from "./modules/loans/loans.routes.ts";
 import { stocksModule, type StocksModuleOptions } from "./modules/stocks/stocks.routes.ts";
 import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts";
 import { spotModule } from "./modules/spot/spot.routes.ts";
@@ -266,6 +267,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       now,
       ...deps.savings,
     });
+    await app.register(loansModule, { engine: deps.engine });
     await app.register(stocksModule, {
       engine: deps.engine,
       database,

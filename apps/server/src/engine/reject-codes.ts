@@ -134,6 +134,18 @@ export const errorCodeByRejectCode = {
   stock_order_too_small: "stock_order_too_small",
   stock_too_many_orders: "stock_too_many_orders",
   stock_trading_closed: "stock_trading_closed",
+  loans_product_not_found: "loan_product_not_found",
+  loans_product_closed: "loan_product_closed",
+  // Product terms come from the operator's configuration, not the user.
+  loans_terms_invalid: "command_rejected",
+  loan_amount_invalid: "loan_amount_invalid",
+  loans_ltv_too_high: "loan_ltv_too_high",
+  loans_pool_insufficient: "loan_pool_insufficient",
+  // Loan ids are minted by the server.
+  loan_exists: "command_rejected",
+  loan_not_found: "loan_not_found",
+  loan_not_pending: "loan_state_invalid",
+  loan_not_active: "loan_state_invalid",
 } as const satisfies Record<RejectCode, ErrorCode>;
 
 export function errorCodeOf(code: RejectCode): ErrorCode {

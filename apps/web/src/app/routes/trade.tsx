@@ -28,6 +28,11 @@ export function Component() {
               {t("stocks.title")}
             </Link>
           </li>
+          <li>
+            <Link to="/loans" data-testid="trade-loans">
+              {t("loans.title")}
+            </Link>
+          </li>
         </ul>
       </nav>
       <PerpPage
