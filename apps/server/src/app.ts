@@ -16,6 +16,7 @@ import { createAuthService, type AccountOpener } from "./modules/auth/auth.servi
 import type { SmsProvider } from "./modules/auth/sms.ts";
 import { healthModule } from "./modules/health/health.routes.ts";
 import { newsModule } from "./modules/news/news.routes.ts";
+import { invitationsModule } from "./modules/invitations/invitations.routes.ts";
 import { noticesModule } from "./modules/notices/notices.routes.ts";
 import { operatorModule } from "./modules/operator/operator.routes.ts";
 import { proofModule } from "./modules/proof/proof.routes.ts";
@@ -198,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.engine) await app.register(operatorModule, { engine: deps.engine, users: auth });
   await app.register(authModule, { auth, publicUrl: deps.publicUrl, port: deps.port });
   await app.register(noticesModule, { database, now });
+  await app.register(invitationsModule, { database, publicUrl: deps.publicUrl });
   await app.register(newsModule, { database, now });
   if (deps.market) {
     await app.register(marketModule, { market: deps.market, now, publicUrl: deps.publicUrl });

@@ -254,9 +254,12 @@ export const walletLogin = defineEndpoint({
     signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/),
     walletType: z.literal(2),
     totpCode: TwoFactorCode.optional(),
+    /** Recorded only when this sign-in creates the user (an existing user keeps its inviter). */
+    inviteCode: InviteCode.optional(),
   }),
   response: SessionData,
   errors: [
+    "invite_code_invalid",
     "wallet_signature_invalid",
     "wallet_nonce_invalid",
     "rate_limited",

@@ -336,6 +336,12 @@ export class AuthService {
     const address = await verifyWalletSignIn(this.repository, this.now(), origin, body);
     let userId = await this.repository.userIdByWallet(address);
     if (userId === undefined) {
+      let inviterId: bigint | null = null;
+      if (body.inviteCode) {
+        const inviter = await this.repository.userIdByInviteCode(body.inviteCode);
+        if (inviter === undefined) throw new AppError("invite_code_invalid");
+        inviterId = inviter;
+      }
       userId =
         (await this.repository.insertUser({
           kind: "wallet",
@@ -347,7 +353,7 @@ export class AuthService {
           trade_password_hash: null,
           nickname: `${address.slice(0, 6)}…${address.slice(-4)}`,
           invite_code: newInviteCode(),
-          inviter_id: null,
+          inviter_id: inviterId,
           created_at: new Date(this.now()),
         })) ??
         // Two first sign-ins of one address at once: the other one created the user.
