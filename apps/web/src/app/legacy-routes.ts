@@ -17,6 +17,7 @@ export const legacyRedirects: Readonly<Record<string, string>> = {
   "/pages/assets/auth": "/identity",
   "/pages/index/CertificationInformation": "/identity",
   "/pages/index/News": "/news",
+  "/pages/index/friend": "/invite",
   "/pages/index/newsDetails": "/news",
   "/pages/login/login": "/login",
   "/pages/login/register": "/register",

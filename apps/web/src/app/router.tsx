@@ -60,6 +60,7 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/loans/mine", page(() => import("./routes/my-loans.tsx"))],
   ["/assets", page(() => import("./routes/assets.tsx"))],
   ["/vip", page(() => import("./routes/vip.tsx"))],
+  ["/invite", page(() => import("./routes/invite.tsx"))],
   ["*", page(() => import("./routes/not-found.tsx"))],
 ];
 

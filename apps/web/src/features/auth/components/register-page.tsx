@@ -2,7 +2,7 @@ import { Button, Checkbox, Form, Input, Popup, Toast } from "antd-mobile";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { showError, toastMs, withLoading } from "../../../lib/feedback.ts";
 import { setSession } from "../../../lib/session.ts";
 import { authKeys, fetchAgreement, register, sendEmailCode } from "../api/auth-api.ts";
@@ -25,6 +25,9 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<RegisterValues>();
   const [agreementOpen, setAgreementOpen] = useState(false);
+  // An invite link (`#/register?invite=CODE`) fills the invite code in; the server checks it.
+  const [searchParams] = useSearchParams();
+  const invitedWith = searchParams.get("invite")?.trim().slice(0, 32) ?? "";
 
   const submit = async (values: RegisterValues) => {
     if (!values.agreement) {
@@ -62,7 +65,7 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
         form={form}
         layout="vertical"
         onFinish={(values: RegisterValues) => void submit(values)}
-        initialValues={{ agreement: false }}
+        initialValues={{ agreement: false, ...(invitedWith ? { inviteCode: invitedWith } : {}) }}
         footer={
           <Button block type="submit" color="primary" size="large">
             {t("auth.register.submit")}
@@ -78,6 +81,7 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
           <Input
             placeholder={t("auth.fields.inviteCodeOptional")}
             aria-label={t("auth.fields.inviteCode")}
+            data-testid="invite-code-input"
             maxLength={32}
           />
         </Form.Item>
