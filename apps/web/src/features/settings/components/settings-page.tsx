@@ -173,6 +173,14 @@ export function SettingsPage({
                 >
                   {t("identity.title")}
                 </List.Item>
+                <List.Item
+                  clickable
+                  arrowIcon
+                  onClick={() => void navigate("/invite")}
+                  data-testid="invite-link-item"
+                >
+                  {t("invite.title")}
+                </List.Item>
               </>
             )}
           </List>
