@@ -151,7 +151,7 @@ export interface SessionData {
 
 let phoneCounter = 0;
 /** A new user by phone, confirmed by the texted code from the outbox (the captcha is off here). */
-export async function newUser(): Promise<SessionData> {
+export async function newUser(inviteCode?: string): Promise<SessionData> {
   phoneCounter += 1;
   const account = `+4670${Date.now() % 1_000_000}${phoneCounter}`.slice(0, 14);
   const sent = await api("POST", "/api/v1/auth/phone-codes", {
@@ -172,6 +172,7 @@ export async function newUser(): Promise<SessionData> {
     passwordConfirm: "correct horse 1",
     phoneCode,
     agreement: true,
+    ...(inviteCode ? { inviteCode } : {}),
   });
   expect(answer.status, JSON.stringify(answer.json)).toBe(200);
   return answer.json.data;

@@ -414,21 +414,3 @@ export const operatorOutbox = defineEndpoint({
   }),
   response: z.object({ emails: z.array(OutboxEmail) }),
 });
-
-export const myInvitations = defineEndpoint({
-  method: "GET",
-  path: "/api/v1/me/invitations",
-  summary: "My invite code and the users who registered with it",
-  description:
-    "Invitees are shown by user id and join date only. Rebates are not built yet, so none are " +
-    "listed or promised.",
-  tag: "me",
-  auth: "user",
-  query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
-  response: z.object({
-    userId: z.string(),
-    inviteCode: z.string(),
-    invitedCount: z.number().int().nonnegative(),
-    invitees: z.array(z.object({ userId: z.string(), joinedAt: z.string() })),
-  }),
-});

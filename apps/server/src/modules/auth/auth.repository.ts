@@ -172,26 +172,6 @@ export class AuthRepository {
     await this.db.updateTable("users").set(profile).where("id", "=", userId).execute();
   }
 
-  async inviteeCount(inviterId: bigint): Promise<number> {
-    const row = await this.db
-      .selectFrom("users")
-      .select((eb) => eb.fn.countAll<string>().as("count"))
-      .where("inviter_id", "=", inviterId)
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
-  }
-
-  /** The newest `limit` users `inviterId` invited. */
-  async invitees(inviterId: bigint, limit: number) {
-    return this.db
-      .selectFrom("users")
-      .select(["id", "created_at"])
-      .where("inviter_id", "=", inviterId)
-      .orderBy("id", "desc")
-      .limit(limit)
-      .execute();
-  }
-
   // Sessions.
 
   async insertSession(session: {

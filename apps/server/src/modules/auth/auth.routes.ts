@@ -6,7 +6,6 @@ import {
   getMe,
   login,
   logout,
-  myInvitations,
   operatorOutbox,
   listSessionsEndpoint,
   register,
@@ -257,8 +256,6 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
     { bodyBytes: 256, perUser: { max: 30, windowMs: minute } },
     ({ body, user }) => auth.switchMode(user, body.mode),
   );
-
-  defineRoute(app, myInvitations, {}, ({ query, user }) => auth.invitations(user, query));
 
   defineRoute(app, operatorOutbox, {}, ({ query }) => auth.outbox(query));
 

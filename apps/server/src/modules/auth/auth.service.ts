@@ -8,7 +8,6 @@ import {
   type SessionData,
   type demoLogin,
   type login,
-  type myInvitations,
   type operatorOutbox,
   type register,
   type resetPassword,
@@ -431,24 +430,6 @@ export class AuthService {
     if (mode === "demo") await this.openAccounts(user.id, "demo");
     await this.sessions.switchMode(user.sessionTokenHash, mode);
     return toUserInfo(await this.repository.user(user.id), mode);
-  }
-
-  async invitations(
-    user: AuthUser,
-    query: EndpointQuery<typeof myInvitations>,
-  ): Promise<EndpointData<typeof myInvitations>> {
-    const me = await this.repository.user(user.id);
-    const invitedCount = await this.repository.inviteeCount(user.id);
-    const invitees = await this.repository.invitees(user.id, query.limit);
-    return {
-      userId: String(user.id),
-      inviteCode: me.invite_code,
-      invitedCount,
-      invitees: invitees.map((row) => ({
-        userId: String(row.id),
-        joinedAt: row.created_at.toISOString(),
-      })),
-    };
   }
 
   /** True when the user exists and may hold real money (is not demo-only): operator deposits. */
