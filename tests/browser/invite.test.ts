@@ -43,6 +43,7 @@ describe("invitations", () => {
     expect(link).toContain(`#/register?invite=${inviteCode}`);
     await poll(() => page.getByTestId("invite-count").textContent()).toBe("1");
     expect(await page.getByTestId("invite-records").textContent()).toMatch(/\+46\*{4}\d\d/);
+    expect(await page.getByTestId("invite-records").textContent()).not.toContain("--");
     expect(await page.getByRole("img", { name: fr.invite.qrAlt }).count()).toBe(1);
     expect(await page.locator("body").textContent()).not.toMatch(/rebate|remise|commission/i);
     await expectAccessible("invite page");

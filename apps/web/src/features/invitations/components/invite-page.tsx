@@ -91,7 +91,7 @@ export function InvitePage() {
           ) : (
             <List data-testid="invite-records">
               {data.records.map((record, index) => (
-                <List.Item key={index} extra={format.date(record.joinedAt)}>
+                <List.Item key={index} extra={format.date(Date.parse(record.joinedAt))}>
                   {record.account}
                 </List.Item>
               ))}
