@@ -28,6 +28,10 @@ import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts
 import { spotModule } from "./modules/spot/spot.routes.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
 import type { WithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
+import { ChainDeposits, type ChainNetworkConfig } from "./modules/chain/chain-deposits.ts";
+import { ChainRepository } from "./modules/chain/chain.repository.ts";
+import type { LocalChain } from "./modules/chain/local/local-chain.ts";
+import { chainModule } from "./modules/chain/chain.routes.ts";
 import { bankDepositsModule } from "./modules/bank-deposits/bank-deposits.routes.ts";
 import type { BankDepositSettings } from "./modules/bank-deposits/bank-deposits.service.ts";
 import { OperatorService } from "./modules/operator/operator.service.ts";
@@ -99,6 +103,21 @@ export interface AppDeps {
   uploads?: { dir: string; limits?: Partial<ImageLimits> };
   /** The operator's bank account and the assets bank deposits credit; unset: bank deposits off. */
   bankDeposits?: BankDepositSettings;
+  /** Crypto deposits (and on-chain withdrawals): the chains watched; unset: none. */
+  chain?: ChainModuleSettings;
+  /** The in-process chain of CHAIN_MODE=local (development and tests): its token faucet. */
+  localChain?: LocalChain;
+}
+
+/** The chains crypto deposits arrive on (see modules/chain). */
+export interface ChainModuleSettings {
+  /** The operator's extended public key; deposit addresses are its children (index = user id). */
+  xpub: string;
+  networks: readonly ChainNetworkConfig[];
+  /** Watcher period, ms (default 4,000; 0: only when called, as tests do). */
+  pollMs?: number;
+  /** Receives the watcher once built (tests drive its rounds). */
+  onDeposits?: (deposits: ChainDeposits) => void;
 }
 
 /** GET paths answered from the read models (order history, finished orders, statements). */
@@ -219,6 +238,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       uploads,
       operator: new OperatorService(deps.engine, auth),
       settings: deps.bankDeposits ?? { bank: null, assets: ["USDT"] },
+    });
+    await app.register(chainModule, {
+      deposits: deps.chain
+        ? new ChainDeposits({
+            engine: deps.engine,
+            repository: new ChainRepository(database),
+            xpub: deps.chain.xpub,
+            networks: deps.chain.networks,
+            now,
+          })
+        : undefined,
+      pollMs: deps.chain?.pollMs,
+      onDeposits: deps.chain?.onDeposits,
+      localChain: deps.localChain,
     });
     await app.register(proofModule, {
       database,

@@ -16,6 +16,7 @@ import { migrate } from "./db/migrate.ts";
 import { accountOpener } from "./engine/submit.ts";
 import { openEngine } from "./engine/open-engine.ts";
 import { createMarketModule } from "./modules/market/market.module.ts";
+import { chainSetup } from "./modules/chain/chain-setup.ts";
 import { uploadsDir } from "./modules/uploads/uploads-dir.ts";
 import pino from "pino";
 import { version } from "./version.ts";
@@ -105,7 +106,10 @@ export async function serve(config: Config, starting: StartingServer) {
   });
   let handler: Parameters<StartingServer["handOver"]>[0] | undefined;
   mark("market");
+  const chain = await chainSetup(config, dataDir);
   const app = await buildApp({
+    chain: chain?.settings,
+    localChain: chain?.local,
     database,
     webRoot,
     logLevel: config.LOG_LEVEL,

@@ -14,3 +14,4 @@ export * from "./wallet.ts";
 export * from "./proof.ts";
 export * from "./seconds.ts";
 export * from "./bank-deposits.ts";
+export * from "./chain-deposits.ts";
