@@ -31,6 +31,10 @@ import type { WithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
 import { ChainDeposits, type ChainNetworkConfig } from "./modules/chain/chain-deposits.ts";
 import { ChainRepository } from "./modules/chain/chain.repository.ts";
 import type { LocalChain } from "./modules/chain/local/local-chain.ts";
+import { ChainWithdrawals } from "./modules/chain/chain-withdrawals.ts";
+import type { WithdrawalRepository } from "./modules/wallet/wallet.repository.ts";
+import type { WalletWithdrawals } from "./modules/wallet/wallet.withdrawals.ts";
+import { getAssets } from "@candor/kernel";
 import { chainModule } from "./modules/chain/chain.routes.ts";
 import { bankDepositsModule } from "./modules/bank-deposits/bank-deposits.routes.ts";
 import type { BankDepositSettings } from "./modules/bank-deposits/bank-deposits.service.ts";
@@ -116,8 +120,12 @@ export interface ChainModuleSettings {
   networks: readonly ChainNetworkConfig[];
   /** Watcher period, ms (default 4,000; 0: only when called, as tests do). */
   pollMs?: number;
+  /** The operator's hot-wallet key (CHAIN_MODE=local only): approved withdrawals are paid from it. */
+  hotKey?: `0x${string}`;
   /** Receives the watcher once built (tests drive its rounds). */
   onDeposits?: (deposits: ChainDeposits) => void;
+  /** Receives the payout side once built (tests drive its rounds). */
+  onPayouts?: (payouts: ChainWithdrawals) => void;
 }
 
 /** GET paths answered from the read models (order history, finished orders, statements). */
@@ -199,6 +207,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   if (deps.engine) {
     const streams = deps.market?.hub;
+    let walletWithdrawals:
+      { service: WalletWithdrawals; repository: WithdrawalRepository } | undefined;
     await app.register(spotModule, {
       engine: deps.engine,
       database,
@@ -215,6 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       recipients: auth,
       withdrawAddressLockMs: deps.withdrawAddressLockMs,
       withdrawals: deps.withdrawals,
+      onWithdrawals: (service, repository) => (walletWithdrawals = { service, repository }),
     });
     await app.register(secondsModule, {
       engine: deps.engine,
@@ -252,6 +263,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       pollMs: deps.chain?.pollMs,
       onDeposits: deps.chain?.onDeposits,
       localChain: deps.localChain,
+      onPayouts: deps.chain?.onPayouts,
+      payouts:
+        deps.chain && walletWithdrawals
+          ? new ChainWithdrawals({
+              withdrawals: walletWithdrawals.service,
+              records: walletWithdrawals.repository,
+              repository: new ChainRepository(database),
+              networks: deps.chain.networks,
+              hotKey: deps.chain.hotKey,
+              scaleOf: (assetId) =>
+                deps.engine!.query(
+                  (s) => getAssets(s).find((a) => a.assetId === assetId)?.scale ?? 0,
+                ),
+              now,
+            })
+          : undefined,
     });
     await app.register(proofModule, {
       database,

@@ -44,3 +44,16 @@ CREATE TABLE chain_cursors (
   chain_id integer PRIMARY KEY,
   scanned_to bigint NOT NULL
 );
+
+-- On-chain withdrawals (CHAIN_MODE=local: the operator's hot wallet in this process). The
+-- signed transaction is stored before the withdrawal is marked sent and before it is
+-- broadcast, so a retry or a restart re-broadcasts the same transaction (same hash) and never
+-- signs a second payment for one withdrawal.
+CREATE TABLE chain_withdrawal_sends (
+  withdrawal_id bigint PRIMARY KEY,
+  chain_id integer NOT NULL,
+  tx_hash text NOT NULL UNIQUE,
+  raw_tx text NOT NULL,
+  nonce bigint NOT NULL,
+  signed_at_ms bigint NOT NULL
+);

@@ -16,6 +16,7 @@ import { startTestEngine } from "../spot/spot.testing.ts";
 import { EvmChainAdapter } from "./chain-adapter.ts";
 import { ChainDeposits, type ChainNetworkConfig } from "./chain-deposits.ts";
 import { ChainRepository } from "./chain.repository.ts";
+import type { ChainWithdrawals } from "./chain-withdrawals.ts";
 import { LocalChain, localChainId } from "./local/local-chain.ts";
 
 // Crypto deposits on the in-process chain through HTTP and the real kernel: credited once after
@@ -31,6 +32,8 @@ describeEachDatabase("chain deposits", (database) => {
   let chain: LocalChain;
   let net: ChainNetworkConfig;
   let watcher: ChainDeposits;
+  let payouts: ChainWithdrawals;
+  const hotKey = generatePrivateKey();
   const root = HDKey.fromMasterSeed(randomBytes(32));
   const users: Record<string, { token: string; id: string; address?: Hex }> = {};
   let ip = 1;
@@ -60,7 +63,8 @@ describeEachDatabase("chain deposits", (database) => {
       const applied = await running.engine.submit(command as Unstamped<Command>);
       expect(applied.result.ok).toBe(true);
     }
-    chain = await LocalChain.start({ faucetKey: generatePrivateKey() });
+    chain = await LocalChain.start({ faucetKey: generatePrivateKey(), fundedKeys: [hotKey] });
+    await chain.mint(privateKeyToAddress(hotKey), token(1_000_000));
     net = {
       network: "ethereum",
       adapter: new EvmChainAdapter(localChainId, chain),
@@ -83,8 +87,11 @@ describeEachDatabase("chain deposits", (database) => {
         xpub: root.publicExtendedKey,
         networks: [net],
         pollMs: 0,
+        hotKey,
         onDeposits: (d) => (watcher = d),
+        onPayouts: (p) => (payouts = p),
       },
+      withdrawAddressLockMs: 0,
     });
     for (const [name, phone] of [
       ["a", "+4915100000031"],
@@ -219,6 +226,72 @@ describeEachDatabase("chain deposits", (database) => {
     await restarted().pollAll();
     await restarted().pollAll();
     expect(balance("b") - before).toBe(100n * 10n ** BigInt(scale()));
+  });
+
+  it("pays an approved withdrawal on chain, exactly, and completes it after the confirmations", async () => {
+    const before = balance("a");
+    const payee = privateKeyToAddress(generatePrivateKey());
+    const post = (url: string, payload?: object, user?: string) =>
+      app.inject({
+        method: "POST",
+        url,
+        remoteAddress: `10.4.1.${ip++ % 250}`,
+        headers: {
+          authorization: user ? `Bearer ${users[user]!.token}` : "Bearer operator-token",
+        },
+        ...(payload ? { payload } : {}),
+      });
+    const saved = await post(
+      "/api/v1/wallet/withdraw-addresses",
+      { network: "ethereum", address: payee, remark: "cold" },
+      "a",
+    );
+    expect(saved.statusCode, saved.body).toBe(200);
+    const requested = await post(
+      "/api/v1/wallet/withdrawals",
+      {
+        requestId: "chain-wd-1",
+        addressId: saved.json().data.address.addressId,
+        asset: "USDT",
+        amount: "100",
+        tradePassword: "trade1234",
+      },
+      "a",
+    );
+    expect(requested.statusCode, requested.body).toBe(200);
+    const id = requested.json().data.withdrawalId as string;
+    // Not before approval.
+    const early = await post(`/api/v1/operator/withdrawals/${id}/broadcast`);
+    expect(early.json().error).toBe("withdrawal_state_invalid");
+    expect((await post(`/api/v1/operator/withdrawals/${id}/approve`)).statusCode).toBe(200);
+    const sent = await post(`/api/v1/operator/withdrawals/${id}/broadcast`);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().data.status).toBe("sent");
+    const txHash = sent.json().data.txHash as string;
+    expect(txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    // Exactly the amount (the fee stays with the operator's fee account), once.
+    expect(await chain.balanceOf(payee)).toBe(token(100));
+    const again = await post(`/api/v1/operator/withdrawals/${id}/broadcast`);
+    expect(again.json().data.txHash).toBe(txHash);
+    expect(await chain.balanceOf(payee)).toBe(token(100));
+    await payouts.pollSent();
+    const mine = () =>
+      app.inject({
+        method: "GET",
+        url: `/api/v1/wallet/withdrawals/${id}`,
+        headers: { authorization: `Bearer ${users.a!.token}` },
+      });
+    expect((await mine()).json().data.status).toBe("sent");
+    await chain.mine(2);
+    await payouts.pollSent();
+    const done = (await mine()).json().data;
+    expect(done).toMatchObject({ status: "completed", txHash });
+    expect(done.steps.map((s: { status: string }) => s.status)).toEqual(
+      expect.arrayContaining(["pending", "approved", "sent", "completed"]),
+    );
+    expect(before - balance("a")).toBe(105n * 10n ** BigInt(scale()));
+    const late = await post(`/api/v1/operator/withdrawals/${id}/broadcast`);
+    expect(late.json().error).toBe("withdrawal_state_invalid");
   });
 
   const scale = () =>

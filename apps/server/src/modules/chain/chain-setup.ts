@@ -2,11 +2,14 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Hex } from "viem";
-import { generatePrivateKey, HDKey } from "viem/accounts";
+import { generatePrivateKey, HDKey, privateKeyToAddress } from "viem/accounts";
 import type { ChainModuleSettings } from "../../app.ts";
 import type { Config } from "../../config.ts";
 import { EvmChainAdapter, httpRpc } from "./chain-adapter.ts";
 import { LocalChain, localChainId } from "./local/local-chain.ts";
+
+/** Test tokens (6 decimals) the local hot wallet starts with: 10 million. */
+const localHotWalletFloat = 10_000_000n * 1_000_000n;
 
 /** What `serve` hands the app, and the local chain when there is one (for the dev faucet). */
 export interface ChainSetup {
@@ -52,10 +55,13 @@ export async function chainSetup(config: Config, dataDir: string): Promise<Chain
   // of an earlier run repeats with the same hash.
   const hotKey = generatePrivateKey();
   const local = await LocalChain.start({ faucetKey: generatePrivateKey(), fundedKeys: [hotKey] });
+  // The hot wallet's payout float: valueless test tokens, minted at start.
+  await local.mint(privateKeyToAddress(hotKey), localHotWalletFloat);
   return {
     local,
     localHotKey: hotKey,
     settings: {
+      hotKey,
       xpub: custody.publicExtendedKey,
       pollMs: config.CHAIN_POLL_MS,
       networks: [

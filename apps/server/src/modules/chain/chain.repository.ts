@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import type { Hex } from "viem";
 import type { Database } from "../../db/database.ts";
 
 export type ChainDepositState =
@@ -158,5 +159,35 @@ export class ChainRepository {
       SELECT * FROM chain_deposits WHERE owner_id = ${ownerId}
       ORDER BY id DESC LIMIT ${limit}`.execute(this.database.db);
     return rows.rows.map(toRow);
+  }
+
+  /** The signed payout of a withdrawal, if one was signed. */
+  async sendOf(
+    withdrawalId: bigint,
+  ): Promise<{ txHash: Hex; raw: Hex; chainId: number } | undefined> {
+    const rows = await sql<{ tx_hash: string; raw_tx: string; chain_id: number }>`
+      SELECT tx_hash, raw_tx, chain_id FROM chain_withdrawal_sends
+      WHERE withdrawal_id = ${withdrawalId.toString()}`.execute(this.database.db);
+    const row = rows.rows[0];
+    return row
+      ? { txHash: row.tx_hash as Hex, raw: row.raw_tx as Hex, chainId: Number(row.chain_id) }
+      : undefined;
+  }
+
+  /** Stores a signed payout once per withdrawal; false when one was stored first. */
+  async saveSend(input: {
+    withdrawalId: bigint;
+    chainId: number;
+    txHash: Hex;
+    raw: Hex;
+    nonce: bigint;
+    atMs: number;
+  }): Promise<boolean> {
+    const rows = await sql`
+      INSERT INTO chain_withdrawal_sends (withdrawal_id, chain_id, tx_hash, raw_tx, nonce, signed_at_ms)
+      VALUES (${input.withdrawalId.toString()}, ${input.chainId}, ${input.txHash}, ${input.raw},
+        ${input.nonce.toString()}, ${input.atMs})
+      ON CONFLICT (withdrawal_id) DO NOTHING RETURNING withdrawal_id`.execute(this.database.db);
+    return rows.rows.length === 1;
   }
 }

@@ -1,13 +1,22 @@
-import { chainDepositRecords, depositAddresses, localChainMint } from "@candor/contract";
+import {
+  broadcastWithdrawal,
+  chainDepositRecords,
+  depositAddresses,
+  localChainMint,
+} from "@candor/contract";
 import type { Hex } from "viem";
 import type { FastifyPluginAsync } from "fastify";
 import { AppError } from "../../http/app-error.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import type { ChainDeposits } from "./chain-deposits.ts";
+import type { ChainWithdrawals } from "./chain-withdrawals.ts";
 import type { LocalChain } from "./local/local-chain.ts";
 
 const minute = 60_000;
+
+/** The one operator of the bearer token, as the wallet module records it (issue 17: named). */
+const operatorIdOf = (): string => "operator";
 
 export interface ChainModuleOptions {
   /** Unset: this deployment watches no chain (the address list is empty). */
@@ -17,6 +26,9 @@ export interface ChainModuleOptions {
   onDeposits?: (deposits: ChainDeposits) => void;
   /** The in-process chain (CHAIN_MODE=local): enables the operator's test-token faucet. */
   localChain?: LocalChain;
+  /** On-chain payouts and their completion (with the deposits). */
+  payouts?: ChainWithdrawals;
+  onPayouts?: (payouts: ChainWithdrawals) => void;
 }
 
 /** `/api/v1/wallet/deposit-addresses` and `/api/v1/wallet/chain-deposits`, and the watcher. */
@@ -47,6 +59,12 @@ export const chainModule: FastifyPluginAsync<ChainModuleOptions> = async (app, o
       return deposits.list(session(user), query.limit);
     },
   );
+  const payouts = options.payouts;
+  if (payouts) options.onPayouts?.(payouts);
+  defineRoute(app, broadcastWithdrawal, {}, ({ params }) => {
+    if (!payouts?.canSign) return Promise.reject(new AppError("withdraw_not_supported"));
+    return payouts.broadcast(params.withdrawalId, operatorIdOf());
+  });
   const local = options.localChain;
   if (local) {
     defineRoute(app, localChainMint, { bodyBytes: 512 }, async ({ body }) => ({
@@ -61,6 +79,7 @@ export const chainModule: FastifyPluginAsync<ChainModuleOptions> = async (app, o
       timer = setTimeout(() => {
         deposits
           .pollAll()
+          .then(() => payouts?.pollSent())
           .catch((error: unknown) => app.log.warn({ err: error }, "chain watcher round failed"))
           .finally(() => {
             if (!stopped) loop();

@@ -81,6 +81,8 @@ export interface WalletModuleOptions {
   withdrawAddressLockMs?: number;
   /** Withdrawal minimums, fees and the two-approval amounts (default: USDT on three chains). */
   withdrawals?: WithdrawalConfig;
+  /** Receives the withdrawals service once built (the chain module pays out and completes). */
+  onWithdrawals?: (withdrawals: WalletWithdrawals, repository: WithdrawalRepository) => void;
 }
 
 /**
@@ -118,15 +120,17 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
   });
   const exchange = new QuickExchange({ engine: options.engine, records, ...options.exchange });
   const addressRepository = new WithdrawAddressRepository(options.database);
+  const withdrawalRepository = new WithdrawalRepository(options.database);
   const withdrawals = new WalletWithdrawals({
     engine: options.engine,
-    repository: new WithdrawalRepository(options.database),
+    repository: withdrawalRepository,
     addresses: addressRepository,
     tradePassword: options.tradePassword,
     allowTradePasswordAttempt,
     now: options.now ?? Date.now,
     config: options.withdrawals ?? defaultWithdrawalConfig,
   });
+  options.onWithdrawals?.(withdrawals, withdrawalRepository);
   // A request a crash left between its record and the kernel's hold is settled at start.
   app.addHook("onReady", async () => withdrawals.settleAll());
   const addresses = new WithdrawAddressBook({
