@@ -17,14 +17,23 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `apps/server/src/main.ts` as its own process, exactly as `npm start` does after the
- * build, and waits for the line that prints its URL.
+ * Starts `apps/server/src/main.ts` as its own process through tsx (or, with `bundle`, the
+ * build's `apps/server/dist/main.mjs`, exactly as `npm start` does) and waits for the line
+ * that prints its URL.
  */
 export async function startServer(
-  options: { dataDir?: string; env?: Record<string, string>; startTimeoutMs?: number } = {},
+  options: {
+    dataDir?: string;
+    env?: Record<string, string>;
+    startTimeoutMs?: number;
+    bundle?: boolean;
+  } = {},
 ): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "candor-test-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  const entry = options.bundle
+    ? ["--enable-source-maps", "apps/server/dist/main.mjs"]
+    : ["--import", "tsx", "apps/server/src/main.ts"];
+  const child = spawn(process.execPath, entry, {
     cwd: root,
     env: {
       ...process.env,

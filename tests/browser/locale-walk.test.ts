@@ -37,6 +37,12 @@ const signedInRoutes = [
   "/trade",
   "/options",
   "/options/orders",
+  "/savings",
+  "/stocks",
+  "/stocks/AAPL",
+  "/stocks/orders",
+  "/loans",
+  "/loans/mine",
   "/assets",
   "/assets/statement",
   "/assets/account/fund",
@@ -50,6 +56,8 @@ const signedInRoutes = [
   "/wallet/info",
   "/proof",
   "/transparency",
+  "/security",
+  "/identity",
   "/no-such-page",
 ];
 const screenshotted = new Set(["/", "/coin-coin", "/assets", "/settings", "/register"]);
@@ -239,9 +247,12 @@ describe("every route in every locale at 360×740", () => {
       const translated = Object.keys(
         (texts("en") as { names: { instrument: object } }).names.instrument,
       );
-      const allowedNames = new Set(
-        instruments.json.data.filter((i) => !translated.includes(i.id)).map((i) => i.names.en),
-      );
+      // Savings plans are named by the operator, in the operator's words.
+      const plans = await api<{ items: { name: string }[] }>("GET", "/api/v1/savings/plans");
+      const allowedNames = new Set([
+        ...instruments.json.data.filter((i) => !translated.includes(i.id)).map((i) => i.names.en),
+        ...plans.json.data.items.map((p) => p.name),
+      ]);
       const problems: string[] = [];
       const consoleErrors: string[] = [];
       await open("/login", locale, smallPhone);

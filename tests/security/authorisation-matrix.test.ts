@@ -60,6 +60,31 @@ const ownedResources: Record<
     demoAnswer: [403, "demo_withdraw_not_allowed"],
   },
   "GET /api/v1/uploads/:uploadId": { make: uploadOf, answer: [404, "upload_not_found"] },
+  "DELETE /api/v1/perp/orders/:orderId": { make: perpOrderOf, answer: [404, "order_not_found"] },
+  "POST /api/v1/savings/subscriptions/:subscriptionId/redeem": {
+    make: savingsSubscriptionOf,
+    answer: [404, "savings_subscription_not_found"],
+  },
+  "DELETE /api/v1/me/sessions/:sessionId": {
+    make: sessionOf,
+    answer: [404, "session_not_found"],
+  },
+  "GET /api/v1/stocks/orders/:orderId": { make: stockOrderOf, answer: [404, "order_not_found"] },
+  "POST /api/v1/stocks/orders/:orderId/cancel": {
+    make: stockOrderOf,
+    answer: [404, "order_not_found"],
+  },
+  "GET /api/v1/loans/:loanId": { make: loanOf, answer: [404, "loan_not_found"] },
+  "POST /api/v1/loans/:loanId/repay": {
+    make: loanOf,
+    answer: [404, "loan_not_found"],
+    payload: { requestId: "matrix-repay-1", amount: "1" },
+  },
+  "POST /api/v1/loans/:loanId/collateral": {
+    make: loanOf,
+    answer: [404, "loan_not_found"],
+    payload: { requestId: "matrix-collateral-1", amount: "0.01" },
+  },
 };
 
 /**
@@ -76,9 +101,34 @@ const notOwnedParameters: Record<string, string> = {
     "as quote_not_found in wallet.routes.test.ts",
   "POST /api/v1/notices/:noticeId/read":
     "notices are public; the read mark is the caller's own (news.routes.test.ts: b's marks stay b's)",
+  "PUT /api/v1/stocks/holdings/:instrumentId/tpsl":
+    "a stock symbol; the holding is always the caller's own (stocks.routes.test.ts)",
   "POST /api/v1/news/:newsId/read":
     "news is public; each caller is counted once as a reader (news.routes.test.ts)",
+  ...Object.fromEntries(
+    [
+      "PUT /api/v1/perp/markets/:marketId/leverage",
+      "PUT /api/v1/perp/markets/:marketId/margin-mode",
+      "POST /api/v1/perp/positions/:marketId/margin",
+      "PUT /api/v1/perp/positions/:marketId/tp-sl",
+      "DELETE /api/v1/perp/positions/:marketId/tp-sl",
+      "POST /api/v1/perp/positions/:marketId/close",
+      "POST /api/v1/perp/positions/:marketId/reverse",
+    ].map((k) => [k, "a perpetual market id: the position it acts on is always the caller's own"]),
+  ),
 };
+
+/** The public id of the owner's current session (security centre). */
+async function sessionOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const response = await suite.app.inject({
+    method: "GET",
+    url: "/api/v1/me/sessions",
+    headers: { authorization: `Bearer ${owner.token}` },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const sessions: { sessionId: string; current: boolean }[] = response.json().data.sessions;
+  return sessions.find((s) => s.current)!.sessionId;
+}
 
 async function addressOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
   const response = await suite.app.inject({
@@ -95,6 +145,47 @@ async function addressOf(suite: SecurityApp, owner: SuiteUser): Promise<string> 
     headers: { authorization: `Bearer ${owner.token}` },
   });
   return list.json().data.items[0].addressId;
+}
+
+let stockOrders = 0;
+
+/** A pending limit buy of one AAPL share (queued for the open, far below the market). */
+async function stockOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const n = ++stockOrders;
+  const funded = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/operator/stocks/inventory",
+    headers: { authorization: `Bearer ${operatorToken}` },
+    payload: {
+      requestId: `matrix-inventory-${n}`,
+      mode: "real",
+      instrumentId: "AAPL",
+      direction: "add",
+      quantity: "10",
+      reference: "matrix",
+    },
+  });
+  expect(funded.statusCode, funded.body).toBe(200);
+  await suite.credit(owner, "USD", "100");
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/stocks/orders",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: {
+      requestId: crypto.randomUUID(),
+      instrumentId: "AAPL",
+      side: "buy",
+      kind: "limit",
+      quantity: "1",
+      limitPrice: "1",
+      tif: "gtc",
+      queueForOpen: true,
+      tradePassword: "trade1234",
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.json().data.order.status).toBe("pending");
+  return response.json().data.order.orderId;
 }
 
 let secondsContracts = 0;
@@ -135,6 +226,74 @@ async function secondsContractOf(suite: SecurityApp, owner: SuiteUser): Promise<
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data.contract.contractId;
+}
+
+let savingsSubscriptions = 0;
+
+/** An active savings subscription of the owner (real yield funded by the operator first). */
+async function savingsSubscriptionOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const n = ++savingsSubscriptions;
+  const funded = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/operator/savings/yield",
+    headers: { authorization: `Bearer ${operatorToken}` },
+    payload: { id: `matrix-yield-${n}`, mode: "real", asset: "USDT", amount: "10", reference: "m" },
+  });
+  expect(funded.statusCode, funded.body).toBe(200);
+  suite.tick();
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/savings/subscriptions",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: { requestId: crypto.randomUUID(), planId: "usdt-flex-7", amount: "10" },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.subscription.subscriptionId;
+}
+
+let loans = 0;
+
+/** A real loan of the owner: 100 USDT against 0.1 BTC from a funded pool, at a fresh tick. */
+async function loanOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const n = ++loans;
+  const funded = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/operator/loans/pool",
+    headers: { authorization: `Bearer ${operatorToken}` },
+    payload: {
+      id: `matrix-pool-${n}`,
+      mode: "real",
+      assetId: "USDT",
+      amount: "1000",
+      reference: "matrix",
+    },
+  });
+  expect(funded.statusCode, funded.body).toBe(200);
+  await suite.credit(owner, "BTC", "0.2");
+  await suite.engine.submit({ type: "clock_tick", id: `matrix-loan-clock-${n}` });
+  const atMs = suite.engine.query((s) => getNowMs(s));
+  await suite.engine.submit({
+    type: "record_tick",
+    id: `matrix-loan-tick-${n}`,
+    tickId: `matrix-loan-${n}`,
+    instrumentId: "BTCUSDT",
+    price: "30000",
+    tickAtMs: atMs,
+  });
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/loans",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: {
+      requestId: crypto.randomUUID(),
+      productId: "BTC-USDT-7D",
+      amount: "100",
+      collateral: "0.1",
+      agreement: true,
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.loan.loanId;
 }
 
 /** A pending withdrawal of 20 USDT (+ fee) to the owner's saved address (no lock in the suite). */
@@ -183,6 +342,52 @@ async function uploadOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data.upload.uploadId;
+}
+
+let perpOrders = 0;
+/** A resting perpetual bid of the owner, margined from its contract wallet. */
+async function perpOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const n = ++perpOrders;
+  const auth = { authorization: `Bearer ${owner.token}` };
+  const moved = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/wallet/transfers/internal",
+    headers: auth,
+    payload: {
+      requestId: `matrix-perp-transfer-${n}`,
+      asset: "USDT",
+      amount: "10",
+      sourceWallet: "fund",
+      targetWallet: "contract",
+    },
+  });
+  expect(moved.statusCode, moved.body).toBe(200);
+  // A mark: a fresh tick of the index.
+  await suite.engine.submit({ type: "clock_tick", id: `matrix-perp-clock-${n}` });
+  await suite.engine.submit({
+    type: "record_tick",
+    id: `matrix-perp-tick-${n}`,
+    tickId: `matrix-perp-${n}`,
+    instrumentId: "BTCUSDT",
+    price: "30000",
+    tickAtMs: suite.engine.query((s) => getNowMs(s)),
+  });
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/perp/orders",
+    headers: auth,
+    payload: {
+      clientOrderId: `matrix-perp-order-${n}`,
+      marketId: "BTC-PERP",
+      side: "buy",
+      orderType: "limit",
+      price: "29000",
+      contracts: 1,
+      tradePassword: "trade1234",
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.orderId;
 }
 
 async function openOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {

@@ -1,12 +1,13 @@
 // `npm run bench -- startup`: how long the server takes to answer, from the process start, on
 // an empty data folder (the first `npm start`) and after a SIGKILL (a supervisor's restart).
-// The server runs as `npm start` runs it after the build (`tsx apps/server/src/main.ts`), with
+// The server runs as `npm start` runs it after the build (`node apps/server/dist/main.mjs`, the
+// bundle scripts/build-server.ts writes; built here first), with
 // the default configuration (30 days of simulated history), PGlite in a fresh temporary folder.
 // Reported per start: the first HTTP answer of GET /api/v1/health (any status: a 503 while the
 // server replays counts as an answer, a refused connection does not) and the first 200 (ready).
 // STARTUP_RESTARTS (default 3) SIGKILL/restart rounds follow the first start, each after a few
 // seconds of orders and ticks so the journal has records past the last snapshot.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -38,7 +39,7 @@ async function probe(): Promise<number | undefined> {
 
 async function start(dataDir: string, env: Record<string, string>): Promise<Start> {
   const startedMs = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  const child = spawn(process.execPath, ["--enable-source-maps", "apps/server/dist/main.mjs"], {
     cwd: root,
     env: {
       ...process.env,
@@ -72,6 +73,12 @@ function kill(child: ChildProcess): Promise<void> {
     child.kill("SIGKILL");
   });
 }
+
+const built = spawnSync(process.execPath, ["--import", "tsx", "scripts/build-server.ts"], {
+  cwd: root,
+  stdio: "inherit",
+});
+if (built.status !== 0) throw new Error("building the server bundle failed");
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "candor-startup-"));
 const env = { OPERATOR_TOKEN: "startup-bench-operator-token" };

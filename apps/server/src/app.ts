@@ -23,7 +23,12 @@ import { tapeModule } from "./modules/tape/tape.routes.ts";
 import type { MarketModule } from "./modules/market/market.module.ts";
 import { marketModule } from "./modules/market/market.routes.ts";
 import { marketMakerModule } from "./modules/market-maker/market-maker.routes.ts";
+import { savingsModule, type SavingsModuleOptions } from "./modules/savings/savings.routes.ts";
+import { perpModule } from "./modules/perp/perp.routes.ts";
+import type { PerpMarketConfig } from "./modules/perp/perp.markets.ts";
 import { secondsModule } from "./modules/seconds/seconds.routes.ts";
+import { loansModule } from "./modules/loans/loans.routes.ts";
+import { stocksModule, type StocksModuleOptions } from "./modules/stocks/stocks.routes.ts";
 import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts";
 import { spotModule } from "./modules/spot/spot.routes.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
@@ -37,6 +42,10 @@ import type { WalletWithdrawals } from "./modules/wallet/wallet.withdrawals.ts";
 import { getAssets } from "@candor/kernel";
 import { chainModule } from "./modules/chain/chain.routes.ts";
 import { bankDepositsModule } from "./modules/bank-deposits/bank-deposits.routes.ts";
+import { AppError } from "./http/app-error.ts";
+import { identityModule } from "./modules/identity/identity.routes.ts";
+import { IdentityService, tierCovers } from "./modules/identity/identity.service.ts";
+import type { IdentityTier } from "@candor/contract";
 import type { BankDepositSettings } from "./modules/bank-deposits/bank-deposits.service.ts";
 import { OperatorService } from "./modules/operator/operator.service.ts";
 import { defaultImageLimits, type ImageLimits } from "./modules/uploads/image.ts";
@@ -57,6 +66,8 @@ export interface AppDeps {
   withdrawAddressLockMs?: number;
   /** Withdrawal minimums, fees and two-approval amounts (WITHDRAW_TERMS, WITHDRAW_TWO_APPROVALS_ABOVE). */
   withdrawals?: WithdrawalConfig;
+  /** The identity tier a withdrawal needs (WITHDRAW_REQUIRES_IDENTITY); default none. */
+  withdrawRequiresIdentity?: "none" | IdentityTier;
   /** Bearer token for operator endpoints (OPERATOR_TOKEN); unset means no operator access. */
   operatorToken?: string;
   /** The single-writer kernel engine (journal + kernel); routes that move money need it. */
@@ -93,11 +104,22 @@ export interface AppDeps {
    * then, history reads (`readModelPaths`) answer 503 with Retry-After rather than stale data.
    */
   readModelsCaughtUp?: () => boolean;
+  /** Savings plans and mining products: plans at start-up, demo yield top-up. */
+  savings?: Pick<SavingsModuleOptions, "plans" | "yieldDemoFunding" | "enabled">;
+  /** Stocks: terms per currency, quote age, session sync interval. */
+  stocks?: Pick<StocksModuleOptions, "terms" | "tickAgeMaxMs" | "sessionSyncMs" | "instruments">;
   /** Seconds contracts: switch, products at start-up, development house funding. */
   seconds?: {
     enabled?: boolean;
     products?: readonly SecondsProductConfig[];
     houseDevFunding?: string;
+    disclosureCacheMs?: number;
+  };
+  /** Perpetual contracts: switch, markets at start-up, the labelled market maker. */
+  perp?: {
+    enabled?: boolean;
+    markets?: readonly PerpMarketConfig[];
+    marketMaker?: boolean;
     disclosureCacheMs?: number;
   };
   /**
@@ -135,6 +157,11 @@ const readModelPaths = [
   /^\/api\/v1\/spot\/statement$/,
   /^\/api\/v1\/seconds\/products$/,
   /^\/api\/v1\/seconds\/contracts$/,
+  /^\/api\/v1\/perp\/(orders\/history|fills|liquidations|funding)$/,
+  /^\/api\/v1\/savings\/subscriptions$/,
+  /^\/api\/v1\/stocks\/orders$/,
+  /^\/api\/v1\/stocks\/orders\/\d+$/,
+  /^\/api\/v1\/stocks\/fills$/,
   /^\/api\/v1\/wallet\/accounts\/[a-z]+\/statement$/,
   /^\/api\/v1\/wallet\/statement\/export$/,
 ];
@@ -209,6 +236,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const streams = deps.market?.hub;
     let walletWithdrawals:
       { service: WalletWithdrawals; repository: WithdrawalRepository } | undefined;
+    const uploads = new UploadsService({
+      database,
+      now,
+      dir: deps.uploads?.dir ?? mkdtempSync(path.join(tmpdir(), "candor-uploads-")),
+      limits: { ...defaultImageLimits, ...deps.uploads?.limits },
+    });
+    const identity = new IdentityService({ database, now, uploads });
+    const identityTierNeeded = deps.withdrawRequiresIdentity ?? "none";
     await app.register(spotModule, {
       engine: deps.engine,
       database,
@@ -226,6 +261,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       withdrawAddressLockMs: deps.withdrawAddressLockMs,
       withdrawals: deps.withdrawals,
       onWithdrawals: (service, repository) => (walletWithdrawals = { service, repository }),
+      withdrawalGate: async (userId, totpCode) => {
+        if (
+          identityTierNeeded !== "none" &&
+          !tierCovers(await identity.passedTier(userId), identityTierNeeded)
+        ) {
+          throw new AppError("identity_verification_required");
+        }
+        // Once two-factor sign-in is on, a withdrawal needs a code too (issue 17).
+        if (auth.twoFactor && (await auth.twoFactor.enabled(userId))) {
+          if (totpCode === undefined) throw new AppError("two_factor_required");
+          await auth.twoFactor.verify(userId, totpCode);
+        }
+      },
     });
     await app.register(secondsModule, {
       engine: deps.engine,
@@ -235,13 +283,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       tradePassword: auth.tradePassword,
       ...deps.seconds,
     });
-    const uploads = new UploadsService({
+    await app.register(perpModule, {
+      engine: deps.engine,
       database,
       now,
-      dir: deps.uploads?.dir ?? mkdtempSync(path.join(tmpdir(), "candor-uploads-")),
-      limits: { ...defaultImageLimits, ...deps.uploads?.limits },
+      streams,
+      tradePassword: auth.tradePassword,
+      ...deps.perp,
+    });
+    await app.register(savingsModule, {
+      engine: deps.engine,
+      database,
+      now,
+      ...deps.savings,
+    });
+    await app.register(loansModule, { engine: deps.engine });
+    await app.register(stocksModule, {
+      engine: deps.engine,
+      database,
+      now,
+      tradePassword: auth.tradePassword,
+      ...deps.stocks,
     });
     await app.register(uploadsModule, { uploads });
+    await app.register(identityModule, { identity });
     await app.register(bankDepositsModule, {
       database,
       engine: deps.engine,

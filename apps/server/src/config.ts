@@ -13,6 +13,25 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier")
     .optional(),
+  /**
+   * Where the journal lives: `local` (PostgreSQL with DATABASE_URL, else segment files under
+   * DATA_DIR) or `jetstream` (a NATS JetStream stream, replicated by NATS; issue 25).
+   */
+  JOURNAL: z.enum(["local", "jetstream"]).default("local"),
+  NATS_URL: z
+    .string()
+    .regex(
+      /^(nats|tls):\/\/[^,]+(,(nats|tls):\/\/[^,]+)*$/,
+      "must be nats://host:port, comma-separated",
+    )
+    .default("nats://127.0.0.1:4222"),
+  /** The journal's JetStream stream (one per deployment). */
+  JOURNAL_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be letters, digits, _ or -")
+    .default("CANDOR_JOURNAL"),
+  /** Copies JetStream keeps of the journal: 3 on a three-server NATS cluster, 1 on one server. */
+  JOURNAL_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** A kernel snapshot is written after every this many journal records. */
   SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(10_000),
@@ -43,7 +62,17 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[A-Z0-9]+(,[A-Z0-9]+)*$/, "must be instrument ids separated by commas")
     .optional(),
+  /** "false" switches perpetual contracts off for this deployment. */
+  PERP_ENABLED: z.enum(["true", "false"]).default("true"),
+  /** "false" switches savings plans and mining products off for this deployment. */
+  SAVINGS_ENABLED: z.enum(["true", "false"]).default("true"),
   /** "false" switches seconds contracts off for this deployment. */
+  /**
+   * Development and browser tests only: `always-open` treats the stock exchanges as open at any
+   * hour (the simulator ticks them and orders are taken), so a stock trade can be tried at
+   * night. Production keeps `calendar` (the exchanges' sessions and holidays).
+   */
+  STOCK_SESSIONS: z.enum(["calendar", "always-open"]).default("calendar"),
   SECONDS_ENABLED: z.enum(["true", "false"]).default("true"),
   /** Development only: whole USDT credited once to the real house, journaled as a deposit. */
   SECONDS_HOUSE_DEV_FUNDING: z
@@ -71,6 +100,11 @@ const ConfigSchema = z.object({
       "must be ASSET:amount entries separated by commas",
     )
     .optional(),
+  /**
+   * The identity tier a user must have passed to request a withdrawal: `none` (default),
+   * `basic` or `advanced` (issue 17).
+   */
+  WITHDRAW_REQUIRES_IDENTITY: z.enum(["none", "basic", "advanced"]).default("none"),
   /** Folder of uploaded images (default DATA_DIR/uploads); must not be inside the web root. */
   UPLOADS_DIR: z.string().min(1).optional(),
   /** Largest upload in bytes (default 5 MiB). */

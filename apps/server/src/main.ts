@@ -20,8 +20,12 @@ async function main() {
   console.log(
     `Candor is starting at ${starting.url.replace("[::1]", "localhost")}/ (503 until ready)`,
   );
+  // The database opens (PGlite on a worker thread) while the rest of the server loads.
+  const { openStore } = await import("./open-store.ts");
+  const store = openStore(config);
+  store.catch(() => undefined); // awaited (and thrown) in serve()
   const { serve } = await import("./serve.ts");
-  await serve(config, starting);
+  await serve(config, starting, store);
 }
 
 await main();

@@ -1,6 +1,3 @@
-import { mkdirSync } from "node:fs";
-import { lockDataDir, lockPgJournal, WriterLockedError } from "./journal/writer-lock.ts";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
@@ -11,7 +8,7 @@ import {
   type WithdrawalTerms,
 } from "./modules/wallet/wallet.withdrawals.ts";
 import type { StartingServer } from "./http/starting-server.ts";
-import { openDatabase } from "./db/database.ts";
+import type { Store } from "./open-store.ts";
 import { migrate } from "./db/migrate.ts";
 import { accountOpener } from "./engine/submit.ts";
 import { openEngine } from "./engine/open-engine.ts";
@@ -19,42 +16,24 @@ import { createMarketModule } from "./modules/market/market.module.ts";
 import { chainSetup } from "./modules/chain/chain-setup.ts";
 import { uploadsDir } from "./modules/uploads/uploads-dir.ts";
 import pino from "pino";
+import { instruments } from "@candor/market";
 import { version } from "./version.ts";
+import { serverFile } from "./server-files.ts";
 
 const shutdownGraceMs = 4_000;
 
 /**
- * Everything after the port is open (`main.ts`): opens the database and the journal, restores
- * the kernel, builds the app on the already-listening server and hands requests over to it.
+ * Everything after the port is open (`main.ts`): once the store is open (`open-store.ts`,
+ * started before this module loaded), migrates, restores the kernel, builds the app on the already-listening server and hands requests over to it.
  * Market history (the simulated backfill and its candle writes) follows in the background:
  * charts fill in while the server already answers.
  */
-export async function serve(config: Config, starting: StartingServer) {
+export async function serve(config: Config, starting: StartingServer, store: Promise<Store>) {
   // Where start-up time goes, printed once ready: ms since the process started, per phase.
   const phases: string[] = [];
   const mark = (phase: string) => phases.push(`${phase} ${Math.round(performance.now())}`);
   mark("loaded");
-  const dataDir = path.resolve(config.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
-  // One server per data folder and per PostgreSQL journal (issue 14 item 10).
-  let pgJournalLock: { release(): Promise<void> } | undefined;
-  try {
-    lockDataDir(dataDir);
-    if (config.DATABASE_URL) {
-      pgJournalLock = await lockPgJournal(config.DATABASE_URL, config.DATABASE_SCHEMA);
-    }
-  } catch (error) {
-    if (error instanceof WriterLockedError) {
-      console.error(`candor: ${error.message}`);
-      process.exit(75); // EX_TEMPFAIL
-    }
-    throw error;
-  }
-  const database = await openDatabase(
-    config.DATABASE_URL
-      ? { kind: "postgres", url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA }
-      : { kind: "pglite", dataDir: path.join(dataDir, "pglite"), worker: true },
-  );
+  const { dataDir, database, pgJournalLock } = await store;
   mark("database");
   await migrate(database);
   mark("migrated");
@@ -75,6 +54,14 @@ export async function serve(config: Config, starting: StartingServer) {
     logger,
     onFatal,
     snapshotEvery: config.SNAPSHOT_EVERY,
+    jetStream:
+      config.JOURNAL === "jetstream"
+        ? {
+            servers: config.NATS_URL,
+            stream: config.JOURNAL_STREAM,
+            replicas: config.JOURNAL_REPLICAS,
+          }
+        : undefined,
   });
   mark("journal replayed");
   // History reads answer 503 until the projector has written what the journal held at start.
@@ -85,10 +72,18 @@ export async function serve(config: Config, starting: StartingServer) {
     `Journal: sequence ${running.engine.sequence}, state hash ${running.engine.stateHash()}`,
   );
 
-  const webRoot = fileURLToPath(new URL("../../web/dist", import.meta.url));
+  const webRoot = fileURLToPath(serverFile("../../web/dist"));
+  // STOCK_SESSIONS=always-open (development, browser tests): stocks trade at any hour.
+  const catalogue =
+    config.STOCK_SESSIONS === "always-open"
+      ? instruments.map((i) =>
+          i.products.includes("stock") ? { ...i, calendarId: "crypto" as const } : i,
+        )
+      : instruments;
   const market = await createMarketModule({
     database,
     now: Date.now,
+    instruments: catalogue,
     seed: config.MARKET_SEED,
     backfillDays: config.MARKET_BACKFILL_DAYS,
     tickIntervalMs: config.MARKET_TICK_INTERVAL_MS,
@@ -120,6 +115,7 @@ export async function serve(config: Config, starting: StartingServer) {
     operatorToken: config.OPERATOR_TOKEN,
     withdrawAddressLockMs: config.WITHDRAW_ADDRESS_LOCK_MS,
     withdrawals: withdrawalConfigOf(config),
+    withdrawRequiresIdentity: config.WITHDRAW_REQUIRES_IDENTITY,
     publicUrl: config.PUBLIC_URL,
     port: config.PORT,
     passwordCost: config.PASSWORD_COST,
@@ -128,10 +124,13 @@ export async function serve(config: Config, starting: StartingServer) {
     proofIntervalMs: config.PROOF_INTERVAL_MS || undefined,
     market,
     readModelsCaughtUp,
+    savings: { enabled: config.SAVINGS_ENABLED === "true" },
+    stocks: { instruments: catalogue },
     seconds: {
       enabled: config.SECONDS_ENABLED === "true",
       houseDevFunding: config.SECONDS_HOUSE_DEV_FUNDING,
     },
+    perp: { enabled: config.PERP_ENABLED === "true", marketMaker: true },
     uploads: {
       dir: uploadsDir(config.UPLOADS_DIR, dataDir, webRoot),
       limits: { maxBytes: config.UPLOAD_MAX_BYTES, maxPixels: config.UPLOAD_MAX_PIXELS },

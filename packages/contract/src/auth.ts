@@ -21,6 +21,12 @@ export const EmailCode = z.string().regex(/^\d{6}$/);
 export const InviteCode = z.string().regex(/^[A-Z0-9]{6,12}$/);
 export const EvmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 /** The EVM chains wallet sign-in accepts: Ethereum (1), BNB Smart Chain (56), Cronos (25). */
+/** A 6-digit authenticator code, or a recovery code (`abcde-12345`, dash and case free). */
+export const TwoFactorCode = z
+  .string()
+  .trim()
+  .regex(/^(\d{6}|[A-Za-z2-7]{5}-?[A-Za-z2-7]{5})$/);
+
 export const walletChainIds = [1, 56, 25] as const;
 
 /** What the app shows of the signed-in user. Ids are decimal strings. */
@@ -173,9 +179,21 @@ export const login = defineEndpoint({
     account: Account,
     password: z.string().min(1).max(64),
     ...captchaFields,
+    totpCode: TwoFactorCode.optional(),
   }),
   response: SessionData,
-  errors: ["invalid_credentials", "captcha_required", "captcha_invalid", "rate_limited"],
+  errors: [
+    "invalid_credentials",
+    "captcha_required",
+    "captcha_invalid",
+    "rate_limited",
+    "two_factor_required",
+    "two_factor_invalid",
+  ],
+  description:
+    "When the user has two-factor sign-in on, a right password without `totpCode` answers " +
+    "`two_factor_required`; send the same request again with the 6-digit code of the " +
+    "authenticator app or one of the recovery codes.",
 });
 
 export const demoLogin = defineEndpoint({
@@ -235,9 +253,16 @@ export const walletLogin = defineEndpoint({
     message: z.string().min(1).max(2000),
     signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/),
     walletType: z.literal(2),
+    totpCode: TwoFactorCode.optional(),
   }),
   response: SessionData,
-  errors: ["wallet_signature_invalid", "wallet_nonce_invalid", "rate_limited"],
+  errors: [
+    "wallet_signature_invalid",
+    "wallet_nonce_invalid",
+    "rate_limited",
+    "two_factor_required",
+    "two_factor_invalid",
+  ],
 });
 
 export const resetPassword = defineEndpoint({

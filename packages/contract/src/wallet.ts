@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TwoFactorCode } from "./auth.ts";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
 import { AccountMode, DecimalString } from "./market.ts";
 import { ClientOrderId, PageLimit } from "./spot.ts";
@@ -69,6 +70,13 @@ export const StatementReason = z.enum([
   "seconds_stake_return",
   "seconds_stake_lost",
   "seconds_payout",
+  "savings_yield_funding",
+  "savings_principal",
+  "savings_interest_reserve",
+  "savings_interest",
+  "savings_principal_return",
+  "savings_interest_forfeit",
+  "savings_early_penalty",
 ]);
 
 /** One line of the fund wallet's statement: one side of a balanced posting. */
@@ -679,10 +687,15 @@ export const requestWithdrawal = defineEndpoint({
     /** What the address is to receive; the fee is added on top. */
     amount: decimalString(18, { positive: true }),
     tradePassword: z.string().min(1).max(64),
+    /** The authenticator code (or a recovery code), needed once two-factor sign-in is on. */
+    totpCode: TwoFactorCode.optional(),
   }),
   response: WithdrawalView,
   errors: [
     "demo_withdraw_not_allowed",
+    "identity_verification_required",
+    "two_factor_required",
+    "two_factor_invalid",
     "withdraw_address_not_found",
     "withdraw_address_locked",
     "withdraw_not_supported",

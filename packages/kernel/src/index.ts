@@ -6,9 +6,18 @@ export type * from "./reference/types.ts";
 export type * from "./funds/types.ts";
 export type * from "./spot/types.ts";
 export type * from "./perp/kernel-types.ts";
-export type { PerpOrderView } from "./perp/queries.ts";
-export { getPerpMark, getPerpOpenOrders, getPerpPositions } from "./perp/queries.ts";
+export type { PerpMarketInfo, PerpOrderView, PerpPositionFigures } from "./perp/queries.ts";
+export {
+  getPerpMark,
+  getPerpMarkets,
+  getPerpOpenOrders,
+  getPerpPositionFigures,
+  getPerpPositions,
+} from "./perp/queries.ts";
 export type * from "./seconds/types.ts";
+export type * from "./savings/types.ts";
+export type * from "./stocks/types.ts";
+export type * from "./loans/types.ts";
 export { systemOwners } from "./types.ts";
 export type { KernelState, KernelSlices } from "./state.ts";
 export { accountKey, createKernelState, defaultKernelOptions } from "./state.ts";
@@ -49,6 +58,38 @@ export {
   getSecondsProducts,
 } from "./seconds/views.ts";
 export { payoutOf as secondsPayoutOf } from "./seconds/contracts.ts";
+export {
+  getSavingsActiveSubscriptions,
+  getSavingsPlanStatus,
+  getSavingsPlans,
+  getSavingsSubscription,
+  getSavingsYieldAvailable,
+} from "./savings/views.ts";
+export { savingsOwners } from "./savings/accounts.ts";
+export {
+  DAY_MS as SAVINGS_DAY_MS,
+  interestOfDay as savingsInterestOfDay,
+  interestTotalOf as savingsInterestTotalOf,
+  penaltyOf as savingsPenaltyOf,
+} from "./savings/math.ts";
+export {
+  getStockConfigs,
+  getStockHolding,
+  getStockHoldings,
+  getStockInventory,
+  getStockPendingOrder,
+  getStockPendingOrders,
+  getStockSession,
+} from "./stocks/views.ts";
+export {
+  commissionOf as stockCommissionOf,
+  executablePrice as stockExecutablePrice,
+  fillCost as stockFillCost,
+  limitUnitsOf as stockLimitUnitsOf,
+  priceUnitsOf as stockPriceUnitsOf,
+  stampDutyOf as stockStampDutyOf,
+} from "./stocks/pricing.ts";
+export { priceText as stockPriceText } from "./stocks/orders.ts";
 export { rejectCodes, type RejectCode, type Result } from "./reject-codes.ts";
 export { AssertionError } from "./assert.ts";
 export {
@@ -69,3 +110,23 @@ export type {
   OrderBookFactory,
   RestingOrder,
 } from "./book/types.ts";
+export {
+  getLoan,
+  getLoanFigures,
+  getLoanPool,
+  getLoanProducts,
+  getLoans,
+  getPendingLoans,
+  type LoanFigures,
+} from "./loans/views.ts";
+export {
+  collateralFor as loansCollateralFor,
+  collateralValue as loansCollateralValue,
+  dayInterest as loansDayInterest,
+  earlyRepaymentFee as loansEarlyRepaymentFee,
+  limitPrice18 as loansLimitPrice18,
+  ltvBps as loansLtvBps,
+  price18 as loansPrice18,
+  DAY_MS as LOANS_DAY_MS,
+  GRACE_DAYS as LOANS_GRACE_DAYS,
+} from "./loans/math.ts";

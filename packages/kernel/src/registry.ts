@@ -12,12 +12,15 @@
 import { assert } from "./assert.ts";
 import { fundsModule } from "./funds/module.ts";
 import { ledgerModule } from "./ledger/module.ts";
+import { loansModule } from "./loans/module.ts";
 import type { CommandCodecEntry, Handler, KernelModule } from "./module.ts";
 import { perpModule } from "./perp/module.ts";
 import { referenceModule } from "./reference/module.ts";
 import { scheduleModule } from "./schedule.ts";
+import { savingsModule } from "./savings/module.ts";
 import { secondsModule } from "./seconds/module.ts";
 import { spotModule } from "./spot/module.ts";
+import { stocksModule } from "./stocks/module.ts";
 import type { CommandType } from "./types.ts";
 
 const modules = [
@@ -28,6 +31,9 @@ const modules = [
   spotModule,
   perpModule,
   secondsModule,
+  savingsModule,
+  stocksModule,
+  loansModule,
 ] as const;
 
 /** Every module, in hook order. */

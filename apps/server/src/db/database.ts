@@ -3,6 +3,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Tables } from "./tables.ts";
+import { serverFile } from "../server-files.ts";
 
 /** Which engine a database runs on: the embedded WASM build or a PostgreSQL server. */
 export type DatabaseKind = "pglite" | "postgres";
@@ -45,7 +46,7 @@ interface PgliteClient {
 }
 
 async function openPgliteWorker(dataDir: string | undefined): Promise<Database> {
-  const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), {
+  const worker = new Worker(serverFile("db/pglite-worker.mjs"), {
     workerData: { dataDir },
   });
   const waiting = new Map<

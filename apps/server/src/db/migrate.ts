@@ -1,8 +1,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { sql } from "kysely";
 import type { Database } from "./database.ts";
+import { serverFile } from "../server-files.ts";
 
-const migrationsDir = new URL("./migrations/", import.meta.url);
+const migrationsDir = serverFile("db/migrations/");
 
 /**
  * Applies every `migrations/NNNN_name.sql` not yet recorded, in name order, each in its own

@@ -16,6 +16,8 @@ export interface OpenEngineOptions {
   logger: JournalLogger;
   /** Called once on a journal or kernel failure: the process must exit. */
   onFatal: (error: unknown) => void;
+  /** The journal on a JetStream stream instead of the database or DATA_DIR (issue 25). */
+  jetStream?: { servers: string; stream: string; replicas: number };
   now?: () => number;
   snapshotEvery?: number;
   clockTickMs?: number;
@@ -30,16 +32,25 @@ export interface RunningEngine {
 }
 
 /**
- * Opens the journal (PostgreSQL when the server runs on PostgreSQL, else segment files under
- * `DATA_DIR/journal`), restores the kernel (snapshot + replay) and attaches the read-model
+ * Opens the journal (a JetStream stream when configured; else PostgreSQL when the server runs
+ * on PostgreSQL, else segment files under `DATA_DIR/journal`), restores the kernel (snapshot + replay) and attaches the read-model
  * projector. Assets and markets are declared by the market module from its catalogue.
  */
 export async function openEngine(options: OpenEngineOptions): Promise<RunningEngine> {
   const { database, logger, onFatal } = options;
   const onPostgres = database.kind === "postgres";
-  const journal = onPostgres
-    ? await openPgJournal({ database, onFatal, logger })
-    : await openFileJournal({ directory: path.join(options.dataDir, "journal"), onFatal, logger });
+  const journal = options.jetStream
+    ? // Loaded only when configured: the NATS client is not part of a single-process start.
+      await (
+        await import("../journal/jetstream-journal.ts")
+      ).openJetStreamJournal({ ...options.jetStream, onFatal, logger })
+    : onPostgres
+      ? await openPgJournal({ database, onFatal, logger })
+      : await openFileJournal({
+          directory: path.join(options.dataDir, "journal"),
+          onFatal,
+          logger,
+        });
   const snapshots = onPostgres
     ? pgSnapshotStore({ database, logger })
     : fileSnapshotStore({ directory: path.join(options.dataDir, "snapshots"), logger });

@@ -75,7 +75,7 @@ export const errorCodeByRejectCode = {
   too_many_quotes: "too_many_quotes",
   house_insufficient: "house_insufficient",
   reference_price_stale: "reference_price_stale",
-  // Perpetuals: no endpoint submits them yet (issue 19's server step maps the user-facing ones).
+  // Perpetuals: market terms come from the deployment's configuration, not the user.
   perp_contract_invalid: "command_rejected",
   perp_lots_invalid: "command_rejected",
   perp_leverage_invalid: "command_rejected",
@@ -86,15 +86,15 @@ export const errorCodeByRejectCode = {
   perp_funding_invalid: "command_rejected",
   perp_band_invalid: "command_rejected",
   perp_liquidation_fee_invalid: "command_rejected",
-  insufficient_margin: "command_rejected",
-  leverage_invalid: "command_rejected",
-  leverage_above_tier: "command_rejected",
-  margin_mode_locked: "command_rejected",
-  position_not_found: "command_rejected",
-  position_not_isolated: "command_rejected",
-  reduce_only_would_increase: "command_rejected",
-  margin_remove_too_much: "command_rejected",
-  price_beyond_bankruptcy: "command_rejected",
+  insufficient_margin: "insufficient_margin",
+  leverage_invalid: "leverage_invalid",
+  leverage_above_tier: "leverage_above_tier",
+  margin_mode_locked: "margin_mode_locked",
+  position_not_found: "position_not_found",
+  position_not_isolated: "position_not_isolated",
+  reduce_only_would_increase: "reduce_only_would_increase",
+  margin_remove_too_much: "margin_remove_too_much",
+  price_beyond_bankruptcy: "price_beyond_bankruptcy",
   seconds_product_not_found: "seconds_product_not_found",
   seconds_product_closed: "seconds_product_closed",
   // Product terms come from the operator's configuration, not the user.
@@ -106,6 +106,46 @@ export const errorCodeByRejectCode = {
   // Contract ids are minted by the server.
   seconds_contract_exists: "command_rejected",
   too_many_open_contracts: "too_many_open_contracts",
+  // Plan terms come from the operator's definition, not the user.
+  savings_plan_invalid: "command_rejected",
+  savings_plan_not_found: "savings_plan_not_found",
+  savings_plan_closed: "savings_plan_closed",
+  savings_amount_below_minimum: "savings_amount_below_minimum",
+  savings_amount_above_maximum: "savings_amount_above_maximum",
+  savings_amount_not_on_step: "savings_amount_not_on_step",
+  // Either way the promise cannot be reserved now: the plan shows "sold out".
+  savings_capacity_full: "savings_sold_out",
+  savings_yield_insufficient: "savings_sold_out",
+  // Subscription ids are minted by the server.
+  savings_subscription_exists: "command_rejected",
+  savings_subscription_not_found: "savings_subscription_not_found",
+  savings_early_redemption_not_allowed: "savings_early_redemption_not_allowed",
+  too_many_savings_subscriptions: "too_many_savings_subscriptions",
+  stock_not_configured: "stock_not_found",
+  // Stock terms come from the operator's configuration, not the user.
+  stock_terms_invalid: "command_rejected",
+  stock_market_closed: "stock_market_closed",
+  stock_quantity_invalid: "stock_quantity_invalid",
+  stock_price_invalid: "stock_price_invalid",
+  stock_order_kind_invalid: "validation_failed",
+  stock_inventory_insufficient: "stock_inventory_insufficient",
+  stock_holding_insufficient: "stock_holding_insufficient",
+  stock_house_cash_insufficient: "stock_house_cash_insufficient",
+  stock_order_too_small: "stock_order_too_small",
+  stock_too_many_orders: "stock_too_many_orders",
+  stock_trading_closed: "stock_trading_closed",
+  loans_product_not_found: "loan_product_not_found",
+  loans_product_closed: "loan_product_closed",
+  // Product terms come from the operator's configuration, not the user.
+  loans_terms_invalid: "command_rejected",
+  loan_amount_invalid: "loan_amount_invalid",
+  loans_ltv_too_high: "loan_ltv_too_high",
+  loans_pool_insufficient: "loan_pool_insufficient",
+  // Loan ids are minted by the server.
+  loan_exists: "command_rejected",
+  loan_not_found: "loan_not_found",
+  loan_not_pending: "loan_state_invalid",
+  loan_not_active: "loan_state_invalid",
 } as const satisfies Record<RejectCode, ErrorCode>;
 
 export function errorCodeOf(code: RejectCode): ErrorCode {

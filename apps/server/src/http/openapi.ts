@@ -9,6 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { version } from "../version.ts";
 import { contentSecurityPolicy, styleHash } from "./security-headers.ts";
+import { serverFile } from "../server-files.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -251,7 +252,7 @@ ${apiMapMarkdown ? `<section id="api-map">${markdownToHtml(apiMapMarkdown)}</sec
 </body></html>`;
 }
 
-const apiMapPath = new URL("../../../../docs/api-map.md", import.meta.url);
+const apiMapPath = serverFile("../../../docs/api-map.md");
 
 /** Serves `/api/openapi.json` and `/api/docs`, built on first request from the registry. */
 export async function docsRoutes(app: FastifyInstance) {

@@ -6,7 +6,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { describeEachDatabase } from "../testing/databases.ts";
 import { FaultFileSystem } from "./fault-file-system.ts";
 import { openFileJournal } from "./file-journal.ts";
-import { JournalCorruptionError } from "./journal.ts";
+import { connect } from "nats";
+import { openJetStreamJournal } from "./jetstream-journal.ts";
+import { encodeRecords, JournalCorruptionError, recordHeaderBytes } from "./journal.ts";
 import { journalContract } from "./journal-contract.ts";
 import { openPgJournal } from "./pg-journal.ts";
 import { fileSnapshotStore, pgSnapshotStore } from "./snapshot-store.ts";
@@ -92,5 +94,68 @@ describe("file snapshot store", () => {
     const latest = await store.loadLatest();
     expect(latest?.sequence).toBe(3n);
     expect(Buffer.from(latest!.bytes).toString()).toBe("s3");
+  });
+});
+
+// The machine's NATS with JetStream (issue 25): a stream per test run, deleted afterwards.
+describe("JetStream journal", () => {
+  const servers = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+  const stream = `CANDOR_TEST_${process.pid}_${Date.now()}`;
+  const deleteStream = async () => {
+    const connection = await connect({ servers });
+    const manager = await connection.jetstreamManager();
+    await manager.streams.delete(stream).catch(() => false);
+    await connection.close();
+  };
+  afterAll(deleteStream);
+  journalContract(() => ({
+    open: (options) => openJetStreamJournal({ servers, stream, onFatal: fatal, ...options }),
+    reset: deleteStream,
+  }));
+
+  it("fences a deposed writer: its next append fails once another has appended", async () => {
+    await deleteStream();
+    const fatalErrors: unknown[] = [];
+    const old = await openJetStreamJournal({
+      servers,
+      stream,
+      onFatal: (error) => fatalErrors.push(error),
+    });
+    expect(await old.append(Buffer.from("one"))).toBe(1n);
+    // A standby takes over: it reads the head from the stream and appends after it.
+    const leader = await openJetStreamJournal({ servers, stream, onFatal: fatal });
+    expect(leader.head).toBe(1n);
+    expect(await leader.append(Buffer.from("two"))).toBe(2n);
+    await expect(old.append(Buffer.from("stale"))).rejects.toThrow();
+    expect(fatalErrors).toHaveLength(1);
+    expect(String(fatalErrors[0])).toMatch(/deposed|wrong last sequence/i);
+    expect(await leader.append(Buffer.from("three"))).toBe(3n);
+    await old.close().catch(() => undefined);
+    await leader.close();
+    const reopened = await openJetStreamJournal({ servers, stream, onFatal: fatal });
+    const texts: string[] = [];
+    for await (const record of reopened.read(1n))
+      texts.push(Buffer.from(record.payload).toString());
+    expect(texts).toEqual(["one", "two", "three"]);
+    await reopened.close();
+  });
+
+  it("stops start-up on a batch whose hash does not chain, naming it", async () => {
+    await deleteStream();
+    const journal = await openJetStreamJournal({ servers, stream, onFatal: fatal });
+    await journal.append(Buffer.from("a"));
+    await journal.append(Buffer.from("b"));
+    await journal.close();
+    // A third message written around the journal: records that follow, but a made-up hash.
+    const connection = await connect({ servers });
+    const records = Buffer.alloc(recordHeaderBytes + 1);
+    encodeRecords(records, 0, 3n, [Buffer.from("c")]);
+    await connection
+      .jetstream()
+      .publish(`candor.journal.${stream}`, Buffer.concat([Buffer.alloc(32, 7), records]));
+    await connection.close();
+    const error = await openJetStreamJournal({ servers, stream, onFatal: fatal }).catch((e) => e);
+    expect(error).toBeInstanceOf(JournalCorruptionError);
+    expect(String(error.message)).toMatch(new RegExp(`${stream}@3.*hash chain broken`));
   });
 });

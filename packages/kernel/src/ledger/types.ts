@@ -24,7 +24,21 @@ export type PostingReason =
   | "seconds_stake"
   | "seconds_stake_return"
   | "seconds_stake_lost"
-  | "seconds_payout";
+  | "seconds_payout"
+  | "savings_yield_funding"
+  | "savings_principal"
+  | "savings_interest_reserve"
+  | "savings_interest"
+  | "savings_principal_return"
+  | "savings_interest_forfeit"
+  | "savings_early_penalty"
+  | "stock_trade"
+  | "stock_commission"
+  | "stock_stamp_duty"
+  | "loans_pool_funding"
+  | "loans_principal"
+  | "loans_repayment"
+  | "loans_liquidation";
 
 /**
  * One balanced movement of `amount` of `assetId`: the debit account loses it, the credit

@@ -327,6 +327,29 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
   close_perp_position: (c) => [{ type: "close_perp_position", ...perpUser(c) }],
   reverse_perp_position: (c) => [{ type: "reverse_perp_position", ...perpUser(c) }],
   close_all_perp: (c) => [{ type: "close_all_perp", ...stamp(c), ownerId: "1", mode: "real" }],
+  // Savings move the user's and the savings accounts' money, never the house's reservation.
+  savings_define_plan: (c) => [c.savingsPlan("p1", { cycleDays: 1 })],
+  savings_fund_yield: (c) => [c.savingsFund("USDT", 1_000_000n), c.savingsFund("USDT", 1n, "demo")],
+  savings_subscribe: (c) => [c.savingsSubscribe("1", "p1", 10_000_000n)],
+  savings_redeem_early: (c) => [c.savingsRedeem("1", "c1")],
+  // Stocks on the same tape instrument: their fills, sessions and triggers never reach a
+  // seconds contract.
+  stock_configure: (c) => [c.stockConfigure("BTC-USDT", "USDT", { spreadBps: 0 })],
+  stock_session: (c) => [c.stockSession("BTC-USDT", true)],
+  stock_fund_inventory: (c) => [c.stockFund("BTC-USDT", 100n)],
+  stock_place_order: (c) => [c.stockOrder("1", "BTC-USDT", "buy", 1n)],
+  stock_set_tpsl: (c) => [c.stockTpSl("1", "BTC-USDT", "99999", "1")],
+  stock_cancel_order: (c) => [
+    c.stockOrder("1", "BTC-USDT", "buy", 1n, { kind: "limit", limitPrice: "1", tif: "gtc" }),
+    c.stockCancel("1", 2),
+  ],
+  // Loans on the same tape instrument: lending and liquidation never reach a seconds contract.
+  loans_configure: (c) => [c.loansConfigure("btc7")],
+  loans_fund_pool: (c) => [c.loansFund("USDT", 1_000_000n)],
+  loans_apply: (c) => [c.loansApply("1", "btc7", 10_000_000n, 100_000n)],
+  loans_decide: (c) => [c.loansDecide("c1", true)],
+  loans_repay: (c) => [c.loansRepay("1", "c1", 1_000_000n)],
+  loans_add_collateral: (c) => [c.loansAddCollateral("1", "c1", 1_000n)],
 };
 
 /** Every command type, in type-code order (the table has holes at unused codes). */

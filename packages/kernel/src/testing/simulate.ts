@@ -59,6 +59,23 @@ export interface SimulationOptions {
    * products on BTC-USDT and a funded house (default false; off, no random number is drawn).
    */
   seconds?: boolean;
+  /**
+   * Mix savings plans (funding, subscriptions, early redemptions and days passing) into the
+   * stream (default false; off, no random number is drawn).
+   */
+  savings?: boolean;
+  /**
+   * Mix stock orders, quotes, sessions, take-profit/stop-loss and inventory funding into the
+   * stream, on a US-style and an HK-style stock settled in USDT (default false; off, no random
+   * number is drawn).
+   */
+  stocks?: boolean;
+  /**
+   * Mix loans (applications, repayments, collateral top-ups, days passing and BTC-USDT ticks
+   * that can liquidate) into the stream, with a funded pool in both modes (default false; off,
+   * no random number is drawn).
+   */
+  loans?: boolean;
 }
 
 export interface SimulationReport {
@@ -71,6 +88,14 @@ export interface SimulationReport {
   /** Seconds contracts bought and settled (seconds_purchased / seconds_settled events). */
   secondsPurchased: number;
   secondsSettled: number;
+  /** Savings subscriptions made and ended (savings_subscribed / savings_subscription_ended). */
+  savingsSubscribed: number;
+  savingsEnded: number;
+  /** Stock orders filled (stock_order_filled events). */
+  stockFills: number;
+  /** Loans lent and closed (loan_changed events "approved" and "repaid"/"liquidated"). */
+  loansLent: number;
+  loansClosed: number;
   rejections: Record<string, number>;
   hash: string;
 }
@@ -119,6 +144,11 @@ export function simulate(options: SimulationOptions): SimulationReport {
     exchanges: 0,
     secondsPurchased: 0,
     secondsSettled: 0,
+    savingsSubscribed: 0,
+    savingsEnded: 0,
+    stockFills: 0,
+    loansLent: 0,
+    loansClosed: 0,
     rejections: {},
     hash: "",
   };
@@ -140,6 +170,17 @@ export function simulate(options: SimulationOptions): SimulationReport {
         if (event.type === "exchange_executed") report.exchanges++;
         if (event.type === "seconds_purchased") report.secondsPurchased++;
         if (event.type === "seconds_settled") report.secondsSettled++;
+        if (event.type === "savings_subscribed") report.savingsSubscribed++;
+        if (event.type === "savings_subscription_ended") report.savingsEnded++;
+        if (event.type === "stock_order_filled") report.stockFills++;
+        if (event.type === "loan_changed" && event.change === "approved") report.loansLent++;
+        if (
+          event.type === "loan_changed" &&
+          (event.change === "repaid" || event.change === "liquidated") &&
+          event.loan.status !== "active"
+        ) {
+          report.loansClosed++;
+        }
         if (event.type === "order_rested") {
           const order = state.spot.orders.get(event.orderId)!;
           const key = order.owner.mode + "|" + order.owner.ownerId;
@@ -202,8 +243,48 @@ export function simulate(options: SimulationOptions): SimulationReport {
         );
       }
     }
+    if (options.savings === true) {
+      setup.push(
+        c.savingsPlan("s1", { cycleDays: 1, dailyRateE8: 1_000_000, amountMin: 1_000_000n }),
+        c.savingsPlan("s2", { cycleDays: 3, earlyPenaltyBps: 100, amountMin: 1_000_000n }),
+        c.savingsPlan("m1", { kind: "mining", cycleDays: 2, earlyRedemption: "none" }),
+        c.savingsFund("USDT", 50_000_000n),
+        c.savingsFund("USDT", 50_000_000n, "demo"),
+      );
+    }
+    if (options.stocks === true) {
+      const house = "system:house";
+      setup.push(c.deposit(house, "USDT", 5_000_000_000n), c.grant(house, "USDT", 5_000_000_000n));
+      setup.push(c.stockConfigure("STK-US", "USDT", { commissionMin: 10_000n }));
+      setup.push(
+        c.stockConfigure("STK-HK", "USDT", {
+          priceScale: 3,
+          lotSize: 100n,
+          spreadBps: 20,
+          stampDutyBps: 10,
+          stampDutyRoundUnits: 1_000_000n,
+        }),
+      );
+      for (const [id, shares] of [
+        ["STK-US", 500n],
+        ["STK-HK", 5_000n],
+      ] as const) {
+        setup.push(c.stockFund(id, shares), c.stockFund(id, shares, "demo"));
+        setup.push(c.stockSession(id, true), c.tick(id, "10"));
+      }
+    }
+    if (options.loans === true) {
+      setup.push(c.deposit("system:treasury", "USDT", 100_000_000_000n));
+      setup.push(c.loansConfigure("sim", { tickAgeMaxMs: 600_000, termDays: 3 }));
+      setup.push(
+        c.loansFund("USDT", 100_000_000_000n),
+        c.loansFund("USDT", 1_000_000_000n, "demo"),
+      );
+    }
     for (const command of setup) send(command, false);
     checkInvariants(state);
+    const savingsIds: string[] = [];
+    const loanIds: string[] = [];
     const quoteIds: string[] = [];
 
     for (step = 0; step < options.commands; step++) {
@@ -216,7 +297,13 @@ export function simulate(options: SimulationOptions): SimulationReport {
           ? exchangeCommand(random, c, quoteIds)
           : options.seconds === true && random.chance(0.1)
             ? secondsCommand(random, c)
-            : randomCommand(random, c, state, history, openOrders, withdrawals);
+            : options.savings === true && random.chance(0.1)
+              ? savingsCommand(random, c, savingsIds)
+              : options.stocks === true && random.chance(0.15)
+                ? stocksCommand(random, c, state)
+                : options.loans === true && random.chance(0.1)
+                  ? loansCommand(random, c, loanIds)
+                  : randomCommand(random, c, state, history, openOrders, withdrawals);
       send(command, options.checkEveryStep !== false);
     }
     if (snapshotBytes === null) {
@@ -271,6 +358,33 @@ function exchangeCommand(random: Random, c: CommandMaker, quoteIds: string[]): C
     : c.exchangeAccept(owner, quoteId, mode);
 }
 
+/** A savings subscription, funding, early redemption, or hours passing so that days are paid. */
+function savingsCommand(random: Random, c: CommandMaker, ids: string[]): Command {
+  const mode: Mode = random.chance(0.3) ? "demo" : "real";
+  const owner = random.pick(USERS);
+  const roll = random.int(0, 9);
+  if (roll < 2) {
+    c.nowMs += random.int(1, 20) * 3_600_000;
+    return c.clock();
+  }
+  if (roll < 3) return c.savingsFund("USDT", BigInt(random.int(0, 20)) * 1_000_000n, mode);
+  if (roll < 4 && ids.length > 0) {
+    const [idMode, idOwner, id] = random.pick(ids).split("|") as [Mode, string, string];
+    return random.chance(0.8)
+      ? c.savingsRedeem(idOwner, id, idMode)
+      : c.savingsRedeem(owner, id, mode);
+  }
+  const command = c.savingsSubscribe(
+    owner,
+    random.pick(["s1", "s2", "m1", "nope"]),
+    BigInt(random.int(0, 200)) * 1_000_000n,
+    mode,
+  );
+  ids.push(`${mode}|${owner}|${command.id}`);
+  if (ids.length > 50) ids.shift();
+  return command;
+}
+
 /** A seconds purchase, or time moving on so that contracts reach expiry and grace. */
 function secondsCommand(random: Random, c: CommandMaker): Command {
   if (random.chance(0.5)) {
@@ -286,6 +400,70 @@ function secondsCommand(random: Random, c: CommandMaker): Command {
     BigInt(random.int(0, 300)) * 1_000_000n,
     mode,
   );
+}
+
+/** A stock order, cancel, quote, session change, take-profit/stop-loss or inventory funding. */
+function stocksCommand(random: Random, c: CommandMaker, state: KernelState): Command {
+  const mode: Mode = random.chance(0.3) ? "demo" : "real";
+  const owner = random.pick(USERS);
+  const [id, lot] = random.pick([
+    ["STK-US", 1n],
+    ["STK-HK", 100n],
+  ] as const);
+  const price = () => `${random.int(9, 11)}.${random.int(0, 99)}`;
+  const roll = random.next();
+  if (roll < 0.3) return c.tick(id, price());
+  if (roll < 0.36) return c.stockSession(id, random.chance(0.7));
+  if (roll < 0.42) return c.stockFund(id, BigInt(random.int(-3, 10)) * lot, mode);
+  if (roll < 0.5 && state.stocks.pending.size > 0) {
+    const order = random.pick([...state.stocks.pending.values()]);
+    return random.chance(0.9)
+      ? c.stockCancel(order.ownerId, order.orderId, order.mode)
+      : c.stockCancel(owner, order.orderId, mode);
+  }
+  if (roll < 0.58) {
+    return c.stockTpSl(owner, id, random.chance(0.7) ? price() : null, random.chance(0.7) ? "9.5" : null, mode); // prettier-ignore
+  }
+  const limit = random.chance(0.5);
+  return c.stockOrder(
+    owner,
+    id,
+    random.chance(0.55) ? "buy" : "sell",
+    BigInt(random.int(0, 20)) * (random.chance(0.95) ? lot : 1n),
+    {
+      // prettier-ignore
+      mode,
+      kind: limit ? "limit" : "market",
+      limitPrice: limit ? price() : null,
+      tif: limit && random.chance(0.5) ? "gtc" : "day",
+      queueForOpen: random.chance(0.3),
+    },
+  );
+}
+
+/** A loan application, repayment or top-up, or days and ticks passing. */
+function loansCommand(random: Random, c: CommandMaker, loanIds: string[]): Command {
+  const mode: Mode = random.chance(0.3) ? "demo" : "real";
+  const roll = random.next();
+  if (roll < 0.3) {
+    c.nowMs += random.int(1, 30) * 3_600_000;
+    return random.chance(0.5) ? c.clock() : c.tick("BTC-USDT", `${random.int(5_000, 12_000)}.00`);
+  }
+  if (roll < 0.55 || loanIds.length === 0) {
+    const command = c.loansApply(
+      random.pick(USERS),
+      "sim",
+      BigInt(random.int(5, 400)) * 1_000_000n,
+      BigInt(random.int(0, 10_000_000)),
+      mode,
+    );
+    loanIds.push(command.id);
+    return command;
+  }
+  const loanId = random.pick(loanIds);
+  return random.chance(0.7)
+    ? c.loansRepay(random.pick(USERS), loanId, BigInt(random.int(1, 500)) * 1_000_000n, mode)
+    : c.loansAddCollateral(random.pick(USERS), loanId, BigInt(random.int(1, 1_000_000)), mode);
 }
 
 function randomCommand(

@@ -8,7 +8,14 @@ import {
   logout,
   myInvitations,
   operatorOutbox,
+  listSessionsEndpoint,
   register,
+  revokeOtherSessionsEndpoint,
+  revokeSessionEndpoint,
+  twoFactorConfirmEndpoint,
+  twoFactorDisableEndpoint,
+  twoFactorEnrolEndpoint,
+  twoFactorStatusEndpoint,
   resetPassword,
   sendEmailCode,
   sendPhoneCode,
@@ -27,6 +34,7 @@ import { sessionCookieName } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { loginFailureWindowMs, normalizeAccount, type AuthService } from "./auth.service.ts";
 import { sessionLifetimeMs } from "./sessions.ts";
+import { sha256Hex } from "./users.ts";
 import type { SiweOrigin } from "./wallet.ts";
 
 const minute = 60_000;
@@ -88,8 +96,19 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
     return typeof address === "object" && address ? address.port : 80;
   }
 
-  /** Sets the session cookie of a new session (the token is in the body too). */
-  function withCookie<T extends SessionData>(reply: FastifyReply, session: T): T {
+  /**
+   * Sets the session cookie of a new session (the token is in the body too) and records the
+   * device and address it was opened from, for the security centre's session list.
+   */
+  async function withCookie<T extends SessionData>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: T,
+  ): Promise<T> {
+    await auth.sessionDirectory?.describe(sha256Hex(session.token), {
+      ip: request.ip,
+      userAgent: request.headers["user-agent"],
+    });
     const secure = publicUrl?.startsWith("https:") ? "; Secure" : "";
     reply.header(
       "set-cookie",
@@ -132,20 +151,20 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
     app,
     register,
     { bodyBytes: 4096, perIp: { max: 10, windowMs: hour } },
-    async ({ body, reply }) => withCookie(reply, await auth.register(body)),
+    async ({ body, request, reply }) => withCookie(request, reply, await auth.register(body)),
   );
 
   defineRoute(
     app,
     login,
     { bodyBytes: 2048, perIp: { max: 30, windowMs: minute } },
-    async ({ body, reply }) => {
+    async ({ body, request, reply }) => {
       const account = normalizeAccount(body.account);
       // Per account, whatever the IP: slows guessing spread over many addresses.
       if (!app.rateLimiter.hit(`login|${account}`, { max: 20, windowMs: loginFailureWindowMs })) {
         throw new AppError("rate_limited");
       }
-      return withCookie(reply, await auth.login(body));
+      return withCookie(request, reply, await auth.login(body));
     },
   );
 
@@ -153,7 +172,7 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
     app,
     demoLogin,
     { bodyBytes: 1024, perIp: { max: 20, windowMs: hour } },
-    async ({ body, reply }) => withCookie(reply, await auth.demoLogin(body)),
+    async ({ body, request, reply }) => withCookie(request, reply, await auth.demoLogin(body)),
   );
 
   defineRoute(app, walletNonce, { perIp: { max: 30, windowMs: minute } }, ({ query, request }) =>
@@ -165,7 +184,7 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
     walletLogin,
     { bodyBytes: 4096, perIp: { max: 30, windowMs: minute } },
     async ({ body, request, reply }) =>
-      withCookie(reply, await auth.walletLogin(origin(request), body)),
+      withCookie(request, reply, await auth.walletLogin(origin(request), body)),
   );
 
   defineRoute(
@@ -200,8 +219,12 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
     app,
     changePassword,
     { bodyBytes: 1024, perUser: { max: 10, windowMs: 15 * minute } },
-    async ({ body, user, reply }) =>
-      withCookie(reply, await auth.changePassword(user, body.currentPassword, body.password)),
+    async ({ body, user, request, reply }) =>
+      withCookie(
+        request,
+        reply,
+        await auth.changePassword(user, body.currentPassword, body.password),
+      ),
   );
 
   defineRoute(app, tradePasswordStatus, {}, async ({ user }) => ({
@@ -238,4 +261,60 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
   defineRoute(app, myInvitations, {}, ({ query, user }) => auth.invitations(user, query));
 
   defineRoute(app, operatorOutbox, {}, ({ query }) => auth.outbox(query));
+
+  // Security centre (issue 17): two-factor sign-in and active sessions.
+  const twoFactor = auth.twoFactor;
+  const directory = auth.sessionDirectory;
+  if (!twoFactor || !directory) return;
+  const codeLimit = { perUser: { max: 10, windowMs: 15 * minute } };
+
+  defineRoute(app, twoFactorStatusEndpoint, {}, ({ user }) => twoFactor.status(user.id));
+
+  defineRoute(
+    app,
+    twoFactorEnrolEndpoint,
+    { bodyBytes: 512, ...codeLimit },
+    async ({ body, user }) => {
+      if (user.demoOnly) throw new AppError("demo_not_allowed");
+      await auth.confirmPassword(user, body.password);
+      return twoFactor.enrol(user.id, await auth.accountLabel(user));
+    },
+  );
+
+  defineRoute(app, twoFactorConfirmEndpoint, { bodyBytes: 256, ...codeLimit }, ({ body, user }) =>
+    twoFactor.confirm(user.id, body.code),
+  );
+
+  defineRoute(
+    app,
+    twoFactorDisableEndpoint,
+    { bodyBytes: 512, ...codeLimit },
+    async ({ body, user }) => {
+      if (!(await twoFactor.enabled(user.id))) throw new AppError("two_factor_not_enabled");
+      await auth.confirmPassword(user, body.password);
+      await twoFactor.disable(user.id, body.code);
+      return twoFactor.status(user.id);
+    },
+  );
+
+  defineRoute(app, listSessionsEndpoint, {}, async ({ user }) => ({
+    sessions: await directory.list(user),
+  }));
+
+  defineRoute(
+    app,
+    revokeSessionEndpoint,
+    { perUser: { max: 30, windowMs: minute } },
+    async ({ params, user }) => {
+      await directory.revokeOne(user, params.sessionId);
+      return {};
+    },
+  );
+
+  defineRoute(
+    app,
+    revokeOtherSessionsEndpoint,
+    { bodyBytes: 64, perUser: { max: 10, windowMs: minute } },
+    async ({ user }) => ({ revoked: await directory.revokeOthers(user) }),
+  );
 };

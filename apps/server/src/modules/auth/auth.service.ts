@@ -27,7 +27,9 @@ import { createMailer, type Mailer } from "./mailer.ts";
 import { defaultPasswordCost, hashPassword, verifyPassword } from "./passwords.ts";
 import { Sessions } from "./sessions.ts";
 import { createSmsSender, type SmsProvider, type SmsSender } from "./sms.ts";
+import { SessionDirectory } from "./session-directory.ts";
 import { TradePasswords } from "./trade-password.ts";
+import { TwoFactor } from "./two-factor.ts";
 import { newInviteCode, sha256Hex, toUserInfo } from "./users.ts";
 import { createWalletNonce, verifyWalletSignIn, type SiweOrigin } from "./wallet.ts";
 
@@ -60,6 +62,10 @@ export interface AuthServiceDependencies {
   /** Largest secret number of a proof-of-work captcha (the work per attempt); default 250,000. */
   captchaCost?: number;
   accounts?: AccountOpener;
+  /** Two-factor sign-in; without it (unit tests with fakes) nobody is asked for a code. */
+  twoFactor?: TwoFactor;
+  /** The security centre's session list; needs the database. */
+  sessionDirectory?: (sessions: Sessions) => SessionDirectory;
 }
 
 /** A captcha answer as sign-in forms send it. */
@@ -101,6 +107,10 @@ export class AuthService {
   readonly sessions: Sessions;
   /** Trade passwords, for modules that move money (spot, wallet). */
   readonly tradePassword: TradePasswords;
+  /** Two-factor sign-in (TOTP and recovery codes); undefined only in unit tests with fakes. */
+  readonly twoFactor: TwoFactor | undefined;
+  /** Active sessions for the security centre; undefined only in unit tests with fakes. */
+  readonly sessionDirectory: SessionDirectory | undefined;
   private readonly repository: AuthRepository;
   private readonly mailer: Mailer;
   private readonly sms: SmsSender;
@@ -124,6 +134,10 @@ export class AuthService {
     this.accounts = dependencies.accounts;
     this.sessions = new Sessions(this.repository, this.now);
     this.tradePassword = new TradePasswords(this.repository, this.passwordCost, this.now);
+    this.twoFactor = dependencies.twoFactor;
+    this.sessionDirectory = dependencies.sessionDirectory?.(this.sessions);
+    const directory = this.sessionDirectory;
+    if (directory) this.sessions.onLookup((tokenHash) => directory.touch(tokenHash));
   }
 
   // Captcha and agreement.
@@ -261,6 +275,9 @@ export class AuthService {
       await this.repository.deleteLoginFailures(account, { atOrBefore: since });
       throw new AppError("invalid_credentials");
     }
+    // The password was right: with two-factor on, a code is needed too. Until it comes, this
+    // attempt stays counted as a failure (the password alone never signs in).
+    await this.requireSecondFactor(user.id, body.totpCode);
     // A success clears this attempt and the failures before it (not attempts still running).
     await this.repository.deleteLoginFailures(account, { upToId: attemptId });
     // Idempotent: heals a registration whose account opening failed half-way.
@@ -336,6 +353,10 @@ export class AuthService {
         // Two first sign-ins of one address at once: the other one created the user.
         (await this.repository.userIdByWallet(address));
       if (userId === undefined) throw new Error(`wallet user ${address} vanished`);
+    } else {
+      // The signature proves the wallet; with two-factor on, a code is needed too (and, the
+      // nonce being spent, a new signature with it).
+      await this.requireSecondFactor(userId, body.totpCode);
     }
     await this.openAccounts(userId, "real");
     return this.startSession(userId, "real");
@@ -447,6 +468,31 @@ export class AuthService {
   }
 
   // Shared steps.
+
+  /** Asks for (and checks) the second factor of a user who turned two-factor sign-in on. */
+  private async requireSecondFactor(userId: bigint, code: string | undefined): Promise<void> {
+    if (!this.twoFactor || !(await this.twoFactor.enabled(userId))) return;
+    if (code === undefined) throw new AppError("two_factor_required");
+    await this.twoFactor.verify(userId, code);
+  }
+
+  /**
+   * Checks the login password of a user who has one (wallet users have none: their session is
+   * the proof); used before changing security settings.
+   */
+  async confirmPassword(user: AuthUser, password: string | undefined): Promise<void> {
+    const hash = await this.repository.passwordHash(user.id);
+    if (!hash) return;
+    if (!password || !(await verifyPassword(password, hash))) {
+      throw new AppError("password_incorrect");
+    }
+  }
+
+  /** What an authenticator app shows as the account: e-mail, phone, wallet or id. */
+  async accountLabel(user: AuthUser): Promise<string> {
+    const info = toUserInfo(await this.repository.user(user.id), user.mode);
+    return info.username;
+  }
 
   /** Opens a session and describes it as the sign-in endpoints answer. */
   private async startSession(userId: bigint, mode: "real" | "demo"): Promise<SessionData> {
@@ -564,6 +610,8 @@ export function createAuthService(options: AuthServiceOptions): AuthService & { 
     captchaRequired: options.captcha !== "off",
     captchaCost: options.captchaCost,
     accounts: options.accounts,
+    twoFactor: new TwoFactor(options.database, options.now),
+    sessionDirectory: (sessions) => new SessionDirectory(options.database, sessions, options.now),
   });
   return Object.assign(service, { close: () => mailer.close() });
 }

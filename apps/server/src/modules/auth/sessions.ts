@@ -33,6 +33,7 @@ export type SessionRepository = Pick<
 export class Sessions implements SessionLookup {
   private readonly cache = new Map<string, { user: AuthUser; untilMs: number }>();
   private readonly revokeListeners: ((userId: bigint, onlyTokenHash?: string) => void)[] = [];
+  private lookupListener: ((tokenHash: string) => Promise<void>) | undefined;
 
   constructor(
     private readonly repository: SessionRepository,
@@ -71,6 +72,14 @@ export class Sessions implements SessionLookup {
     this.revokeListeners.push(listener);
   }
 
+  /**
+   * Calls `listener` when a token is looked up in the database (a cache miss, so at most every
+   * `sessionCacheMs` per session): the security centre records the session's last use with it.
+   */
+  onLookup(listener: (tokenHash: string) => Promise<void>): void {
+    this.lookupListener = listener;
+  }
+
   /** Moves one session to real or demo money. */
   async switchMode(tokenHash: string, mode: "real" | "demo"): Promise<void> {
     await this.repository.setSessionMode(tokenHash, mode);
@@ -88,6 +97,7 @@ export class Sessions implements SessionLookup {
     const row = await this.repository.sessionByTokenHash(tokenHash);
     const expiresAtMs = row?.expiresAt.getTime() ?? 0;
     if (!row || expiresAtMs <= this.now()) return null;
+    await this.lookupListener?.(tokenHash);
     const user: AuthUser = {
       id: row.userId,
       kind: row.kind,

@@ -2,8 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 
 /**
  * RFC 6238 time-based one-time passwords (HMAC-SHA1, 6 digits, 30-second steps), built on
- * node:crypto only. This is the core for the security centre's two-factor sign-in; the
- * enrolment, storage and sign-in wiring are not built yet (see docs/decisions.md).
+ * node:crypto only: the core of two-factor sign-in (`two-factor.ts` stores and checks codes).
  */
 
 export const totpStepSeconds = 30;

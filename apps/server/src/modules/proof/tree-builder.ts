@@ -4,6 +4,7 @@
 import { createHmac } from "node:crypto";
 import { Worker } from "node:worker_threads";
 import { buildTree, type LiabilityTree, type ProofJson, type RootJson } from "@candor/proof";
+import { serverFile } from "../../server-files.ts";
 
 /** What a tree is built from: the liabilities at one sequence and the salt secret. */
 export interface BuildInput {
@@ -96,7 +97,7 @@ export class WorkerTreeBuilder implements TreeBuilder {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL("./tree-builder.worker.mjs", import.meta.url));
+    const worker = new Worker(serverFile("modules/proof/tree-builder.worker.mjs"));
     worker.unref();
     worker.on("message", (reply: BuilderReply) => {
       const waiter = this.waiting.get(reply.id);

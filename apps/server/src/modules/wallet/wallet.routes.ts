@@ -83,6 +83,12 @@ export interface WalletModuleOptions {
   withdrawals?: WithdrawalConfig;
   /** Receives the withdrawals service once built (the chain module pays out and completes). */
   onWithdrawals?: (withdrawals: WalletWithdrawals, repository: WithdrawalRepository) => void;
+  /**
+   * Checked before a withdrawal request; throws to refuse it (identity verification tier,
+   * WITHDRAW_REQUIRES_IDENTITY, and the two-factor code once 2FA is on; issue 17). Unset: no
+   * such check.
+   */
+  withdrawalGate?: (userId: bigint, totpCode: string | undefined) => Promise<void>;
 }
 
 /**
@@ -294,7 +300,12 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     app,
     requestWithdrawal,
     { bodyBytes: 1024, perUser: { max: 20, windowMs: minute } },
-    ({ body, user }) => withdrawals.request(withdrawalSession(user), body),
+    async ({ body, user }) => {
+      if (!user.demoOnly && user.mode === "real") {
+        await options.withdrawalGate?.(user.id, body.totpCode);
+      }
+      return withdrawals.request(withdrawalSession(user), body);
+    },
   );
   defineRoute(
     app,

@@ -113,7 +113,12 @@ export function fetchWalletNonce(address: string, chainId: number) {
   return callEndpoint(authEndpoints.walletNonce, { query: { address, chainId } });
 }
 
-export async function walletLogin(input: { address: string; message: string; signature: string }) {
+export async function walletLogin(input: {
+  address: string;
+  message: string;
+  signature: string;
+  totpCode?: string;
+}) {
   return toSession(
     await callEndpoint(authEndpoints.walletLogin, { body: { ...input, walletType: 2 } }),
   );

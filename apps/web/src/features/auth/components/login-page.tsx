@@ -1,6 +1,8 @@
 import { Button, Form, Input } from "antd-mobile";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
+import { ApiError } from "../../../lib/api-client.ts";
 import { showError, withLoading } from "../../../lib/feedback.ts";
 import { setSession } from "../../../lib/session.ts";
 import { login, loginAsDemo } from "../api/auth-api.ts";
@@ -8,17 +10,33 @@ import { login, loginAsDemo } from "../api/auth-api.ts";
 interface LoginValues {
   account: string;
   password: string;
+  totpCode?: string;
 }
 
 /** E-mail (or phone) and password; links to register, reset, wallet and demo sign-in. */
 export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  // Asked for after a right password when the user has two-factor sign-in on.
+  const [needsCode, setNeedsCode] = useState(false);
   const submit = async (values: LoginValues) => {
+    const totpCode = values.totpCode?.trim();
     try {
-      setSession(await withLoading(login(values)));
+      setSession(
+        await withLoading(
+          login({
+            account: values.account,
+            password: values.password,
+            ...(needsCode && totpCode ? { totpCode } : {}),
+          }),
+        ),
+      );
       onSignedIn();
     } catch (error) {
+      if (error instanceof ApiError && error.code === "two_factor_required" && !needsCode) {
+        setNeedsCode(true);
+        return;
+      }
       showError(error);
     }
   };
@@ -64,6 +82,23 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
             maxLength={128}
           />
         </Form.Item>
+        {needsCode ? (
+          <Form.Item
+            name="totpCode"
+            label={t("auth.login.totpCode")}
+            description={t("auth.login.totpHint")}
+            rules={[{ required: true, message: t("auth.login.totpHint") }]}
+          >
+            <Input
+              autoFocus
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              aria-label={t("auth.login.totpCode")}
+              maxLength={11}
+              data-testid="login-totp"
+            />
+          </Form.Item>
+        ) : null}
       </Form>
       <div className="link-row">
         <Link to="/register">{t("auth.login.toRegister")}</Link>

@@ -1,7 +1,8 @@
-import { Button } from "antd-mobile";
+import { Button, Input } from "antd-mobile";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { ApiError } from "../../../lib/api-client.ts";
 import { showError, withLoading } from "../../../lib/feedback.ts";
 import { setSession } from "../../../lib/session.ts";
 import { detectWallet, signInChainIds, type InjectedWallet } from "../../../lib/wallet.ts";
@@ -18,6 +19,9 @@ type Detection =
 export function WalletPage({ onSignedIn }: { onSignedIn: () => void }) {
   const { t } = useTranslation();
   const [detection, setDetection] = useState<Detection>({ state: "checking" });
+  // With two-factor sign-in on, the code goes with a second signature (the first nonce is spent).
+  const [needsCode, setNeedsCode] = useState(false);
+  const [code, setCode] = useState("");
   useEffect(() => {
     let live = true;
     void detectWallet().then((wallet) => {
@@ -48,12 +52,22 @@ export function WalletPage({ onSignedIn }: { onSignedIn: () => void }) {
             method: "personal_sign",
             params: [message, address],
           })) as string;
-          return walletLogin({ address, message, signature });
+          const totpCode = code.trim();
+          return walletLogin({
+            address,
+            message,
+            signature,
+            ...(needsCode && totpCode ? { totpCode } : {}),
+          });
         })(),
       );
       setSession(session);
       onSignedIn();
     } catch (error) {
+      if (error instanceof ApiError && error.code === "two_factor_required" && !needsCode) {
+        setNeedsCode(true);
+        return;
+      }
       showError(error);
     }
   };
@@ -63,6 +77,21 @@ export function WalletPage({ onSignedIn }: { onSignedIn: () => void }) {
       <h1 id="wallet-title">{t("auth.wallet.title")}</h1>
       <p>{t("auth.wallet.explain")}</p>
       {detection.state === "checking" ? <p role="status">{t("auth.wallet.checking")}</p> : null}
+      {needsCode ? (
+        <div className="order-field">
+          <span className="label">{t("auth.login.totpCode")}</span>
+          <Input
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            aria-label={t("auth.login.totpCode")}
+            placeholder={t("auth.login.totpCode")}
+            value={code}
+            onChange={setCode}
+            maxLength={11}
+          />
+          <p className="hint">{t("auth.login.totpHint")}</p>
+        </div>
+      ) : null}
       {detection.state === "found" ? (
         <Button block color="primary" size="large" onClick={() => void signIn(detection.wallet)}>
           {t("auth.wallet.signIn")}

@@ -155,6 +155,26 @@ export function SettingsPage({
             >
               {t("mode.switchLabel")}
             </List.Item>
+            {session.user.demoOnly ? null : (
+              <>
+                <List.Item
+                  clickable
+                  arrowIcon
+                  onClick={() => void navigate("/security")}
+                  data-testid="security-link"
+                >
+                  {t("security.title")}
+                </List.Item>
+                <List.Item
+                  clickable
+                  arrowIcon
+                  onClick={() => void navigate("/identity")}
+                  data-testid="identity-link"
+                >
+                  {t("identity.title")}
+                </List.Item>
+              </>
+            )}
           </List>
           <div className="stack">
             <Button block color="danger" fill="outline" onClick={() => void logout()}>

@@ -42,6 +42,8 @@ export function requestWithdrawal(body: {
   asset: string;
   amount: string;
   tradePassword: string;
+  /** Once two-factor sign-in is on: the authenticator or a recovery code. */
+  totpCode?: string;
 }) {
   return callEndpoint(walletEndpoints.requestWithdrawal, { body });
 }

@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
@@ -70,6 +71,9 @@ function WithdrawForm() {
   const chosen = saved.find((a) => a.addressId === addressId) ?? saved[0];
   const [amount, setAmount] = useState("");
   const [tradePassword, setTradePassword] = useState("");
+  // Shown when the server asks for it: the user has two-factor sign-in on.
+  const [needsCode, setNeedsCode] = useState(false);
+  const [code, setCode] = useState("");
   const available =
     accounts.data?.wallets[0]?.items.find((i) => i.asset === asset)?.available ?? "0";
   const fee = terms ? units(terms.fee) : null;
@@ -105,12 +109,17 @@ function WithdrawForm() {
           asset,
           amount,
           tradePassword,
+          ...(needsCode && code.trim() ? { totpCode: code.trim() } : {}),
         }),
       );
       showSuccess();
       setAmount("");
       setTradePassword("");
+      setCode("");
     } catch (error) {
+      if (error instanceof ApiError && error.code === "two_factor_required") {
+        setNeedsCode(true);
+      }
       showError(error);
     }
     void queryClient.invalidateQueries({ queryKey: walletKeys.all });
@@ -211,6 +220,20 @@ function WithdrawForm() {
           data-testid="withdraw-trade-password"
         />
       </div>
+      {needsCode ? (
+        <div className="order-field">
+          <Input
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            aria-label={t("auth.login.totpCode")}
+            placeholder={t("auth.login.totpCode")}
+            value={code}
+            onChange={setCode}
+            maxLength={11}
+            data-testid="withdraw-totp"
+          />
+        </div>
+      ) : null}
       <Button
         block
         color="primary"

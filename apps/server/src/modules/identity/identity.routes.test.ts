@@ -1,0 +1,337 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Command } from "@candor/kernel";
+import { instruments } from "@candor/market";
+import type { FastifyInstance } from "fastify";
+import sharp from "sharp";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { buildApp } from "../../app.ts";
+import type { Unstamped } from "../../engine/engine.ts";
+import { accountOpener } from "../../engine/submit.ts";
+import { describeEachDatabase } from "../../testing/databases.ts";
+import { registerByPhone } from "../../testing/register-phone.ts";
+import { spotSetupCommands } from "../market/spot-markets.ts";
+import { startTestEngine } from "../spot/spot.testing.ts";
+import { totpCode } from "../auth/totp.ts";
+
+/** A multipart/form-data body with one JPEG file part named `file`. */
+function multipart(bytes: Buffer) {
+  const boundary = `----candor${Math.random().toString(16).slice(2)}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="id.jpg"\r\n` +
+      `Content-Type: image/jpeg\r\n\r\n`,
+    "latin1",
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`, "latin1");
+  return {
+    payload: Buffer.concat([head, bytes, tail]),
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+// Identity verification from the user's basic details to an operator's decision, the advanced
+// tier's documents through the uploads pipeline, resubmission, and the withdrawal gate.
+
+describeEachDatabase("identity verification", (database) => {
+  const nowMs = Date.parse("2026-11-27T10:00:00Z");
+  const operatorToken = "identity-operator-token";
+  const operator = { authorization: `Bearer ${operatorToken}` };
+  const uploadsDir = mkdtempSync(path.join(tmpdir(), "candor-test-identity-"));
+  let app: FastifyInstance;
+  let running: Awaited<ReturnType<typeof startTestEngine>>;
+  const users: Record<string, { token: string; id: string }> = {};
+  let ip = 1;
+  let jpeg: Buffer;
+
+  const as = (user: string) => ({ authorization: `Bearer ${users[user]!.token}` });
+  const call = (
+    method: "GET" | "POST",
+    url: string,
+    options: { headers?: object; payload?: object } = {},
+  ) =>
+    app.inject({
+      method,
+      url,
+      remoteAddress: `10.4.0.${ip++ % 250}`,
+      headers: { ...options.headers },
+      ...(options.payload ? { payload: options.payload } : {}),
+    });
+  const upload = async (user: string, purpose = "identity_document") => {
+    const body = multipart(jpeg);
+    const response = await app.inject({
+      method: "POST",
+      url: `/api/v1/uploads?purpose=${purpose}`,
+      remoteAddress: `10.4.1.${ip++ % 250}`,
+      headers: { ...as(user), ...body.headers },
+      payload: body.payload,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().data.upload.uploadId as string;
+  };
+  const basic = {
+    country: "DE",
+    realName: "Erika Mustermann",
+    documentType: "id_card",
+    documentNumber: "T22000129",
+  };
+  const withdraw = (user: string, totpCode?: string) =>
+    call("POST", "/api/v1/wallet/withdrawals", {
+      headers: as(user),
+      payload: {
+        requestId: crypto.randomUUID(),
+        addressId: "1",
+        asset: "USDT",
+        amount: "20",
+        tradePassword: "trade1234",
+        ...(totpCode === undefined ? {} : { totpCode }),
+      },
+    });
+
+  beforeAll(async () => {
+    jpeg = await sharp({
+      create: { width: 64, height: 48, channels: 3, background: { r: 10, g: 90, b: 200 } },
+    })
+      .jpeg()
+      .toBuffer();
+    running = await startTestEngine(database(), () => nowMs);
+    for (const command of spotSetupCommands(instruments)) {
+      const applied = await running.engine.submit(command as Unstamped<Command>);
+      expect(applied.result.ok).toBe(true);
+    }
+    app = await buildApp({
+      database: database(),
+      now: () => nowMs,
+      passwordCost: 10,
+      captcha: "off",
+      operatorToken,
+      engine: running.engine,
+      accounts: accountOpener(running.engine),
+      uploads: { dir: uploadsDir },
+      withdrawRequiresIdentity: "basic",
+    });
+    for (const [name, phone] of [
+      ["a", "+4915100000071"],
+      ["b", "+4915100000072"],
+    ] as const) {
+      const registered = await registerByPhone(app, phone, operatorToken);
+      expect(registered.statusCode, registered.body).toBe(200);
+      users[name] = { token: registered.json().data.token, id: registered.json().data.user.id };
+    }
+  });
+  afterAll(async () => {
+    await app.close();
+    await running.close();
+    rmSync(uploadsDir, { recursive: true, force: true });
+  });
+
+  it("goes unverified → under review → not approved with a reason → resubmitted → passed", async () => {
+    const start = await call("GET", "/api/v1/me/identity", { headers: as("a") });
+    expect(start.json().data).toEqual({ state: "unverified", passedTier: null, history: [] });
+    // Withdrawals need the basic tier in this configuration.
+    expect((await withdraw("a")).json().error).toBe("identity_verification_required");
+
+    const submitted = await call("POST", "/api/v1/me/identity/basic", {
+      headers: as("a"),
+      payload: basic,
+    });
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    expect(submitted.json().data.state).toBe("under_review");
+    expect(submitted.json().data.history[0]).toMatchObject({
+      tier: "basic",
+      realName: "Erika Mustermann",
+      documentNumberMasked: "*****0129",
+    });
+    const me = await call("GET", "/api/v1/me", { headers: as("a") });
+    expect(me.json().data.verification).toBe("under_review");
+    // Under review: no second submission.
+    const again = await call("POST", "/api/v1/me/identity/basic", {
+      headers: as("a"),
+      payload: basic,
+    });
+    expect(again.json().error).toBe("identity_under_review");
+
+    const queue = await call("GET", "/api/v1/operator/identity?state=under_review", {
+      headers: operator,
+    });
+    const item = queue.json().data.items.find((i: { userId: string }) => i.userId === users.a!.id);
+    expect(item).toMatchObject({ documentNumber: "T22000129", state: "under_review" });
+
+    const rejected = await call("POST", `/api/v1/operator/identity/${item.submissionId}/reject`, {
+      headers: operator,
+      payload: { reason: "other", text: "The photo is cut off" },
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    expect(rejected.json().data.submission).toMatchObject({
+      state: "not_approved",
+      operatorId: "operator",
+      rejectReason: "other",
+      rejectText: "The photo is cut off",
+    });
+    // Decided once.
+    const twice = await call("POST", `/api/v1/operator/identity/${item.submissionId}/approve`, {
+      headers: operator,
+      payload: {},
+    });
+    expect(twice.json().error).toBe("identity_submission_decided");
+
+    const seen = (await call("GET", "/api/v1/me/identity", { headers: as("a") })).json().data;
+    expect(seen.state).toBe("not_approved");
+    expect(seen.history[0]).toMatchObject({
+      rejectReason: "other",
+      rejectText: "The photo is cut off",
+    });
+    expect(JSON.stringify(seen)).not.toContain("T22000129");
+
+    const resubmitted = await call("POST", "/api/v1/me/identity/basic", {
+      headers: as("a"),
+      payload: { ...basic, documentNumber: "T22000130" },
+    });
+    expect(resubmitted.json().data.state).toBe("under_review");
+    const id = resubmitted.json().data.history[0].submissionId;
+    const approved = await call("POST", `/api/v1/operator/identity/${id}/approve`, {
+      headers: operator,
+      payload: {},
+    });
+    expect(approved.json().data.submission).toMatchObject({
+      state: "passed",
+      operatorId: "operator",
+    });
+    const after = (await call("GET", "/api/v1/me/identity", { headers: as("a") })).json().data;
+    expect(after).toMatchObject({ state: "passed", passedTier: "basic" });
+    expect(after.history).toHaveLength(2);
+    expect((await call("GET", "/api/v1/me", { headers: as("a") })).json().data.verification).toBe(
+      "passed",
+    );
+    // The gate opens: the request now fails further on, for its (made-up) address.
+    expect((await withdraw("a")).json().error).toBe("withdraw_address_not_found");
+    const already = await call("POST", "/api/v1/me/identity/basic", {
+      headers: as("a"),
+      payload: basic,
+    });
+    expect(already.json().error).toBe("identity_already_passed");
+  });
+
+  it("takes the advanced tier's photos only from the user's own identity uploads", async () => {
+    const front = await upload("a");
+    const back = await upload("a");
+    const selfie = await upload("a");
+    const foreign = await upload("b");
+    const proof = await upload("a", "bank_deposit_proof");
+    for (const payload of [
+      { frontUploadId: foreign, backUploadId: back },
+      { frontUploadId: proof, backUploadId: back },
+      { frontUploadId: front, backUploadId: front },
+      { frontUploadId: front, backUploadId: "0".repeat(32) },
+    ]) {
+      const refused = await call("POST", "/api/v1/me/identity/advanced", {
+        headers: as("a"),
+        payload,
+      });
+      expect(refused.json().error, JSON.stringify(payload)).toBe("upload_not_found");
+    }
+    // b has not passed basic.
+    const early = await call("POST", "/api/v1/me/identity/advanced", {
+      headers: as("b"),
+      payload: { frontUploadId: foreign, backUploadId: foreign },
+    });
+    expect(early.json().error).toBe("identity_basic_required");
+
+    const submitted = await call("POST", "/api/v1/me/identity/advanced", {
+      headers: as("a"),
+      payload: { frontUploadId: front, backUploadId: back, selfieUploadId: selfie },
+    });
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    const id = submitted.json().data.history[0].submissionId;
+    const detail = await call("GET", `/api/v1/operator/identity/${id}`, { headers: operator });
+    expect(detail.json().data.submission).toMatchObject({
+      tier: "advanced",
+      frontUploadId: front,
+      backUploadId: back,
+      selfieUploadId: selfie,
+    });
+    expect(detail.json().data.history.length).toBeGreaterThanOrEqual(3);
+    // The operator sees the documents; another user does not.
+    const image = await call("GET", `/api/v1/operator/uploads/${front}`, { headers: operator });
+    expect(image.statusCode).toBe(200);
+    const peek = await call("GET", `/api/v1/uploads/${front}`, { headers: as("b") });
+    expect(peek.statusCode).toBe(404);
+
+    const rejected = await call("POST", `/api/v1/operator/identity/${id}/reject`, {
+      headers: operator,
+      payload: { reason: "selfie_mismatch" },
+    });
+    expect(rejected.json().data.submission.rejectReason).toBe("selfie_mismatch");
+    const seen = (await call("GET", "/api/v1/me/identity", { headers: as("a") })).json().data;
+    // The basic tier stays passed while the advanced one is refused.
+    expect(seen).toMatchObject({ state: "not_approved", passedTier: "basic" });
+  });
+
+  it("refuses hostile and malformed input, and non-operators on the review endpoints", async () => {
+    for (const payload of [
+      { ...basic, country: "de" },
+      { ...basic, country: "DEU" },
+      { ...basic, realName: "" },
+      { ...basic, realName: "x".repeat(101) },
+      { ...basic, realName: "Eve\u0000" },
+      { ...basic, documentType: "visa" },
+      { ...basic, documentNumber: "12" },
+      { ...basic, documentNumber: "<script>alert(1)</script>" },
+      { ...basic, documentNumber: "1".repeat(33) },
+      { ...basic, extra: true },
+    ]) {
+      const response = await call("POST", "/api/v1/me/identity/basic", {
+        headers: as("b"),
+        payload,
+      });
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+    }
+    for (const [url, payload] of [
+      ["/api/v1/operator/identity/1/reject", { reason: "other" }],
+      ["/api/v1/operator/identity/1/reject", { reason: "because" }],
+      ["/api/v1/operator/identity/1/reject", { reason: "other", text: "x".repeat(501) }],
+      ["/api/v1/operator/identity/0/approve", {}],
+      ["/api/v1/operator/identity/abc/approve", {}],
+      ["/api/v1/operator/identity/1e5/approve", {}],
+    ] as const) {
+      const response = await call("POST", url, { headers: operator, payload });
+      expect(response.statusCode, `${url} ${JSON.stringify(payload)}`).toBe(400);
+    }
+    const missing = await call("POST", "/api/v1/operator/identity/999999/approve", {
+      headers: operator,
+      payload: {},
+    });
+    expect(missing.json().error).toBe("identity_submission_not_found");
+    for (const headers of [as("a"), {}, { authorization: "Bearer nope" }]) {
+      const list = await call("GET", "/api/v1/operator/identity", { headers });
+      expect(list.statusCode).toBe(401);
+      const decide = await call("POST", "/api/v1/operator/identity/1/approve", {
+        headers,
+        payload: {},
+      });
+      expect(decide.statusCode).toBe(401);
+    }
+    expect((await call("GET", "/api/v1/me/identity", { headers: operator })).statusCode).toBe(401);
+  });
+
+  it("asks for the two-factor code on withdrawals once 2FA is on", async () => {
+    // a passed basic verification above; the request fails later, for its made-up address.
+    expect((await withdraw("a")).json().error).toBe("withdraw_address_not_found");
+    const enrol = await call("POST", "/api/v1/me/two-factor/enrol", {
+      headers: as("a"),
+      payload: { password: "trade1234" },
+    });
+    const { secret } = enrol.json().data;
+    const confirmed = await call("POST", "/api/v1/me/two-factor/confirm", {
+      headers: as("a"),
+      payload: { code: totpCode(secret, nowMs) },
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect((await withdraw("a")).json().error).toBe("two_factor_required");
+    expect((await withdraw("a", "000000")).json().error).toBe("two_factor_invalid");
+    // The confirming code is spent; a recovery code works once.
+    const recovery: string = confirmed.json().data.recoveryCodes[0];
+    expect((await withdraw("a", recovery)).json().error).toBe("withdraw_address_not_found");
+    expect((await withdraw("a", recovery)).json().error).toBe("two_factor_invalid");
+  });
+});

@@ -1,0 +1,53 @@
+import {
+  myIdentityEndpoint,
+  operatorApproveIdentityEndpoint,
+  operatorIdentityDetailEndpoint,
+  operatorListIdentityEndpoint,
+  operatorRejectIdentityEndpoint,
+  submitAdvancedIdentityEndpoint,
+  submitBasicIdentityEndpoint,
+} from "@candor/contract";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import { defineRoute } from "../../http/define-route.ts";
+import type { IdentityService } from "./identity.service.ts";
+
+export interface IdentityModuleOptions {
+  identity: IdentityService;
+}
+
+/**
+ * The operator id of a request. Today one bearer token is the one operator, "operator" (as
+ * deposits and withdrawals record it); named operators plug in here (issue 17, back office).
+ */
+export const operatorIdOf = (_request: FastifyRequest): string => "operator";
+
+/** `/api/v1/me/identity*` for users and `/api/v1/operator/identity*` for the review. */
+export const identityModule: FastifyPluginAsync<IdentityModuleOptions> = async (app, options) => {
+  const { identity } = options;
+  const submitLimit = { bodyBytes: 2_048, perUser: { max: 10, windowMs: 60 * 60_000 } };
+
+  defineRoute(app, myIdentityEndpoint, {}, ({ user }) => identity.overview(user.id));
+  defineRoute(app, submitBasicIdentityEndpoint, submitLimit, ({ user, body }) =>
+    identity.submitBasic(user, body),
+  );
+  defineRoute(app, submitAdvancedIdentityEndpoint, submitLimit, ({ user, body }) =>
+    identity.submitAdvanced(user, body),
+  );
+
+  defineRoute(app, operatorListIdentityEndpoint, {}, ({ query }) =>
+    identity.queue(query.state, query.limit),
+  );
+  defineRoute(app, operatorIdentityDetailEndpoint, {}, ({ params }) =>
+    identity.detail(params.submissionId),
+  );
+  defineRoute(app, operatorApproveIdentityEndpoint, { bodyBytes: 256 }, ({ params, request }) =>
+    identity.approve(params.submissionId, operatorIdOf(request)),
+  );
+  defineRoute(
+    app,
+    operatorRejectIdentityEndpoint,
+    { bodyBytes: 2_048 },
+    ({ params, body, request }) =>
+      identity.reject(params.submissionId, body.reason, body.text, operatorIdOf(request)),
+  );
+};

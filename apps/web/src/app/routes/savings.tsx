@@ -1,0 +1,1 @@
+export { SavingsPage as Component } from "../../features/savings/components/savings-page.tsx";
