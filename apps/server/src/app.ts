@@ -17,6 +17,7 @@ import type { SmsProvider } from "./modules/auth/sms.ts";
 import { healthModule } from "./modules/health/health.routes.ts";
 import { newsModule } from "./modules/news/news.routes.ts";
 import { noticesModule } from "./modules/notices/notices.routes.ts";
+import { OperatorAccounts } from "./modules/auth/operator-accounts.ts";
 import { operatorModule } from "./modules/operator/operator.routes.ts";
 import { proofModule } from "./modules/proof/proof.routes.ts";
 import { tapeModule } from "./modules/tape/tape.routes.ts";
@@ -173,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authenticatePlugin, {
     sessions: auth.sessions,
     operatorToken: deps.operatorToken,
+    operatorSessions: new OperatorAccounts(database, now, deps.passwordCost),
   });
   await app.register(docsRoutes);
 

@@ -182,6 +182,17 @@ export class OperatorAccounts {
     return operator;
   }
 
+  /**
+   * For the authenticate plugin: the operator of `token` when their role may call the route,
+   * null when `token` is not a live operator session, `forbidden` when the role may not.
+   */
+  async authoriseRequest(token: string, method: string, routePath: string) {
+    const operator = await this.byToken(token);
+    if (!operator) return null;
+    if (!roleMayCall(operator.role, method, routePath)) throw new AppError("forbidden");
+    return operator;
+  }
+
   /** Records an operator action. `operatorId` null only for the bootstrap token. */
   async audit(
     operatorId: string | null,
