@@ -33,8 +33,8 @@ let browser: Browser;
 let context: BrowserContext | undefined;
 export let page: Page;
 
-/** Registers the suite's hooks; call once at the top of a test file. */
-export function useTradingSuite() {
+/** Registers the suite's hooks; call once at the top of a test file (`env`: extra settings). */
+export function useTradingSuite(env: Record<string, string> = {}) {
   beforeAll(async () => {
     [server, browser] = await Promise.all([
       startServer({
@@ -47,6 +47,7 @@ export function useTradingSuite() {
           BANK_ACCOUNT_NUMBER: "DE89 3704 0044 0532 0130 00",
           BANK_ACCOUNT_NAME: "Candor Test Ltd",
           BANK_NAME: "Example Bank",
+          ...env,
         },
         startTimeoutMs: 170_000,
       }),

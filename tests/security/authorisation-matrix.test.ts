@@ -68,6 +68,11 @@ const ownedResources: Record<
     make: sessionOf,
     answer: [404, "session_not_found"],
   },
+  "GET /api/v1/stocks/orders/:orderId": { make: stockOrderOf, answer: [404, "order_not_found"] },
+  "POST /api/v1/stocks/orders/:orderId/cancel": {
+    make: stockOrderOf,
+    answer: [404, "order_not_found"],
+  },
 };
 
 /**
@@ -84,6 +89,8 @@ const notOwnedParameters: Record<string, string> = {
     "as quote_not_found in wallet.routes.test.ts",
   "POST /api/v1/notices/:noticeId/read":
     "notices are public; the read mark is the caller's own (news.routes.test.ts: b's marks stay b's)",
+  "PUT /api/v1/stocks/holdings/:instrumentId/tpsl":
+    "a stock symbol; the holding is always the caller's own (stocks.routes.test.ts)",
   "POST /api/v1/news/:newsId/read":
     "news is public; each caller is counted once as a reader (news.routes.test.ts)",
 };
@@ -115,6 +122,47 @@ async function addressOf(suite: SecurityApp, owner: SuiteUser): Promise<string> 
     headers: { authorization: `Bearer ${owner.token}` },
   });
   return list.json().data.items[0].addressId;
+}
+
+let stockOrders = 0;
+
+/** A pending limit buy of one AAPL share (queued for the open, far below the market). */
+async function stockOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const n = ++stockOrders;
+  const funded = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/operator/stocks/inventory",
+    headers: { authorization: `Bearer ${operatorToken}` },
+    payload: {
+      requestId: `matrix-inventory-${n}`,
+      mode: "real",
+      instrumentId: "AAPL",
+      direction: "add",
+      quantity: "10",
+      reference: "matrix",
+    },
+  });
+  expect(funded.statusCode, funded.body).toBe(200);
+  await suite.credit(owner, "USD", "100");
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/stocks/orders",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: {
+      requestId: crypto.randomUUID(),
+      instrumentId: "AAPL",
+      side: "buy",
+      kind: "limit",
+      quantity: "1",
+      limitPrice: "1",
+      tif: "gtc",
+      queueForOpen: true,
+      tradePassword: "trade1234",
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.json().data.order.status).toBe("pending");
+  return response.json().data.order.orderId;
 }
 
 let secondsContracts = 0;

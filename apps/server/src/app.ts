@@ -26,6 +26,7 @@ import { marketModule } from "./modules/market/market.routes.ts";
 import { marketMakerModule } from "./modules/market-maker/market-maker.routes.ts";
 import { savingsModule, type SavingsModuleOptions } from "./modules/savings/savings.routes.ts";
 import { secondsModule } from "./modules/seconds/seconds.routes.ts";
+import { stocksModule, type StocksModuleOptions } from "./modules/stocks/stocks.routes.ts";
 import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts";
 import { spotModule } from "./modules/spot/spot.routes.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
@@ -95,6 +96,8 @@ export interface AppDeps {
   readModelsCaughtUp?: () => boolean;
   /** Savings plans and mining products: plans at start-up, demo yield top-up. */
   savings?: Pick<SavingsModuleOptions, "plans" | "yieldDemoFunding" | "enabled">;
+  /** Stocks: terms per currency, quote age, session sync interval. */
+  stocks?: Pick<StocksModuleOptions, "terms" | "tickAgeMaxMs" | "sessionSyncMs" | "instruments">;
   /** Seconds contracts: switch, products at start-up, development house funding. */
   seconds?: {
     enabled?: boolean;
@@ -119,6 +122,9 @@ const readModelPaths = [
   /^\/api\/v1\/seconds\/products$/,
   /^\/api\/v1\/seconds\/contracts$/,
   /^\/api\/v1\/savings\/subscriptions$/,
+  /^\/api\/v1\/stocks\/orders$/,
+  /^\/api\/v1\/stocks\/orders\/\d+$/,
+  /^\/api\/v1\/stocks\/fills$/,
   /^\/api\/v1\/wallet\/accounts\/[a-z]+\/statement$/,
   /^\/api\/v1\/wallet\/statement\/export$/,
 ];
@@ -243,6 +249,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       database,
       now,
       ...deps.savings,
+    });
+    await app.register(stocksModule, {
+      engine: deps.engine,
+      database,
+      now,
+      tradePassword: auth.tradePassword,
+      ...deps.stocks,
     });
     await app.register(uploadsModule, { uploads });
     await app.register(identityModule, { identity });

@@ -65,6 +65,12 @@ const ConfigSchema = z.object({
   /** "false" switches savings plans and mining products off for this deployment. */
   SAVINGS_ENABLED: z.enum(["true", "false"]).default("true"),
   /** "false" switches seconds contracts off for this deployment. */
+  /**
+   * Development and browser tests only: `always-open` treats the stock exchanges as open at any
+   * hour (the simulator ticks them and orders are taken), so a stock trade can be tried at
+   * night. Production keeps `calendar` (the exchanges' sessions and holidays).
+   */
+  STOCK_SESSIONS: z.enum(["calendar", "always-open"]).default("calendar"),
   SECONDS_ENABLED: z.enum(["true", "false"]).default("true"),
   /** Development only: whole USDT credited once to the real house, journaled as a deposit. */
   SECONDS_HOUSE_DEV_FUNDING: z

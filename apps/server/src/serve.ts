@@ -15,6 +15,7 @@ import { openEngine } from "./engine/open-engine.ts";
 import { createMarketModule } from "./modules/market/market.module.ts";
 import { uploadsDir } from "./modules/uploads/uploads-dir.ts";
 import pino from "pino";
+import { instruments } from "@candor/market";
 import { version } from "./version.ts";
 import { serverFile } from "./server-files.ts";
 
@@ -71,9 +72,17 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
   );
 
   const webRoot = fileURLToPath(serverFile("../../web/dist"));
+  // STOCK_SESSIONS=always-open (development, browser tests): stocks trade at any hour.
+  const catalogue =
+    config.STOCK_SESSIONS === "always-open"
+      ? instruments.map((i) =>
+          i.products.includes("stock") ? { ...i, calendarId: "crypto" as const } : i,
+        )
+      : instruments;
   const market = await createMarketModule({
     database,
     now: Date.now,
+    instruments: catalogue,
     seed: config.MARKET_SEED,
     backfillDays: config.MARKET_BACKFILL_DAYS,
     tickIntervalMs: config.MARKET_TICK_INTERVAL_MS,
@@ -112,6 +121,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     market,
     readModelsCaughtUp,
     savings: { enabled: config.SAVINGS_ENABLED === "true" },
+    stocks: { instruments: catalogue },
     seconds: {
       enabled: config.SECONDS_ENABLED === "true",
       houseDevFunding: config.SECONDS_HOUSE_DEV_FUNDING,

@@ -124,8 +124,10 @@ export const httpStatusByErrorCode = {
   savings_early_redemption_not_allowed: 409,
   too_many_savings_subscriptions: 429,
   savings_disabled: 403,
-  two_factor_required: 401,
-  two_factor_invalid: 401,
+  // 403, not 401: a signed-in user asked for a code (withdrawal, turning 2FA off) keeps the
+  // session, and clients treat a 401 as "signed out".
+  two_factor_required: 403,
+  two_factor_invalid: 403,
   two_factor_not_enabled: 409,
   two_factor_already_enabled: 409,
   two_factor_not_enrolling: 409,
@@ -136,6 +138,16 @@ export const httpStatusByErrorCode = {
   identity_submission_not_found: 404,
   identity_submission_decided: 409,
   identity_verification_required: 403,
+  stock_not_found: 404,
+  stock_market_closed: 409,
+  stock_quantity_invalid: 400,
+  stock_price_invalid: 400,
+  stock_inventory_insufficient: 409,
+  stock_holding_insufficient: 409,
+  stock_house_cash_insufficient: 409,
+  stock_order_too_small: 400,
+  stock_too_many_orders: 429,
+  stock_trading_closed: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

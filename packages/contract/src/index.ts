@@ -14,6 +14,7 @@ export * from "./wallet.ts";
 export * from "./proof.ts";
 export * from "./seconds.ts";
 export * from "./savings.ts";
+export * from "./stocks.ts";
 export * from "./bank-deposits.ts";
 export * from "./security.ts";
 export * from "./identity.ts";

@@ -10,6 +10,7 @@ export type { PerpOrderView } from "./perp/queries.ts";
 export { getPerpMark, getPerpOpenOrders, getPerpPositions } from "./perp/queries.ts";
 export type * from "./seconds/types.ts";
 export type * from "./savings/types.ts";
+export type * from "./stocks/types.ts";
 export { systemOwners } from "./types.ts";
 export type { KernelState, KernelSlices } from "./state.ts";
 export { accountKey, createKernelState, defaultKernelOptions } from "./state.ts";
@@ -64,6 +65,24 @@ export {
   interestTotalOf as savingsInterestTotalOf,
   penaltyOf as savingsPenaltyOf,
 } from "./savings/math.ts";
+export {
+  getStockConfigs,
+  getStockHolding,
+  getStockHoldings,
+  getStockInventory,
+  getStockPendingOrder,
+  getStockPendingOrders,
+  getStockSession,
+} from "./stocks/views.ts";
+export {
+  commissionOf as stockCommissionOf,
+  executablePrice as stockExecutablePrice,
+  fillCost as stockFillCost,
+  limitUnitsOf as stockLimitUnitsOf,
+  priceUnitsOf as stockPriceUnitsOf,
+  stampDutyOf as stockStampDutyOf,
+} from "./stocks/pricing.ts";
+export { priceText as stockPriceText } from "./stocks/orders.ts";
 export { rejectCodes, type RejectCode, type Result } from "./reject-codes.ts";
 export { AssertionError } from "./assert.ts";
 export {

@@ -19,6 +19,7 @@ import { scheduleModule } from "./schedule.ts";
 import { savingsModule } from "./savings/module.ts";
 import { secondsModule } from "./seconds/module.ts";
 import { spotModule } from "./spot/module.ts";
+import { stocksModule } from "./stocks/module.ts";
 import type { CommandType } from "./types.ts";
 
 const modules = [
@@ -30,6 +31,7 @@ const modules = [
   perpModule,
   secondsModule,
   savingsModule,
+  stocksModule,
 ] as const;
 
 /** Every module, in hook order. */

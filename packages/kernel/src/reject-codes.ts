@@ -108,6 +108,18 @@ export const rejectCodes = [
   "savings_subscription_not_found",
   "savings_early_redemption_not_allowed",
   "too_many_savings_subscriptions",
+  "stock_not_configured",
+  "stock_terms_invalid",
+  "stock_market_closed",
+  "stock_quantity_invalid",
+  "stock_price_invalid",
+  "stock_order_kind_invalid",
+  "stock_inventory_insufficient",
+  "stock_holding_insufficient",
+  "stock_house_cash_insufficient",
+  "stock_order_too_small",
+  "stock_too_many_orders",
+  "stock_trading_closed",
 ] as const;
 
 /** One of the stable rejection codes above. */

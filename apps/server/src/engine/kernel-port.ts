@@ -47,6 +47,12 @@ export const kernelPort: KernelPort<KernelState, Command, CommandResult, Event> 
     if (command.type === "savings_subscribe" && result.ok) {
       return events.filter((e) => e.type === "savings_subscribed");
     }
+    // A retried stock order is answered with the order it placed and its fill.
+    if (command.type === "stock_place_order" && result.ok) {
+      return events.filter(
+        (e) => e.type === "stock_order_placed" || e.type === "stock_order_filled",
+      );
+    }
     return undefined;
   },
   idempotencyWindowMs: (state) => state.options.idempotencyWindowMs,

@@ -121,6 +121,19 @@ export const errorCodeByRejectCode = {
   savings_subscription_not_found: "savings_subscription_not_found",
   savings_early_redemption_not_allowed: "savings_early_redemption_not_allowed",
   too_many_savings_subscriptions: "too_many_savings_subscriptions",
+  stock_not_configured: "stock_not_found",
+  // Stock terms come from the operator's configuration, not the user.
+  stock_terms_invalid: "command_rejected",
+  stock_market_closed: "stock_market_closed",
+  stock_quantity_invalid: "stock_quantity_invalid",
+  stock_price_invalid: "stock_price_invalid",
+  stock_order_kind_invalid: "validation_failed",
+  stock_inventory_insufficient: "stock_inventory_insufficient",
+  stock_holding_insufficient: "stock_holding_insufficient",
+  stock_house_cash_insufficient: "stock_house_cash_insufficient",
+  stock_order_too_small: "stock_order_too_small",
+  stock_too_many_orders: "stock_too_many_orders",
+  stock_trading_closed: "stock_trading_closed",
 } as const satisfies Record<RejectCode, ErrorCode>;
 
 export function errorCodeOf(code: RejectCode): ErrorCode {

@@ -48,6 +48,43 @@ interface SavingsSubscriptionShape {
   endedAtMs: number;
 }
 
+interface StockOrderShape {
+  orderId: number;
+  clientOrderId: string;
+  ownerId: string;
+  mode: string;
+  instrumentId: string;
+  assetId: string;
+  side: string;
+  kind: string;
+  tif: string;
+  origin: string;
+  quantity: bigint;
+  limitPrice: string | null;
+  prepaid: bigint;
+  placedAtMs: number;
+  status: string;
+  closedAtMs: number | null;
+}
+interface StockFillShape {
+  orderId: number;
+  ownerId: string;
+  mode: string;
+  instrumentId: string;
+  assetId: string;
+  side: string;
+  origin: string;
+  quantity: bigint;
+  price: string;
+  notional: bigint;
+  commission: bigint;
+  stampDuty: bigint;
+  net: bigint;
+  released: bigint;
+  tickId: string;
+  tickPrice: string;
+  filledAtMs: number;
+}
 interface SecondsContractShape {
   contractId: string;
   ownerId: string;
@@ -189,6 +226,9 @@ export class ReadModelProjector {
     // The latest view of each seconds contract in the batch (both events carry all of it).
     const contracts = new Map<string, { sequence: bigint; contract: SecondsContractShape }>();
     const savingsEnded: RawBuilder<unknown>[] = [];
+    // The latest view of each stock order in the batch, and the stock fills.
+    const stockOrders = new Map<number, { sequence: bigint; order: StockOrderShape }>();
+    const stockFills: RawBuilder<unknown>[] = [];
     const patch = (orderId: number, sequence: bigint) => {
       let entry = orders.get(orderId);
       if (!entry) {
@@ -283,6 +323,19 @@ export class ReadModelProjector {
             );
             break;
           }
+          case "stock_order_placed":
+          case "stock_order_closed":
+          case "stock_order_filled": {
+            const e = event as unknown as { order: StockOrderShape; fill?: StockFillShape };
+            stockOrders.set(e.order.orderId, { sequence, order: e.order });
+            const f = e.fill;
+            if (f) {
+              stockFills.push(
+                sql`(${f.orderId}, ${f.ownerId}, ${f.mode}, ${f.instrumentId}, ${f.assetId}, ${f.side}, ${f.origin}, ${String(f.quantity)}, ${f.price}, ${String(f.notional)}, ${String(f.commission)}, ${String(f.stampDuty)}, ${String(f.net)}, ${String(f.released)}, ${f.tickId}, ${f.tickPrice}, ${f.filledAtMs}, ${seq})`,
+              );
+            }
+            break;
+          }
           case "tick_recorded": {
             const t = (event as unknown as { tick: TickShape }).tick;
             ticks.push(
@@ -311,6 +364,10 @@ export class ReadModelProjector {
     const contractRows = [...contracts.values()].map(
       ({ sequence, contract: c }) =>
         sql`(${c.contractId}, ${c.ownerId}, ${c.mode}, ${c.instrumentId}, ${c.periodMs}, ${c.assetId}, ${c.direction}, ${String(c.stake)}, ${c.payoutBps}, ${String(c.payoutMax)}, ${c.boughtAtMs}, ${c.expiresAtMs}, ${c.openTickId}, ${c.openPrice}, ${c.status}, ${c.settleTickId}, ${c.settlePrice}, ${c.settleTickAtMs}, ${c.settledAtMs}, ${c.outcome}, ${c.returned === null ? null : String(c.returned)}, ${String(sequence)})`,
+    );
+    const stockOrderRows = [...stockOrders.values()].map(
+      ({ sequence, order: o }) =>
+        sql`(${o.orderId}, ${o.clientOrderId}, ${o.ownerId}, ${o.mode}, ${o.instrumentId}, ${o.assetId}, ${o.side}, ${o.kind}, ${o.tif}, ${o.origin}, ${String(o.quantity)}, ${o.limitPrice}, ${String(o.prepaid)}, ${o.placedAtMs}, ${o.status}, ${o.closedAtMs}, ${String(sequence)})`,
     );
     const last = String(batch[batch.length - 1]!.sequence);
     await this.database.db.transaction().execute(async (trx) => {
@@ -355,6 +412,17 @@ export class ReadModelProjector {
           trx,
         );
       }
+      for (const chunk of chunks(stockOrderRows)) {
+        await sql`INSERT INTO rm_stock_orders (order_id, client_order_id, owner_id, mode, instrument_id, asset_id, side, kind, tif, origin, quantity, limit_price, prepaid, placed_at_ms, status, closed_at_ms, sequence)
+          VALUES ${sql.join(chunk)}
+          ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status,
+            closed_at_ms = EXCLUDED.closed_at_ms, sequence = EXCLUDED.sequence
+          WHERE rm_stock_orders.status = 'pending'`.execute(trx);
+      }
+      for (const chunk of chunks(stockFills)) {
+        await sql`INSERT INTO rm_stock_fills (order_id, owner_id, mode, instrument_id, asset_id, side, origin, quantity, price, notional, commission, stamp_duty, net, released, tick_id, tick_price, filled_at_ms, sequence)
+          VALUES ${sql.join(chunk)} ON CONFLICT (order_id) DO NOTHING`.execute(trx);
+      }
       await sql`INSERT INTO read_model_cursor (name, sequence) VALUES (${projectorName}, ${last})
         ON CONFLICT (name) DO UPDATE SET sequence = EXCLUDED.sequence`.execute(trx);
     });
@@ -371,7 +439,7 @@ function chunks<T>(rows: T[], size = 1_000): T[][] {
 /** Empties every read model and its cursor (before a rebuild). */
 export async function clearReadModels(database: Database) {
   await database.execScript(
-    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM rm_seconds_contracts; DELETE FROM rm_savings_subscriptions; DELETE FROM read_model_cursor",
+    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM rm_seconds_contracts; DELETE FROM rm_savings_subscriptions; DELETE FROM rm_stock_orders; DELETE FROM rm_stock_fills; DELETE FROM read_model_cursor",
   );
 }
 

@@ -30,12 +30,20 @@ export const legacyRedirects: Readonly<Record<string, string>> = {
   "/pages/assets/tibidizhiEdit": "/assets/addresses",
   "/pages/index/Options": "/options",
   "/pages/futures/OptionOrder": "/options/orders",
+  "/pages/index/Stock": "/stocks",
+  "/pages/option/stocksDetail": "/stocks",
+  "/pages/futures/StockOrders": "/stocks/orders",
 };
 
 /** Legacy detail pages that name their item by `?id=`: the readable route of that item. */
 const legacyDetailRoutes: Readonly<Record<string, (id: string) => string>> = {
   "/pages/assets/xiaoxitongzhiDetails": (id) => `/notices/${id}`,
   "/pages/index/newsDetails": (id) => `/news/${id}`,
+};
+
+/** Legacy detail pages that name a stock by `?symbol=`. */
+const legacySymbolRoutes: Readonly<Record<string, (symbol: string) => string>> = {
+  "/pages/option/stocksDetail": (symbol) => `/stocks/${encodeURIComponent(symbol)}`,
 };
 
 /** The readable route for a legacy path (query kept), or undefined when it is not one. */
@@ -46,6 +54,9 @@ export function redirectForLegacyPath(pathWithQuery: string): string | undefined
   const id = new URLSearchParams(query ?? "").get("id");
   const detail = legacyDetailRoutes[path];
   if (detail && id !== null && /^\d{1,19}$/.test(id)) return detail(id);
+  const symbol = new URLSearchParams(query ?? "").get("symbol");
+  const bySymbol = legacySymbolRoutes[path];
+  if (bySymbol && symbol !== null && /^[A-Za-z0-9.]{1,20}$/.test(symbol)) return bySymbol(symbol);
   const target = legacyRedirects[path];
   if (target === undefined) return undefined;
   return query ? `${target}?${query}` : target;

@@ -31,7 +31,10 @@ export type PostingReason =
   | "savings_interest"
   | "savings_principal_return"
   | "savings_interest_forfeit"
-  | "savings_early_penalty";
+  | "savings_early_penalty"
+  | "stock_trade"
+  | "stock_commission"
+  | "stock_stamp_duty";
 
 /**
  * One balanced movement of `amount` of `assetId`: the debit account loses it, the credit

@@ -332,6 +332,17 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
   savings_fund_yield: (c) => [c.savingsFund("USDT", 1_000_000n), c.savingsFund("USDT", 1n, "demo")],
   savings_subscribe: (c) => [c.savingsSubscribe("1", "p1", 10_000_000n)],
   savings_redeem_early: (c) => [c.savingsRedeem("1", "c1")],
+  // Stocks on the same tape instrument: their fills, sessions and triggers never reach a
+  // seconds contract.
+  stock_configure: (c) => [c.stockConfigure("BTC-USDT", "USDT", { spreadBps: 0 })],
+  stock_session: (c) => [c.stockSession("BTC-USDT", true)],
+  stock_fund_inventory: (c) => [c.stockFund("BTC-USDT", 100n)],
+  stock_place_order: (c) => [c.stockOrder("1", "BTC-USDT", "buy", 1n)],
+  stock_set_tpsl: (c) => [c.stockTpSl("1", "BTC-USDT", "99999", "1")],
+  stock_cancel_order: (c) => [
+    c.stockOrder("1", "BTC-USDT", "buy", 1n, { kind: "limit", limitPrice: "1", tif: "gtc" }),
+    c.stockCancel("1", 2),
+  ],
 };
 
 /** Every command type, in type-code order (the table has holes at unused codes). */

@@ -5,6 +5,7 @@ import type { DefineMarketCommand } from "../reference/types.ts";
 import type { OrderType, PlaceOrderCommand, Side, TimeInForce } from "../spot/types.ts";
 import type { SavingsDefinePlanCommand } from "../savings/types.ts";
 import type { SecondsConfigureCommand } from "../seconds/types.ts";
+import type { StockConfigureCommand, StockPlaceOrderCommand } from "../stocks/types.ts";
 import type { Command, Mode } from "../types.ts";
 
 /** Hands out command ids `c1, c2, …` and times 1000, 1001, … unless given. */
@@ -381,6 +382,93 @@ export class CommandMaker {
       instrumentId,
       price,
       tickAtMs: tickAtMs ?? base.atMs,
+    };
+  }
+
+  /** Stock terms: a US-style stock by default (lot 1, 2 decimals, 10 bps spread, no duty). */
+  stockConfigure(
+    instrumentId: string,
+    assetId: string,
+    overrides: Partial<StockConfigureCommand> = {},
+  ): Command {
+    return {
+      type: "stock_configure",
+      ...this.next(),
+      instrumentId,
+      assetId,
+      priceScale: 2,
+      lotSize: 1n,
+      quantityLotsMax: 100_000,
+      spreadBps: 10,
+      commissionBps: 5,
+      commissionMin: 100n,
+      stampDutyBps: 0,
+      stampDutyRoundUnits: 1n,
+      tickAgeMaxMs: 60_000,
+      open: true,
+      operatorId: null,
+      ...overrides,
+    };
+  }
+
+  stockSession(instrumentId: string, open: boolean, sessionId: string | null = null): Command {
+    return { type: "stock_session", ...this.next(), instrumentId, open, sessionId };
+  }
+
+  stockOrder(
+    ownerId: string,
+    instrumentId: string,
+    side: "buy" | "sell",
+    quantity: bigint,
+    overrides: Partial<StockPlaceOrderCommand> = {},
+  ): Command {
+    return {
+      type: "stock_place_order",
+      ...this.next(),
+      ownerId,
+      mode: "real",
+      instrumentId,
+      side,
+      kind: "market",
+      quantity,
+      limitPrice: null,
+      tif: "day",
+      queueForOpen: false,
+      ...overrides,
+    };
+  }
+
+  stockCancel(ownerId: string, orderId: number, mode: Mode = "real"): Command {
+    return { type: "stock_cancel_order", ...this.next(), ownerId, mode, orderId };
+  }
+
+  stockFund(instrumentId: string, quantity: bigint, mode: Mode = "real"): Command {
+    return {
+      type: "stock_fund_inventory",
+      ...this.next(),
+      mode,
+      instrumentId,
+      quantity,
+      operatorId: "op",
+      reference: "inventory funding",
+    };
+  }
+
+  stockTpSl(
+    ownerId: string,
+    instrumentId: string,
+    takeProfit: string | null,
+    stopLoss: string | null,
+    mode: Mode = "real",
+  ): Command {
+    return {
+      type: "stock_set_tpsl",
+      ...this.next(),
+      ownerId,
+      mode,
+      instrumentId,
+      takeProfit,
+      stopLoss,
     };
   }
 }

@@ -64,6 +64,12 @@ export interface SimulationOptions {
    * stream (default false; off, no random number is drawn).
    */
   savings?: boolean;
+  /**
+   * Mix stock orders, quotes, sessions, take-profit/stop-loss and inventory funding into the
+   * stream, on a US-style and an HK-style stock settled in USDT (default false; off, no random
+   * number is drawn).
+   */
+  stocks?: boolean;
 }
 
 export interface SimulationReport {
@@ -79,6 +85,8 @@ export interface SimulationReport {
   /** Savings subscriptions made and ended (savings_subscribed / savings_subscription_ended). */
   savingsSubscribed: number;
   savingsEnded: number;
+  /** Stock orders filled (stock_order_filled events). */
+  stockFills: number;
   rejections: Record<string, number>;
   hash: string;
 }
@@ -129,6 +137,7 @@ export function simulate(options: SimulationOptions): SimulationReport {
     secondsSettled: 0,
     savingsSubscribed: 0,
     savingsEnded: 0,
+    stockFills: 0,
     rejections: {},
     hash: "",
   };
@@ -152,6 +161,7 @@ export function simulate(options: SimulationOptions): SimulationReport {
         if (event.type === "seconds_settled") report.secondsSettled++;
         if (event.type === "savings_subscribed") report.savingsSubscribed++;
         if (event.type === "savings_subscription_ended") report.savingsEnded++;
+        if (event.type === "stock_order_filled") report.stockFills++;
         if (event.type === "order_rested") {
           const order = state.spot.orders.get(event.orderId)!;
           const key = order.owner.mode + "|" + order.owner.ownerId;
@@ -223,6 +233,27 @@ export function simulate(options: SimulationOptions): SimulationReport {
         c.savingsFund("USDT", 50_000_000n, "demo"),
       );
     }
+    if (options.stocks === true) {
+      const house = "system:house";
+      setup.push(c.deposit(house, "USDT", 5_000_000_000n), c.grant(house, "USDT", 5_000_000_000n));
+      setup.push(c.stockConfigure("STK-US", "USDT", { commissionMin: 10_000n }));
+      setup.push(
+        c.stockConfigure("STK-HK", "USDT", {
+          priceScale: 3,
+          lotSize: 100n,
+          spreadBps: 20,
+          stampDutyBps: 10,
+          stampDutyRoundUnits: 1_000_000n,
+        }),
+      );
+      for (const [id, shares] of [
+        ["STK-US", 500n],
+        ["STK-HK", 5_000n],
+      ] as const) {
+        setup.push(c.stockFund(id, shares), c.stockFund(id, shares, "demo"));
+        setup.push(c.stockSession(id, true), c.tick(id, "10"));
+      }
+    }
     for (const command of setup) send(command, false);
     checkInvariants(state);
     const savingsIds: string[] = [];
@@ -240,7 +271,9 @@ export function simulate(options: SimulationOptions): SimulationReport {
             ? secondsCommand(random, c)
             : options.savings === true && random.chance(0.1)
               ? savingsCommand(random, c, savingsIds)
-              : randomCommand(random, c, state, history, openOrders, withdrawals);
+              : options.stocks === true && random.chance(0.15)
+                ? stocksCommand(random, c, state)
+                : randomCommand(random, c, state, history, openOrders, withdrawals);
       send(command, options.checkEveryStep !== false);
     }
     if (snapshotBytes === null) {
@@ -336,6 +369,45 @@ function secondsCommand(random: Random, c: CommandMaker): Command {
     random.pick(["up", "down", "up", "down", "sideways"]),
     BigInt(random.int(0, 300)) * 1_000_000n,
     mode,
+  );
+}
+
+/** A stock order, cancel, quote, session change, take-profit/stop-loss or inventory funding. */
+function stocksCommand(random: Random, c: CommandMaker, state: KernelState): Command {
+  const mode: Mode = random.chance(0.3) ? "demo" : "real";
+  const owner = random.pick(USERS);
+  const [id, lot] = random.pick([
+    ["STK-US", 1n],
+    ["STK-HK", 100n],
+  ] as const);
+  const price = () => `${random.int(9, 11)}.${random.int(0, 99)}`;
+  const roll = random.next();
+  if (roll < 0.3) return c.tick(id, price());
+  if (roll < 0.36) return c.stockSession(id, random.chance(0.7));
+  if (roll < 0.42) return c.stockFund(id, BigInt(random.int(-3, 10)) * lot, mode);
+  if (roll < 0.5 && state.stocks.pending.size > 0) {
+    const order = random.pick([...state.stocks.pending.values()]);
+    return random.chance(0.9)
+      ? c.stockCancel(order.ownerId, order.orderId, order.mode)
+      : c.stockCancel(owner, order.orderId, mode);
+  }
+  if (roll < 0.58) {
+    return c.stockTpSl(owner, id, random.chance(0.7) ? price() : null, random.chance(0.7) ? "9.5" : null, mode); // prettier-ignore
+  }
+  const limit = random.chance(0.5);
+  return c.stockOrder(
+    owner,
+    id,
+    random.chance(0.55) ? "buy" : "sell",
+    BigInt(random.int(0, 20)) * (random.chance(0.95) ? lot : 1n),
+    {
+      // prettier-ignore
+      mode,
+      kind: limit ? "limit" : "market",
+      limitPrice: limit ? price() : null,
+      tif: limit && random.chance(0.5) ? "gtc" : "day",
+      queueForOpen: random.chance(0.3),
+    },
   );
 }
 

@@ -22,9 +22,12 @@ export function cleanUserAgent(value: string | undefined): string | null {
 /**
  * The security centre's list of a user's active sessions (device, IP, last use) and signing
  * out one of them or all the others. Sign-in records the device and IP (`describe`); a lookup
- * that misses the session cache records the last use (`touch`, at most every few seconds).
+ * that misses the session cache records the last use (`touch`, at most once a minute).
  */
 export class SessionDirectory {
+  /** When each session's last use was last written: at most once a minute per session. */
+  private readonly touched = new Map<string, number>();
+
   constructor(
     private readonly database: Database,
     private readonly sessions: Sessions,
@@ -43,6 +46,10 @@ export class SessionDirectory {
   }
 
   async touch(tokenHash: string): Promise<void> {
+    const nowMs = this.now();
+    if ((this.touched.get(tokenHash) ?? -Infinity) > nowMs - 60_000) return;
+    if (this.touched.size >= 100_000) this.touched.clear();
+    this.touched.set(tokenHash, nowMs);
     await sql`UPDATE sessions SET last_seen_at = ${new Date(this.now())}
       WHERE token_hash = ${tokenHash}`.execute(this.db);
   }

@@ -96,7 +96,7 @@ describeEachDatabase("two-factor sign-in and sessions", (database) => {
     ).toEqual({ enabled: true, recoveryCodesLeft: 10 });
 
     const noCode = await login("tfa1@example.com");
-    expect(noCode.statusCode).toBe(401);
+    expect(noCode.statusCode).toBe(403);
     expect(noCode.json().error).toBe("two_factor_required");
     // A wrong password still says only "invalid credentials", code or not.
     const wrongPassword = await login("tfa1@example.com", "123456", "wrong1234");
@@ -112,7 +112,7 @@ describeEachDatabase("two-factor sign-in and sessions", (database) => {
     expect(ok.statusCode, ok.body).toBe(200);
     // The same code again within its window: refused.
     const replay = await login("tfa1@example.com", code);
-    expect(replay.statusCode).toBe(401);
+    expect(replay.statusCode).toBe(403);
     expect(replay.json().error).toBe("two_factor_invalid");
     // An older code of the window (previous step) is refused too once a newer one was used.
     const older = await login("tfa1@example.com", totpCode(secret, nowMs - 30_000));
@@ -165,6 +165,15 @@ describeEachDatabase("two-factor sign-in and sessions", (database) => {
       bearer(token),
     );
     expect(badCode.statusCode).toBe(400);
+    // A wrong code is 403, not 401: the web app signs out on a 401, and the session is fine.
+    const wrongCode = await call(
+      "POST",
+      "/api/v1/me/two-factor/disable",
+      { password: "secret123", code: "000000" },
+      bearer(token),
+    );
+    expect([wrongCode.statusCode, wrongCode.json().error]).toEqual([403, "two_factor_invalid"]);
+    expect((await call("GET", "/api/v1/me", undefined, bearer(token))).statusCode).toBe(200);
     const ok = await call(
       "POST",
       "/api/v1/me/two-factor/disable",

@@ -1,3 +1,4 @@
+import { StocksPortfolioCard } from "../../features/stocks/components/stocks-portfolio-card.tsx";
 import { AssetsPage } from "../../features/wallet/components/assets-page.tsx";
 import { RequireLogin } from "../require-login.tsx";
 
@@ -5,6 +6,7 @@ export function Component() {
   return (
     <RequireLogin>
       <AssetsPage />
+      <StocksPortfolioCard />
     </RequireLogin>
   );
 }

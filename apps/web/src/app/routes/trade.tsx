@@ -22,6 +22,11 @@ export function Component() {
               {t("savings.title")}
             </Link>
           </li>
+          <li>
+            <Link to="/stocks" data-testid="trade-stocks">
+              {t("stocks.title")}
+            </Link>
+          </li>
         </ul>
       </nav>
       <ComingLaterPage titleKey="nav.trade" />

@@ -1,0 +1,636 @@
+// Stocks: configure, sessions, inventory, place, cancel, fills from the tape, take-profit and
+// stop-loss. Fills run only when the order is placed (at the last recorded quote) or from
+// `onTick` (a recorded tick that crosses), always during the session and citing the tick.
+
+import { assert } from "../assert.ts";
+import { emit } from "../events.ts";
+import { accountOf, findOwner, ownerOf, systemOwner } from "../ledger/accounts.ts";
+import { amountCode, AMOUNT_SANITY_MAX, hold, post, release } from "../ledger/post.ts";
+import type { OwnerState } from "../ledger/state.ts";
+import { ownerKey } from "../ledger/state.ts";
+import type { Handler } from "../module.ts";
+import { ID_PATTERN } from "../reference/markets.ts";
+import type { Tick } from "../reference/types.ts";
+import { fail, ok } from "../reject-codes.ts";
+import { DONE } from "../results.ts";
+import type { KernelState } from "../state.ts";
+import { systemOwners, type Mode } from "../types.ts";
+import {
+  crosses,
+  executablePrice,
+  fillCost,
+  limitUnitsOf,
+  PRICE_UNITS_SCALE,
+  priceUnitsOf,
+} from "./pricing.ts";
+import {
+  holdingKey,
+  inventoryKey,
+  type StockConfigState,
+  type StockHoldingState,
+  type StockInventoryState,
+  type StockOrderState,
+} from "./state.ts";
+import { formatAmount } from "../amount/amount.ts";
+import type {
+  StockHoldingView,
+  StockInventoryView,
+  StockOrderOrigin,
+  StockOrderView,
+  StockSide,
+} from "./types.ts";
+
+/** Most pending orders per owner and mode. */
+export const PENDING_ORDERS_PER_OWNER_MAX = 50;
+export const SPREAD_BPS_MAX = 500;
+export const COMMISSION_BPS_MAX = 500;
+export const STAMP_DUTY_BPS_MAX = 500;
+export const TICK_AGE_MS_MAX = 600_000;
+
+export function priceText(units: bigint, priceScale: number): string {
+  const text = formatAmount(units, PRICE_UNITS_SCALE);
+  const dot = text.indexOf(".");
+  const decimals = dot < 0 ? 0 : text.length - dot - 1;
+  if (decimals >= priceScale) return text;
+  return (dot < 0 ? text + "." : text) + "0".repeat(priceScale - decimals);
+}
+
+export function orderView(order: StockOrderState): StockOrderView {
+  const { limitUnits: _limit, ...view } = order;
+  return { ...view };
+}
+
+export function holdingView(holding: StockHoldingState): StockHoldingView {
+  const { takeProfitUnits: _tp, stopLossUnits: _sl, ...view } = holding;
+  return { ...view };
+}
+
+function inventoryView(inventory: StockInventoryState): StockInventoryView {
+  return { ...inventory };
+}
+
+function inventoryOf(state: KernelState, mode: Mode, instrumentId: string): StockInventoryState {
+  const key = inventoryKey(mode, instrumentId);
+  let inventory = state.stocks.inventory.get(key);
+  if (inventory === undefined) {
+    inventory = { mode, instrumentId, funded: 0n, available: 0n, reserved: 0n };
+    state.stocks.inventory.set(key, inventory);
+  }
+  return inventory;
+}
+
+function holdingOf(
+  state: KernelState,
+  owner: OwnerState,
+  config: StockConfigState,
+): StockHoldingState {
+  const key = holdingKey(owner.mode, owner.ownerId, config.instrumentId);
+  let holding = state.stocks.holdings.get(key);
+  if (holding === undefined) {
+    holding = {
+      ownerId: owner.ownerId,
+      mode: owner.mode,
+      instrumentId: config.instrumentId,
+      assetId: config.assetId,
+      quantity: 0n,
+      heldQuantity: 0n,
+      costBasis: 0n,
+      realisedPnl: 0n,
+      takeProfit: null,
+      stopLoss: null,
+      takeProfitUnits: null,
+      stopLossUnits: null,
+    };
+    state.stocks.holdings.set(key, holding);
+  }
+  return holding;
+}
+
+function assetScale(state: KernelState, assetId: string): number {
+  const asset = state.reference.assets.get(assetId);
+  assert(asset !== undefined, "a stock's asset is defined");
+  return asset.scale;
+}
+
+export const stockConfigure: Handler<"stock_configure"> = (state, command) => {
+  if (!ID_PATTERN.test(command.instrumentId)) return fail("instrument_id_invalid");
+  const asset = state.reference.assets.get(command.assetId);
+  if (asset === undefined) return fail("asset_not_found");
+  const existing = state.stocks.configs.get(command.instrumentId);
+  const int = (v: number, min: number, max: number) => Number.isInteger(v) && v >= min && v <= max;
+  if (
+    !int(command.priceScale, 0, 8) ||
+    !int(command.quantityLotsMax, 1, 1_000_000) ||
+    !int(command.spreadBps, 0, SPREAD_BPS_MAX) ||
+    !int(command.commissionBps, 0, COMMISSION_BPS_MAX) ||
+    !int(command.stampDutyBps, 0, STAMP_DUTY_BPS_MAX) ||
+    !int(command.tickAgeMaxMs, 1, TICK_AGE_MS_MAX) ||
+    command.lotSize < 1n ||
+    command.lotSize > 1_000_000n ||
+    command.commissionMin < 0n ||
+    command.commissionMin > AMOUNT_SANITY_MAX ||
+    command.stampDutyRoundUnits < 1n ||
+    command.stampDutyRoundUnits > 1_000_000n ||
+    (existing !== undefined && existing.assetId !== asset.assetId)
+  ) {
+    return fail("stock_terms_invalid");
+  }
+  const config: StockConfigState = {
+    instrumentId: command.instrumentId,
+    assetId: asset.assetId,
+    priceScale: command.priceScale,
+    lotSize: command.lotSize,
+    quantityLotsMax: command.quantityLotsMax,
+    spreadBps: command.spreadBps,
+    commissionBps: command.commissionBps,
+    commissionMin: command.commissionMin,
+    stampDutyBps: command.stampDutyBps,
+    stampDutyRoundUnits: command.stampDutyRoundUnits,
+    tickAgeMaxMs: command.tickAgeMaxMs,
+    open: command.open,
+  };
+  state.stocks.configs.set(config.instrumentId, config);
+  if (!state.stocks.sessions.has(config.instrumentId)) {
+    state.stocks.sessions.set(config.instrumentId, {
+      instrumentId: config.instrumentId,
+      open: false,
+      sessionSeq: 0,
+      sessionId: null,
+    });
+  }
+  emit(state, { type: "stock_configured", config: { ...config }, operatorId: command.operatorId });
+  return DONE;
+};
+
+export const stockSession: Handler<"stock_session"> = (state, command) => {
+  const session = state.stocks.sessions.get(command.instrumentId);
+  if (session === undefined) return fail("stock_not_configured");
+  if (command.sessionId !== null && !/^[ -~]{1,64}$/.test(command.sessionId)) {
+    return fail("stock_terms_invalid");
+  }
+  if (session.open === command.open) {
+    session.sessionId = command.sessionId;
+    emit(state, { type: "stock_session_changed", session: { ...session } });
+    return DONE;
+  }
+  if (command.open) {
+    session.open = true;
+    session.sessionSeq++;
+    session.sessionId = command.sessionId;
+  } else {
+    session.open = false;
+    // The session ended: its day orders (and queued ones of earlier sessions) expire.
+    const byInstrument = state.stocks.pendingByInstrument.get(command.instrumentId);
+    const due = [...(byInstrument?.values() ?? [])].filter(
+      (o) => o.expiresAfterSession !== null && o.expiresAfterSession <= session.sessionSeq,
+    );
+    for (const order of due) closeOrder(state, order, "expired");
+    session.sessionId = command.sessionId;
+  }
+  emit(state, { type: "stock_session_changed", session: { ...session } });
+  return DONE;
+};
+
+export const stockFundInventory: Handler<"stock_fund_inventory"> = (state, command) => {
+  const config = state.stocks.configs.get(command.instrumentId);
+  if (config === undefined) return fail("stock_not_configured");
+  if (
+    command.quantity === 0n ||
+    command.quantity > 1_000_000_000_000n ||
+    command.quantity < -1_000_000_000_000n ||
+    command.quantity % config.lotSize !== 0n ||
+    !/^[ -~]{1,200}$/.test(command.reference)
+  ) {
+    return fail("stock_quantity_invalid");
+  }
+  const inventory = inventoryOf(state, command.mode, command.instrumentId);
+  if (inventory.available + command.quantity < 0n) return fail("stock_inventory_insufficient");
+  inventory.available += command.quantity;
+  inventory.funded += command.quantity;
+  emit(state, {
+    type: "stock_inventory_changed",
+    inventory: inventoryView(inventory),
+    fundedChange: command.quantity,
+    operatorId: command.operatorId,
+    reference: command.reference,
+  });
+  return DONE;
+};
+
+export const stockSetTpSl: Handler<"stock_set_tpsl"> = (state, command) => {
+  const owner = findOwner(state, command.ownerId, command.mode);
+  if (typeof owner === "string") return fail(owner);
+  if (owner.system) return fail("owner_not_allowed");
+  const config = state.stocks.configs.get(command.instrumentId);
+  if (config === undefined) return fail("stock_not_configured");
+  const holding = state.stocks.holdings.get(
+    holdingKey(owner.mode, owner.ownerId, command.instrumentId),
+  );
+  if (holding === undefined || holding.quantity === 0n) return fail("stock_holding_insufficient");
+  const tp =
+    command.takeProfit === null ? null : limitUnitsOf(command.takeProfit, config.priceScale);
+  const sl = command.stopLoss === null ? null : limitUnitsOf(command.stopLoss, config.priceScale);
+  if ((command.takeProfit !== null && tp === null) || (command.stopLoss !== null && sl === null)) {
+    return fail("stock_price_invalid");
+  }
+  if (tp !== null && sl !== null && sl >= tp) return fail("stock_price_invalid");
+  setArmed(state, holding, tp, sl);
+  holding.takeProfit = tp === null ? null : priceText(tp, config.priceScale);
+  holding.stopLoss = sl === null ? null : priceText(sl, config.priceScale);
+  emit(state, { type: "stock_holding_changed", holding: holdingView(holding) });
+  return DONE;
+};
+
+/** Sets a holding's trigger prices and keeps the per-instrument index in step. */
+export function setArmed(
+  state: KernelState,
+  holding: StockHoldingState,
+  tp: bigint | null,
+  sl: bigint | null,
+): void {
+  holding.takeProfitUnits = tp;
+  holding.stopLossUnits = sl;
+  const key = holdingKey(holding.mode, holding.ownerId, holding.instrumentId);
+  const armed = state.stocks.armedByInstrument;
+  if (tp === null && sl === null) {
+    const set = armed.get(holding.instrumentId);
+    set?.delete(key);
+    if (set?.size === 0) armed.delete(holding.instrumentId);
+    holding.takeProfit = null;
+    holding.stopLoss = null;
+    return;
+  }
+  let set = armed.get(holding.instrumentId);
+  if (set === undefined) {
+    set = new Set();
+    armed.set(holding.instrumentId, set);
+  }
+  set.add(key);
+}
+
+export const stockPlaceOrder: Handler<"stock_place_order"> = (state, command) => {
+  const stocks = state.stocks;
+  const owner = findOwner(state, command.ownerId, command.mode);
+  if (typeof owner === "string") return fail(owner);
+  if (owner.system) return fail("owner_not_allowed");
+  const config = stocks.configs.get(command.instrumentId);
+  if (config === undefined) return fail("stock_not_configured");
+  if (!config.open) return fail("stock_trading_closed");
+  if (command.kind !== "market" && command.kind !== "limit")
+    return fail("stock_order_kind_invalid");
+  if (command.tif !== "day" && command.tif !== "gtc") return fail("time_in_force_invalid");
+  if (command.kind === "market" && (command.tif !== "day" || command.limitPrice !== null)) {
+    return fail("stock_order_kind_invalid");
+  }
+  const lots = command.quantity / config.lotSize;
+  if (
+    command.quantity <= 0n ||
+    command.quantity % config.lotSize !== 0n ||
+    lots > BigInt(config.quantityLotsMax)
+  ) {
+    return fail("stock_quantity_invalid");
+  }
+  let limitUnits: bigint | null = null;
+  if (command.kind === "limit") {
+    limitUnits =
+      command.limitPrice === null ? null : limitUnitsOf(command.limitPrice, config.priceScale);
+    if (limitUnits === null) return fail("stock_price_invalid");
+  }
+  const session = stocks.sessions.get(config.instrumentId)!;
+  if (!session.open && (command.kind === "market" || !command.queueForOpen)) {
+    return fail("stock_market_closed");
+  }
+  const tick = state.reference.ticks.get(config.instrumentId);
+  const tickUnits = tick === undefined ? null : priceUnitsOf(tick.price);
+  const fresh = tick !== undefined && command.atMs - tick.tickAtMs <= config.tickAgeMaxMs;
+  if (command.kind === "market") {
+    if (tick === undefined || tickUnits === null) return fail("no_reference_price");
+    if (!fresh) return fail("reference_price_stale");
+  }
+  if ((stocks.pendingPerOwner.get(owner.key) ?? 0) >= PENDING_ORDERS_PER_OWNER_MAX) {
+    return fail("stock_too_many_orders");
+  }
+  const scale = assetScale(state, config.assetId);
+  const side = command.side;
+  // The price the holds are counted at: the limit, or the market order's executable price.
+  const holdPrice = limitUnits ?? executablePrice(config, side, tickUnits!);
+  const cost = fillCost(config, side, holdPrice, command.quantity, scale);
+  const asset = state.reference.assets.get(config.assetId)!;
+  const code = amountCode(asset, cost.notional);
+  if (code !== null)
+    return fail(code === "amount_must_be_positive" ? "stock_order_too_small" : code);
+  const userFund = accountOf(state, owner, "fund", config.assetId);
+  const house = systemOwner(state, owner.mode, systemOwners.house);
+  const houseFund = accountOf(state, house, "fund", config.assetId);
+  const inventory = inventoryOf(state, owner.mode, config.instrumentId);
+  let holding: StockHoldingState | undefined;
+  if (side === "buy") {
+    if (inventory.available < command.quantity) return fail("stock_inventory_insufficient");
+    if (userFund.available < cost.net) return fail("insufficient_balance");
+  } else {
+    holding = stocks.holdings.get(holdingKey(owner.mode, owner.ownerId, config.instrumentId));
+    if (holding === undefined || holding.quantity - holding.heldQuantity < command.quantity) {
+      return fail("stock_holding_insufficient");
+    }
+    if (cost.net <= 0n) return fail("stock_order_too_small");
+    if (houseFund.available < cost.notional) return fail("stock_house_cash_insufficient");
+  }
+
+  const order: StockOrderState = {
+    orderId: stocks.orderIdNext++,
+    clientOrderId: command.id,
+    ownerId: owner.ownerId,
+    mode: owner.mode,
+    instrumentId: config.instrumentId,
+    assetId: config.assetId,
+    side,
+    kind: command.kind,
+    tif: command.tif,
+    origin: "user",
+    quantity: command.quantity,
+    limitPrice: limitUnits === null ? null : priceText(limitUnits, config.priceScale),
+    limitUnits,
+    prepaid: side === "buy" ? cost.net : 0n,
+    houseReserved: side === "sell" ? cost.notional : 0n,
+    placedAtMs: command.atMs,
+    expiresAfterSession:
+      command.tif === "gtc" ? null : session.open ? session.sessionSeq : session.sessionSeq + 1,
+    status: "pending",
+    closedAtMs: null,
+  };
+  // Holds: the buyer's prepaid amount and the house's shares; the seller's shares and the
+  // house's cash.
+  if (side === "buy") {
+    hold(state, userFund, order.prepaid);
+    inventory.available -= order.quantity;
+    inventory.reserved += order.quantity;
+  } else {
+    holding!.heldQuantity += order.quantity;
+    hold(state, houseFund, order.houseReserved);
+  }
+  addPending(state, order);
+  stocks.ordersPlaced++;
+  emit(state, { type: "stock_order_placed", order: orderView(order) });
+  // In session with a fresh quote that crosses: fill now, citing that tick.
+  if (session.open && tick !== undefined && tickUnits !== null && fresh) {
+    const executable = executablePrice(config, side, tickUnits);
+    if (limitUnits === null || crosses(side, limitUnits, executable)) {
+      fillOrder(state, order, config, tick, executable);
+    }
+  }
+  return ok({ orderId: order.orderId });
+};
+
+export const stockCancelOrder: Handler<"stock_cancel_order"> = (state, command) => {
+  const owner = findOwner(state, command.ownerId, command.mode);
+  if (typeof owner === "string") return fail(owner);
+  const order = state.stocks.pending.get(command.orderId);
+  if (order === undefined || order.ownerId !== owner.ownerId || order.mode !== owner.mode) {
+    return fail("order_not_found");
+  }
+  closeOrder(state, order, "cancelled");
+  return DONE;
+};
+
+export function addPending(state: KernelState, order: StockOrderState): void {
+  const stocks = state.stocks;
+  stocks.pending.set(order.orderId, order);
+  let byInstrument = stocks.pendingByInstrument.get(order.instrumentId);
+  if (byInstrument === undefined) {
+    byInstrument = new Map();
+    stocks.pendingByInstrument.set(order.instrumentId, byInstrument);
+  }
+  byInstrument.set(order.orderId, order);
+  const key = ownerKey(order.mode, order.ownerId);
+  stocks.pendingPerOwner.set(key, (stocks.pendingPerOwner.get(key) ?? 0) + 1);
+}
+
+function removePending(state: KernelState, order: StockOrderState): void {
+  const stocks = state.stocks;
+  assert(stocks.pending.get(order.orderId) === order, "closing an unknown stock order");
+  stocks.pending.delete(order.orderId);
+  const byInstrument = stocks.pendingByInstrument.get(order.instrumentId)!;
+  byInstrument.delete(order.orderId);
+  if (byInstrument.size === 0) stocks.pendingByInstrument.delete(order.instrumentId);
+  const key = ownerKey(order.mode, order.ownerId);
+  const count = (stocks.pendingPerOwner.get(key) ?? 1) - 1;
+  if (count > 0) stocks.pendingPerOwner.set(key, count);
+  else stocks.pendingPerOwner.delete(key);
+  stocks.ordersClosed++;
+}
+
+/** Cancels or expires a pending order: every hold goes back. */
+export function closeOrder(
+  state: KernelState,
+  order: StockOrderState,
+  status: "cancelled" | "expired",
+): void {
+  const owner = ownerOf(state, order.mode, order.ownerId)!;
+  const house = systemOwner(state, order.mode, systemOwners.house);
+  const inventory = inventoryOf(state, order.mode, order.instrumentId);
+  if (order.side === "buy") {
+    release(state, accountOf(state, owner, "fund", order.assetId), order.prepaid);
+    inventory.reserved -= order.quantity;
+    inventory.available += order.quantity;
+  } else {
+    const holding = state.stocks.holdings.get(
+      holdingKey(order.mode, order.ownerId, order.instrumentId),
+    )!;
+    holding.heldQuantity -= order.quantity;
+    release(state, accountOf(state, house, "fund", order.assetId), order.houseReserved);
+  }
+  removePending(state, order);
+  order.status = status;
+  order.closedAtMs = state.nowMs;
+  emit(state, { type: "stock_order_closed", order: orderView(order) });
+}
+
+/**
+ * Fills all of a pending order at `executable` (the tick's price ± spread; a limit sell whose
+ * extra proceeds above its limit the house cannot pay fills at its limit), citing `tick`.
+ */
+function fillOrder(
+  state: KernelState,
+  order: StockOrderState,
+  config: StockConfigState,
+  tick: Tick,
+  executable: bigint,
+): void {
+  const owner = ownerOf(state, order.mode, order.ownerId)!;
+  const house = systemOwner(state, order.mode, systemOwners.house);
+  const fees = systemOwner(state, order.mode, systemOwners.fees);
+  const userFund = accountOf(state, owner, "fund", order.assetId);
+  const houseFund = accountOf(state, house, "fund", order.assetId);
+  const feesFund = accountOf(state, fees, "fund", order.assetId);
+  const scale = assetScale(state, order.assetId);
+  const inventory = inventoryOf(state, order.mode, order.instrumentId);
+  const holding = holdingOf(state, owner, config);
+  const refs = { orderId: order.orderId, tickId: tick.tickId, reference: order.clientOrderId };
+  let price = executable;
+  let cost = fillCost(config, order.side, price, order.quantity, scale);
+  let released = 0n;
+  if (order.side === "buy") {
+    assert(cost.net <= order.prepaid, "a buy fill costs more than its prepaid amount");
+    post(state, { debit: userFund, debitHeld: true, credit: houseFund, amount: cost.notional, reason: "stock_trade", refs }); // prettier-ignore
+    if (cost.commission > 0n) post(state, { debit: userFund, debitHeld: true, credit: feesFund, amount: cost.commission, reason: "stock_commission", refs }); // prettier-ignore
+    if (cost.stampDuty > 0n) post(state, { debit: userFund, debitHeld: true, credit: feesFund, amount: cost.stampDuty, reason: "stock_stamp_duty", refs }); // prettier-ignore
+    released = order.prepaid - cost.net;
+    if (released > 0n) release(state, userFund, released);
+    inventory.reserved -= order.quantity;
+    holding.quantity += order.quantity;
+    holding.costBasis += cost.net;
+  } else {
+    let extra = cost.notional - order.houseReserved;
+    if (extra > 0n && houseFund.available < extra) {
+      // The house cannot pay more than it reserved: the order fills at its limit.
+      price = order.limitUnits!;
+      cost = fillCost(config, order.side, price, order.quantity, scale);
+      extra = cost.notional - order.houseReserved;
+    }
+    assert(extra >= 0n, "a sell fills below what the house reserved");
+    if (order.houseReserved > 0n) post(state, { debit: houseFund, debitHeld: true, credit: userFund, amount: order.houseReserved, reason: "stock_trade", refs }); // prettier-ignore
+    if (extra > 0n) post(state, { debit: houseFund, credit: userFund, amount: extra, reason: "stock_trade", refs }); // prettier-ignore
+    if (cost.commission > 0n) post(state, { debit: userFund, credit: feesFund, amount: cost.commission, reason: "stock_commission", refs }); // prettier-ignore
+    if (cost.stampDuty > 0n) post(state, { debit: userFund, credit: feesFund, amount: cost.stampDuty, reason: "stock_stamp_duty", refs }); // prettier-ignore
+    // The shares sold leave the holding with their share of the cost basis (rounded down).
+    const basisOut = (holding.costBasis * order.quantity) / holding.quantity;
+    holding.heldQuantity -= order.quantity;
+    holding.quantity -= order.quantity;
+    holding.costBasis -= basisOut;
+    holding.realisedPnl += cost.net - basisOut;
+    inventory.available += order.quantity;
+    if (holding.quantity === 0n) {
+      holding.costBasis = 0n;
+      setArmed(state, holding, null, null);
+    }
+  }
+  removePending(state, order);
+  order.status = "filled";
+  order.closedAtMs = state.nowMs;
+  emit(state, {
+    type: "stock_order_filled",
+    order: orderView(order),
+    fill: {
+      orderId: order.orderId,
+      ownerId: order.ownerId,
+      mode: order.mode,
+      instrumentId: order.instrumentId,
+      assetId: order.assetId,
+      side: order.side,
+      origin: order.origin,
+      quantity: order.quantity,
+      price: priceText(price, config.priceScale),
+      notional: cost.notional,
+      commission: cost.commission,
+      stampDuty: cost.stampDuty,
+      net: cost.net,
+      released,
+      tickId: tick.tickId,
+      tickPrice: tick.price,
+      filledAtMs: state.nowMs,
+    },
+  });
+  emit(state, { type: "stock_holding_changed", holding: holdingView(holding) });
+}
+
+/**
+ * record_tick: during the session, pending limit orders of the instrument whose limit the
+ * tick's executable price crosses fill (in order-id order), then armed take-profits and
+ * stop-losses trigger market sells of the holding's free shares.
+ */
+export function stocksOnTick(state: KernelState, tick: Tick): void {
+  const stocks = state.stocks;
+  const config = stocks.configs.get(tick.instrumentId);
+  if (config === undefined || stocks.sessions.get(tick.instrumentId)?.open !== true) return;
+  const quote = priceUnitsOf(tick.price);
+  if (quote === null) return;
+  const byInstrument = stocks.pendingByInstrument.get(tick.instrumentId);
+  if (byInstrument !== undefined) {
+    const due = [...byInstrument.values()].filter((o) =>
+      crosses(o.side, o.limitUnits!, executablePrice(config, o.side, quote)),
+    );
+    due.sort((a, b) => a.orderId - b.orderId);
+    for (const order of due)
+      fillOrder(state, order, config, tick, executablePrice(config, order.side, quote));
+  }
+  const armed = stocks.armedByInstrument.get(tick.instrumentId);
+  if (armed === undefined) return;
+  for (const key of [...armed].sort()) {
+    const holding = stocks.holdings.get(key)!;
+    let origin: StockOrderOrigin | null = null;
+    if (holding.takeProfitUnits !== null && quote >= holding.takeProfitUnits)
+      origin = "take_profit";
+    else if (holding.stopLossUnits !== null && quote <= holding.stopLossUnits) origin = "stop_loss";
+    if (origin === null) continue;
+    triggerSell(state, holding, config, tick, quote, origin);
+  }
+}
+
+function triggerSell(
+  state: KernelState,
+  holding: StockHoldingState,
+  config: StockConfigState,
+  tick: Tick,
+  quote: bigint,
+  origin: StockOrderOrigin,
+): void {
+  const free = holding.quantity - holding.heldQuantity;
+  const quantity = free - (free % config.lotSize);
+  const side: StockSide = "sell";
+  const executable = executablePrice(config, side, quote);
+  const cost = fillCost(config, side, executable, quantity, assetScale(state, config.assetId));
+  const house = systemOwner(state, holding.mode, systemOwners.house);
+  const houseFund = accountOf(state, house, "fund", config.assetId);
+  // Nothing to sell, or the house cannot pay: the trigger stays armed for a later tick.
+  if (quantity <= 0n || cost.net <= 0n || houseFund.available < cost.notional) return;
+  const order: StockOrderState = {
+    orderId: state.stocks.orderIdNext++,
+    clientOrderId: origin + ":" + tick.tickId,
+    ownerId: holding.ownerId,
+    mode: holding.mode,
+    instrumentId: holding.instrumentId,
+    assetId: holding.assetId,
+    side,
+    kind: "market",
+    tif: "day",
+    origin,
+    quantity,
+    limitPrice: null,
+    limitUnits: null,
+    prepaid: 0n,
+    houseReserved: 0n,
+    placedAtMs: state.nowMs,
+    expiresAfterSession: null,
+    status: "pending",
+    closedAtMs: null,
+  };
+  setArmed(state, holding, null, null);
+  holding.heldQuantity += quantity;
+  addPending(state, order);
+  state.stocks.ordersPlaced++;
+  emit(state, { type: "stock_order_placed", order: orderView(order) });
+  fillOrder(state, order, config, tick, executable);
+}
+
+/** reset_demo: the owner's pending demo orders are cancelled and the shares go back to the house. */
+export function stocksOnDemoReset(state: KernelState, owner: OwnerState): number {
+  let cancelled = 0;
+  for (const order of [...state.stocks.pending.values()]) {
+    if (order.mode !== "demo" || order.ownerId !== owner.ownerId) continue;
+    closeOrder(state, order, "cancelled");
+    cancelled++;
+  }
+  for (const holding of state.stocks.holdings.values()) {
+    if (holding.mode !== "demo" || holding.ownerId !== owner.ownerId) continue;
+    if (holding.quantity > 0n) {
+      const inventory = inventoryOf(state, "demo", holding.instrumentId);
+      inventory.available += holding.quantity;
+    }
+    setArmed(state, holding, null, null);
+    holding.quantity = 0n;
+    holding.costBasis = 0n;
+    holding.realisedPnl = 0n;
+    emit(state, { type: "stock_holding_changed", holding: holdingView(holding) });
+  }
+  return cancelled;
+}
