@@ -18,3 +18,4 @@ export * from "./stocks.ts";
 export * from "./bank-deposits.ts";
 export * from "./security.ts";
 export * from "./identity.ts";
+export * from "./operators.ts";

@@ -54,6 +54,25 @@ describeEachDatabase("operator sessions on routes", (database) => {
       expect((await outbox()).statusCode).toBe(401);
       expect((await outbox("Bearer not-a-session")).statusCode).toBe(401);
       expect((await outbox("Bearer bootstrap-operator-token")).statusCode).toBe(200);
+
+      // The audit log: compliance and admin only; every sign-in and creation is in it.
+      const audit = (authorization: string) =>
+        app.inject({ method: "GET", url: "/api/v1/operator/audit", headers: { authorization } });
+      expect((await audit(`Bearer ${supportSession.token}`)).statusCode).toBe(403);
+      const log = await audit(`Bearer ${adminSession.token}`);
+      expect(log.statusCode, log.body).toBe(200);
+      expect(log.json().data.entries.map((entry: { action: string }) => entry.action)).toEqual([
+        "operator.sign_in",
+        "operator.sign_in",
+        "operator.totp_enrolled",
+        "operator.create",
+        "operator.totp_enrolled",
+        "operator.bootstrap",
+      ]);
+      expect(log.json().data.entries[3]).toMatchObject({
+        operatorId: admin.operator.id,
+        reason: "support desk",
+      });
     } finally {
       await app.close();
     }
