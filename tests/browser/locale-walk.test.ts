@@ -41,6 +41,8 @@ const signedInRoutes = [
   "/stocks",
   "/stocks/AAPL",
   "/stocks/orders",
+  "/loans",
+  "/loans/mine",
   "/assets",
   "/assets/statement",
   "/assets/account/fund",

@@ -60,6 +60,7 @@ const ownedResources: Record<
     demoAnswer: [403, "demo_withdraw_not_allowed"],
   },
   "GET /api/v1/uploads/:uploadId": { make: uploadOf, answer: [404, "upload_not_found"] },
+  "DELETE /api/v1/perp/orders/:orderId": { make: perpOrderOf, answer: [404, "order_not_found"] },
   "POST /api/v1/savings/subscriptions/:subscriptionId/redeem": {
     make: savingsSubscriptionOf,
     answer: [404, "savings_subscription_not_found"],
@@ -72,6 +73,17 @@ const ownedResources: Record<
   "POST /api/v1/stocks/orders/:orderId/cancel": {
     make: stockOrderOf,
     answer: [404, "order_not_found"],
+  },
+  "GET /api/v1/loans/:loanId": { make: loanOf, answer: [404, "loan_not_found"] },
+  "POST /api/v1/loans/:loanId/repay": {
+    make: loanOf,
+    answer: [404, "loan_not_found"],
+    payload: { requestId: "matrix-repay-1", amount: "1" },
+  },
+  "POST /api/v1/loans/:loanId/collateral": {
+    make: loanOf,
+    answer: [404, "loan_not_found"],
+    payload: { requestId: "matrix-collateral-1", amount: "0.01" },
   },
 };
 
@@ -93,6 +105,17 @@ const notOwnedParameters: Record<string, string> = {
     "a stock symbol; the holding is always the caller's own (stocks.routes.test.ts)",
   "POST /api/v1/news/:newsId/read":
     "news is public; each caller is counted once as a reader (news.routes.test.ts)",
+  ...Object.fromEntries(
+    [
+      "PUT /api/v1/perp/markets/:marketId/leverage",
+      "PUT /api/v1/perp/markets/:marketId/margin-mode",
+      "POST /api/v1/perp/positions/:marketId/margin",
+      "PUT /api/v1/perp/positions/:marketId/tp-sl",
+      "DELETE /api/v1/perp/positions/:marketId/tp-sl",
+      "POST /api/v1/perp/positions/:marketId/close",
+      "POST /api/v1/perp/positions/:marketId/reverse",
+    ].map((k) => [k, "a perpetual market id: the position it acts on is always the caller's own"]),
+  ),
 };
 
 /** The public id of the owner's current session (security centre). */
@@ -228,6 +251,51 @@ async function savingsSubscriptionOf(suite: SecurityApp, owner: SuiteUser): Prom
   return response.json().data.subscription.subscriptionId;
 }
 
+let loans = 0;
+
+/** A real loan of the owner: 100 USDT against 0.1 BTC from a funded pool, at a fresh tick. */
+async function loanOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const n = ++loans;
+  const funded = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/operator/loans/pool",
+    headers: { authorization: `Bearer ${operatorToken}` },
+    payload: {
+      id: `matrix-pool-${n}`,
+      mode: "real",
+      assetId: "USDT",
+      amount: "1000",
+      reference: "matrix",
+    },
+  });
+  expect(funded.statusCode, funded.body).toBe(200);
+  await suite.credit(owner, "BTC", "0.2");
+  await suite.engine.submit({ type: "clock_tick", id: `matrix-loan-clock-${n}` });
+  const atMs = suite.engine.query((s) => getNowMs(s));
+  await suite.engine.submit({
+    type: "record_tick",
+    id: `matrix-loan-tick-${n}`,
+    tickId: `matrix-loan-${n}`,
+    instrumentId: "BTCUSDT",
+    price: "30000",
+    tickAtMs: atMs,
+  });
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/loans",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: {
+      requestId: crypto.randomUUID(),
+      productId: "BTC-USDT-7D",
+      amount: "100",
+      collateral: "0.1",
+      agreement: true,
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.loan.loanId;
+}
+
 /** A pending withdrawal of 20 USDT (+ fee) to the owner's saved address (no lock in the suite). */
 async function withdrawalOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
   const addressId = await addressOf(suite, owner);
@@ -274,6 +342,52 @@ async function uploadOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data.upload.uploadId;
+}
+
+let perpOrders = 0;
+/** A resting perpetual bid of the owner, margined from its contract wallet. */
+async function perpOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const n = ++perpOrders;
+  const auth = { authorization: `Bearer ${owner.token}` };
+  const moved = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/wallet/transfers/internal",
+    headers: auth,
+    payload: {
+      requestId: `matrix-perp-transfer-${n}`,
+      asset: "USDT",
+      amount: "10",
+      sourceWallet: "fund",
+      targetWallet: "contract",
+    },
+  });
+  expect(moved.statusCode, moved.body).toBe(200);
+  // A mark: a fresh tick of the index.
+  await suite.engine.submit({ type: "clock_tick", id: `matrix-perp-clock-${n}` });
+  await suite.engine.submit({
+    type: "record_tick",
+    id: `matrix-perp-tick-${n}`,
+    tickId: `matrix-perp-${n}`,
+    instrumentId: "BTCUSDT",
+    price: "30000",
+    tickAtMs: suite.engine.query((s) => getNowMs(s)),
+  });
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/perp/orders",
+    headers: auth,
+    payload: {
+      clientOrderId: `matrix-perp-order-${n}`,
+      marketId: "BTC-PERP",
+      side: "buy",
+      orderType: "limit",
+      price: "29000",
+      contracts: 1,
+      tradePassword: "trade1234",
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.orderId;
 }
 
 async function openOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {

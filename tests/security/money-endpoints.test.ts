@@ -17,7 +17,7 @@ import {
 } from "./security-app.ts";
 
 /** Field names that carry money or quantities. */
-const amountField = /amount|quantity|price|total|size|funds|stake|exposure/i;
+const amountField = /amount|quantity|price|total|size|funds|stake|exposure|^collateral$/i;
 
 /** Values no amount field may accept: malformed, oversized, negative, over-precise, typed wrong. */
 const hostileAmounts: unknown[] = [

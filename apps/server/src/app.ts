@@ -26,7 +26,10 @@ import type { MarketModule } from "./modules/market/market.module.ts";
 import { marketModule } from "./modules/market/market.routes.ts";
 import { marketMakerModule } from "./modules/market-maker/market-maker.routes.ts";
 import { savingsModule, type SavingsModuleOptions } from "./modules/savings/savings.routes.ts";
+import { perpModule } from "./modules/perp/perp.routes.ts";
+import type { PerpMarketConfig } from "./modules/perp/perp.markets.ts";
 import { secondsModule } from "./modules/seconds/seconds.routes.ts";
+import { loansModule } from "./modules/loans/loans.routes.ts";
 import { stocksModule, type StocksModuleOptions } from "./modules/stocks/stocks.routes.ts";
 import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts";
 import { spotModule } from "./modules/spot/spot.routes.ts";
@@ -106,6 +109,13 @@ export interface AppDeps {
     houseDevFunding?: string;
     disclosureCacheMs?: number;
   };
+  /** Perpetual contracts: switch, markets at start-up, the labelled market maker. */
+  perp?: {
+    enabled?: boolean;
+    markets?: readonly PerpMarketConfig[];
+    marketMaker?: boolean;
+    disclosureCacheMs?: number;
+  };
   /**
    * Uploaded images: their folder (UPLOADS_DIR, default DATA_DIR/uploads, outside the web root)
    * and limits. Unset (tests): a fresh temporary folder.
@@ -122,6 +132,7 @@ const readModelPaths = [
   /^\/api\/v1\/spot\/statement$/,
   /^\/api\/v1\/seconds\/products$/,
   /^\/api\/v1\/seconds\/contracts$/,
+  /^\/api\/v1\/perp\/(orders\/history|fills|liquidations|funding)$/,
   /^\/api\/v1\/savings\/subscriptions$/,
   /^\/api\/v1\/stocks\/orders$/,
   /^\/api\/v1\/stocks\/orders\/\d+$/,
@@ -247,12 +258,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       tradePassword: auth.tradePassword,
       ...deps.seconds,
     });
+    await app.register(perpModule, {
+      engine: deps.engine,
+      database,
+      now,
+      streams,
+      tradePassword: auth.tradePassword,
+      ...deps.perp,
+    });
     await app.register(savingsModule, {
       engine: deps.engine,
       database,
       now,
       ...deps.savings,
     });
+    await app.register(loansModule, { engine: deps.engine });
     await app.register(stocksModule, {
       engine: deps.engine,
       database,

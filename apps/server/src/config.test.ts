@@ -23,6 +23,7 @@ describe("readConfig", () => {
       MARKET_BACKFILL_DAYS: 30,
       MARKET_TICK_INTERVAL_MS: 1_000,
       BINANCE_STREAM_URL: "wss://stream.binance.com:9443",
+      PERP_ENABLED: "true",
       SAVINGS_ENABLED: "true",
       STOCK_SESSIONS: "calendar",
       SECONDS_ENABLED: "true",

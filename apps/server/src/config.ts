@@ -62,6 +62,8 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[A-Z0-9]+(,[A-Z0-9]+)*$/, "must be instrument ids separated by commas")
     .optional(),
+  /** "false" switches perpetual contracts off for this deployment. */
+  PERP_ENABLED: z.enum(["true", "false"]).default("true"),
   /** "false" switches savings plans and mining products off for this deployment. */
   SAVINGS_ENABLED: z.enum(["true", "false"]).default("true"),
   /** "false" switches seconds contracts off for this deployment. */

@@ -126,6 +126,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
       enabled: config.SECONDS_ENABLED === "true",
       houseDevFunding: config.SECONDS_HOUSE_DEV_FUNDING,
     },
+    perp: { enabled: config.PERP_ENABLED === "true", marketMaker: true },
     uploads: {
       dir: uploadsDir(config.UPLOADS_DIR, dataDir, webRoot),
       limits: { maxBytes: config.UPLOAD_MAX_BYTES, maxPixels: config.UPLOAD_MAX_PIXELS },

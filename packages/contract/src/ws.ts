@@ -9,6 +9,7 @@ import {
   TickerView,
   TradeView,
 } from "./market.ts";
+import { PerpOrderView, PerpPositionView } from "./perp.ts";
 import { SecondsContractView } from "./seconds.ts";
 import { SpotFillView, SpotOrderView } from "./spot.ts";
 import { BalancesChangedView } from "./wallet.ts";
@@ -54,7 +55,7 @@ export const PublicChannel = z.discriminatedUnion("channel", [
 ]);
 
 export const PrivateChannel = z.object({
-  channel: z.enum(["orders", "fills", "balances", "seconds"]),
+  channel: z.enum(["orders", "fills", "balances", "seconds", "perp"]),
 });
 
 export const Channel = z.union([PublicChannel, PrivateChannel]);
@@ -81,7 +82,8 @@ export function isPrivateChannel(channel: Channel): boolean {
     channel.channel === "orders" ||
     channel.channel === "fills" ||
     channel.channel === "balances" ||
-    channel.channel === "seconds"
+    channel.channel === "seconds" ||
+    channel.channel === "perp"
   );
 }
 
@@ -201,8 +203,42 @@ export const WsSecondsContract = z.object({
   data: SecondsContractView,
 });
 export type WsSecondsContract = z.infer<typeof WsSecondsContract>;
+/** A perpetual position of the user after every change (fill, margin, TP/SL, liquidation). */
+export const WsPerpPosition = z.object({
+  type: z.literal("perp_position"),
+  stream: z.literal("perp"),
+  data: PerpPositionView,
+});
+export type WsPerpPosition = z.infer<typeof WsPerpPosition>;
+/** A perpetual order of the user when placed and when done. */
+export const WsPerpOrder = z.object({
+  type: z.literal("perp_order"),
+  stream: z.literal("perp"),
+  data: PerpOrderView,
+});
+export type WsPerpOrder = z.infer<typeof WsPerpOrder>;
+/** The mark price of a market the user holds a position in, with its tape tick ids. */
+export const WsPerpMark = z.object({
+  type: z.literal("perp_mark"),
+  stream: z.literal("perp"),
+  data: z.object({
+    marketId: z.string(),
+    markPrice: z.string(),
+    indexPrice: z.string(),
+    tickIds: z.array(z.string()),
+  }),
+});
+export type WsPerpMark = z.infer<typeof WsPerpMark>;
 /** Any message of a private stream. */
-export const WsPrivate = z.union([WsOrder, WsFill, WsBalances, WsSecondsContract]);
+export const WsPrivate = z.union([
+  WsOrder,
+  WsFill,
+  WsBalances,
+  WsSecondsContract,
+  WsPerpPosition,
+  WsPerpOrder,
+  WsPerpMark,
+]);
 export type WsPrivate = z.infer<typeof WsPrivate>;
 
 export const WsServerMessage = z.discriminatedUnion("type", [
@@ -220,5 +256,8 @@ export const WsServerMessage = z.discriminatedUnion("type", [
   WsFill,
   WsBalances,
   WsSecondsContract,
+  WsPerpPosition,
+  WsPerpOrder,
+  WsPerpMark,
 ]);
 export type WsServerMessage = z.infer<typeof WsServerMessage>;

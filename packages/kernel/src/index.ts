@@ -6,11 +6,18 @@ export type * from "./reference/types.ts";
 export type * from "./funds/types.ts";
 export type * from "./spot/types.ts";
 export type * from "./perp/kernel-types.ts";
-export type { PerpOrderView } from "./perp/queries.ts";
-export { getPerpMark, getPerpOpenOrders, getPerpPositions } from "./perp/queries.ts";
+export type { PerpMarketInfo, PerpOrderView, PerpPositionFigures } from "./perp/queries.ts";
+export {
+  getPerpMark,
+  getPerpMarkets,
+  getPerpOpenOrders,
+  getPerpPositionFigures,
+  getPerpPositions,
+} from "./perp/queries.ts";
 export type * from "./seconds/types.ts";
 export type * from "./savings/types.ts";
 export type * from "./stocks/types.ts";
+export type * from "./loans/types.ts";
 export { systemOwners } from "./types.ts";
 export type { KernelState, KernelSlices } from "./state.ts";
 export { accountKey, createKernelState, defaultKernelOptions } from "./state.ts";
@@ -103,3 +110,23 @@ export type {
   OrderBookFactory,
   RestingOrder,
 } from "./book/types.ts";
+export {
+  getLoan,
+  getLoanFigures,
+  getLoanPool,
+  getLoanProducts,
+  getLoans,
+  getPendingLoans,
+  type LoanFigures,
+} from "./loans/views.ts";
+export {
+  collateralFor as loansCollateralFor,
+  collateralValue as loansCollateralValue,
+  dayInterest as loansDayInterest,
+  earlyRepaymentFee as loansEarlyRepaymentFee,
+  limitPrice18 as loansLimitPrice18,
+  ltvBps as loansLtvBps,
+  price18 as loansPrice18,
+  DAY_MS as LOANS_DAY_MS,
+  GRACE_DAYS as LOANS_GRACE_DAYS,
+} from "./loans/math.ts";

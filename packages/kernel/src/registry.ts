@@ -12,6 +12,7 @@
 import { assert } from "./assert.ts";
 import { fundsModule } from "./funds/module.ts";
 import { ledgerModule } from "./ledger/module.ts";
+import { loansModule } from "./loans/module.ts";
 import type { CommandCodecEntry, Handler, KernelModule } from "./module.ts";
 import { perpModule } from "./perp/module.ts";
 import { referenceModule } from "./reference/module.ts";
@@ -32,6 +33,7 @@ const modules = [
   secondsModule,
   savingsModule,
   stocksModule,
+  loansModule,
 ] as const;
 
 /** Every module, in hook order. */

@@ -120,6 +120,16 @@ export const rejectCodes = [
   "stock_order_too_small",
   "stock_too_many_orders",
   "stock_trading_closed",
+  "loans_product_not_found",
+  "loans_product_closed",
+  "loans_terms_invalid",
+  "loan_amount_invalid",
+  "loans_ltv_too_high",
+  "loans_pool_insufficient",
+  "loan_exists",
+  "loan_not_found",
+  "loan_not_pending",
+  "loan_not_active",
 ] as const;
 
 /** One of the stable rejection codes above. */

@@ -75,7 +75,7 @@ export const errorCodeByRejectCode = {
   too_many_quotes: "too_many_quotes",
   house_insufficient: "house_insufficient",
   reference_price_stale: "reference_price_stale",
-  // Perpetuals: no endpoint submits them yet (issue 19's server step maps the user-facing ones).
+  // Perpetuals: market terms come from the deployment's configuration, not the user.
   perp_contract_invalid: "command_rejected",
   perp_lots_invalid: "command_rejected",
   perp_leverage_invalid: "command_rejected",
@@ -86,15 +86,15 @@ export const errorCodeByRejectCode = {
   perp_funding_invalid: "command_rejected",
   perp_band_invalid: "command_rejected",
   perp_liquidation_fee_invalid: "command_rejected",
-  insufficient_margin: "command_rejected",
-  leverage_invalid: "command_rejected",
-  leverage_above_tier: "command_rejected",
-  margin_mode_locked: "command_rejected",
-  position_not_found: "command_rejected",
-  position_not_isolated: "command_rejected",
-  reduce_only_would_increase: "command_rejected",
-  margin_remove_too_much: "command_rejected",
-  price_beyond_bankruptcy: "command_rejected",
+  insufficient_margin: "insufficient_margin",
+  leverage_invalid: "leverage_invalid",
+  leverage_above_tier: "leverage_above_tier",
+  margin_mode_locked: "margin_mode_locked",
+  position_not_found: "position_not_found",
+  position_not_isolated: "position_not_isolated",
+  reduce_only_would_increase: "reduce_only_would_increase",
+  margin_remove_too_much: "margin_remove_too_much",
+  price_beyond_bankruptcy: "price_beyond_bankruptcy",
   seconds_product_not_found: "seconds_product_not_found",
   seconds_product_closed: "seconds_product_closed",
   // Product terms come from the operator's configuration, not the user.
@@ -134,6 +134,18 @@ export const errorCodeByRejectCode = {
   stock_order_too_small: "stock_order_too_small",
   stock_too_many_orders: "stock_too_many_orders",
   stock_trading_closed: "stock_trading_closed",
+  loans_product_not_found: "loan_product_not_found",
+  loans_product_closed: "loan_product_closed",
+  // Product terms come from the operator's configuration, not the user.
+  loans_terms_invalid: "command_rejected",
+  loan_amount_invalid: "loan_amount_invalid",
+  loans_ltv_too_high: "loan_ltv_too_high",
+  loans_pool_insufficient: "loan_pool_insufficient",
+  // Loan ids are minted by the server.
+  loan_exists: "command_rejected",
+  loan_not_found: "loan_not_found",
+  loan_not_pending: "loan_state_invalid",
+  loan_not_active: "loan_state_invalid",
 } as const satisfies Record<RejectCode, ErrorCode>;
 
 export function errorCodeOf(code: RejectCode): ErrorCode {

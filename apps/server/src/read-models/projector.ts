@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Database } from "../db/database.ts";
 import { silentLogger, type JournalLogger } from "../journal/journal.ts";
+import { PerpRecords } from "./perp-records.ts";
 import { fillColumns, fillRecordOf, fillValues, type FillEventShape } from "./fill-record.ts";
 
 /*
@@ -125,6 +126,9 @@ export interface ProjectableEvent {
 export interface ProjectableCommand {
   sequence: bigint;
   events: readonly ProjectableEvent[];
+  /** The command and its result (perpetual orders are read from them; see perp-records.ts). */
+  command?: { type: string; id: string; atMs: number };
+  result?: unknown;
 }
 
 interface OrderPatch {
@@ -238,7 +242,9 @@ export class ReadModelProjector {
       entry.sequence = sequence;
       return entry;
     };
-    for (const { sequence, events } of batch) {
+    const perp = new PerpRecords();
+    for (const { sequence, events, command, result } of batch) {
+      perp.add(sequence, events, command, result as Parameters<PerpRecords["add"]>[3]);
       const seq = String(sequence);
       for (const event of events) {
         switch (event.type) {
@@ -423,6 +429,7 @@ export class ReadModelProjector {
         await sql`INSERT INTO rm_stock_fills (order_id, owner_id, mode, instrument_id, asset_id, side, origin, quantity, price, notional, commission, stamp_duty, net, released, tick_id, tick_price, filled_at_ms, sequence)
           VALUES ${sql.join(chunk)} ON CONFLICT (order_id) DO NOTHING`.execute(trx);
       }
+      if (!perp.empty) await perp.write(trx);
       await sql`INSERT INTO read_model_cursor (name, sequence) VALUES (${projectorName}, ${last})
         ON CONFLICT (name) DO UPDATE SET sequence = EXCLUDED.sequence`.execute(trx);
     });
@@ -439,7 +446,7 @@ function chunks<T>(rows: T[], size = 1_000): T[][] {
 /** Empties every read model and its cursor (before a rebuild). */
 export async function clearReadModels(database: Database) {
   await database.execScript(
-    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM rm_seconds_contracts; DELETE FROM rm_savings_subscriptions; DELETE FROM rm_stock_orders; DELETE FROM rm_stock_fills; DELETE FROM read_model_cursor",
+    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM rm_seconds_contracts; DELETE FROM rm_savings_subscriptions; DELETE FROM rm_stock_orders; DELETE FROM rm_stock_fills; DELETE FROM rm_perp_orders; DELETE FROM rm_perp_records; DELETE FROM read_model_cursor",
   );
 }
 

@@ -38,8 +38,14 @@ export async function rebuildReadModels(
   const state = kernelPort.createState();
   let sequence = 0n;
   for await (const record of journal.read(1n)) {
-    const step = kernelPort.apply(state, kernelPort.decodeCommand(record.payload));
-    projector.handle({ sequence: record.sequence, events: step.events });
+    const command = kernelPort.decodeCommand(record.payload);
+    const step = kernelPort.apply(state, command);
+    projector.handle({
+      sequence: record.sequence,
+      events: step.events,
+      command,
+      result: step.result,
+    });
     sequence = record.sequence;
   }
   await projector.flush();

@@ -33,6 +33,8 @@ export const legacyRedirects: Readonly<Record<string, string>> = {
   "/pages/index/Stock": "/stocks",
   "/pages/option/stocksDetail": "/stocks",
   "/pages/futures/StockOrders": "/stocks/orders",
+  "/pages/index/ToLoan": "/loans",
+  "/pages/index/ToLoanList": "/loans/mine",
 };
 
 /** Legacy detail pages that name their item by `?id=`: the readable route of that item. */

@@ -159,7 +159,11 @@ export const withdrawalCancel: Handler<"withdrawal_cancel"> = (state, command) =
 export const transferWallet: Handler<"transfer_wallet"> = (state, command) => {
   const owner = findOwner(state, command.ownerId, command.mode);
   if (typeof owner === "string") return fail(owner);
-  if (owner.system) return fail("owner_not_allowed");
+  // The market maker quotes perpetuals from its contract wallet: in demo it moves its demo money
+  // there like a user. Real mode stays refused (journals already hold such a refusal, and replay
+  // must give the same result); real inventory for perpetuals needs its own operator command.
+  const demoMarketMaker = owner.ownerId === systemOwners.marketMaker && command.mode === "demo";
+  if (owner.system && !demoMarketMaker) return fail("owner_not_allowed");
   const asset = state.reference.assets.get(command.assetId);
   if (asset === undefined) return fail("asset_not_found");
   const code = amountCode(asset, command.amount);

@@ -34,7 +34,11 @@ export type PostingReason =
   | "savings_early_penalty"
   | "stock_trade"
   | "stock_commission"
-  | "stock_stamp_duty";
+  | "stock_stamp_duty"
+  | "loans_pool_funding"
+  | "loans_principal"
+  | "loans_repayment"
+  | "loans_liquidation";
 
 /**
  * One balanced movement of `amount` of `assetId`: the debit account loses it, the credit

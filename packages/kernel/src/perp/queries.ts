@@ -2,7 +2,10 @@
 
 import type { KernelState } from "../state.ts";
 import type { Mode } from "../types.ts";
-import { positionView } from "./engine.ts";
+import { poolOf, positionView } from "./engine.ts";
+import { estimatedFundingRateE8, nextFundingAtMs } from "./funding.ts";
+import { marginState } from "./margin.ts";
+import { notional, unrealisedPnl } from "./position.ts";
 import type { PerpPositionView } from "./kernel-types.ts";
 import { sideOf } from "./kernel-state.ts";
 
@@ -77,4 +80,153 @@ export function getPerpMark(
   const mark = market === undefined ? null : sideOf(market, mode).mark;
   if (mark === null) return null;
   return { markTicks: mark.priceTicks, indexTicks: mark.indexTicks, tickIds: [...mark.tickIds] };
+}
+
+/** A perpetual market's terms and, in one mode, its mark, book top and funding estimate. */
+export interface PerpMarketInfo {
+  marketId: string;
+  instrumentId: string;
+  quoteAssetId: string;
+  quoteScale: number;
+  priceStep: string;
+  contractSize: string;
+  quantityLotsMin: number;
+  quantityLotsMax: number;
+  leverageMax: number;
+  leverageDefault: number;
+  tiers: {
+    notionalFloor: bigint;
+    maintenanceMarginRateBps: number;
+    maintenanceAmount: bigint;
+    leverageMax: number;
+  }[];
+  feeBpsMaker: number;
+  feeBpsTaker: number;
+  fundingIntervalMs: number;
+  fundingCapBps: number;
+  priceBandBps: number;
+  liquidationFeeBps: number;
+  /** Quote smallest units of one lot at one tick. */
+  tickLotUnits: bigint;
+  mark: { markTicks: bigint; indexTicks: bigint; tickIds: string[] } | null;
+  bestBidTicks: number | null;
+  bestAskTicks: number | null;
+  nextFundingAtMs: number;
+  /** The funding rate the premium so far gives (1e-8 units), as it would settle now. */
+  estimatedFundingRateE8: bigint;
+  /** Open interest: lots long (= lots short). */
+  openInterestLots: bigint;
+}
+
+export function getPerpMarkets(state: KernelState, mode: Mode): PerpMarketInfo[] {
+  return [...state.perp.markets.values()]
+    .sort((a, b) => (a.params.marketId < b.params.marketId ? -1 : 1))
+    .map((market) => {
+      const p = market.params;
+      const side = sideOf(market, mode);
+      let openInterestLots = 0n;
+      for (const account of side.accounts.values()) {
+        if (account.position.sizeLots > 0n) openInterestLots += account.position.sizeLots;
+      }
+      return {
+        marketId: p.marketId,
+        instrumentId: p.instrumentId,
+        quoteAssetId: p.quoteAssetId,
+        quoteScale: p.quoteScale,
+        priceStep: p.priceStep,
+        contractSize: p.contractSize,
+        quantityLotsMin: p.quantityLotsMin,
+        quantityLotsMax: p.quantityLotsMax,
+        leverageMax: p.leverageMax,
+        leverageDefault: p.leverageDefault,
+        tiers: p.tiers.map((t) => ({ ...t })),
+        feeBpsMaker: p.feeBpsMaker,
+        feeBpsTaker: p.feeBpsTaker,
+        fundingIntervalMs: p.fundingIntervalMs,
+        fundingCapBps: p.fundingCapBps,
+        priceBandBps: p.priceBandBps,
+        liquidationFeeBps: p.liquidationFeeBps,
+        tickLotUnits: p.tickLotUnits,
+        mark:
+          side.mark === null
+            ? null
+            : {
+                markTicks: side.mark.priceTicks,
+                indexTicks: side.mark.indexTicks,
+                tickIds: [...side.mark.tickIds],
+              },
+        bestBidTicks: side.book.bestPrice("buy") ?? null,
+        bestAskTicks: side.book.bestPrice("sell") ?? null,
+        nextFundingAtMs: nextFundingAtMs(p, state.nowMs),
+        estimatedFundingRateE8: estimatedFundingRateE8(
+          p,
+          side.premiumSamples,
+          side.fundingStartMs,
+          state.nowMs,
+        ),
+        openInterestLots,
+      };
+    });
+}
+
+/** A position with the figures of spec §3 at the current mark (quote smallest units). */
+export interface PerpPositionFigures extends PerpPositionView {
+  markTicks: bigint | null;
+  markTickIds: string[];
+  /** Quote smallest units of one lot at one tick (to turn ticks × lots into money). */
+  tickLotUnits: bigint;
+  notional: bigint;
+  unrealisedPnl: bigint;
+  /** Pool collateral + unrealised PnL: the position's margin (isolated) or the account's. */
+  equity: bigint;
+  maintenance: bigint;
+  /** Maintenance / equity, basis points (null: equity ≤ 0). */
+  marginRatioBps: bigint | null;
+}
+
+/** The owner's positions with their figures at each market's mark. */
+export function getPerpPositionFigures(
+  state: KernelState,
+  ownerId: string,
+  mode: Mode,
+): PerpPositionFigures[] {
+  const accounts = state.perp.byOwner.get(mode + "|" + ownerId) ?? [];
+  return [...accounts]
+    .sort((a, b) => (a.key < b.key ? -1 : 1))
+    .map((account) => {
+      const params = account.side.market.params;
+      const mark = account.side.mark;
+      const view = positionView(state, account);
+      const u = params.tickLotUnits;
+      if (mark === null || account.position.sizeLots === 0n) {
+        return {
+          ...view,
+          markTicks: mark?.priceTicks ?? null,
+          markTickIds: mark ? [...mark.tickIds] : [],
+          tickLotUnits: u,
+          notional: 0n,
+          unrealisedPnl: 0n,
+          equity: account.margin,
+          maintenance: 0n,
+          marginRatioBps: null,
+        };
+      }
+      const figures = marginState(
+        params,
+        account.position,
+        poolOf(state, account),
+        mark.priceTicks,
+      );
+      return {
+        ...view,
+        markTicks: mark.priceTicks,
+        markTickIds: [...mark.tickIds],
+        tickLotUnits: u,
+        notional: notional(account.position.sizeLots, mark.priceTicks, u),
+        unrealisedPnl: unrealisedPnl(account.position, mark.priceTicks, u),
+        equity: figures.equity,
+        maintenance: figures.maintenance,
+        marginRatioBps: figures.marginRatioBps,
+      };
+    });
 }

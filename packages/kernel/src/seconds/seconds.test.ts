@@ -343,6 +343,13 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
     c.stockOrder("1", "BTC-USDT", "buy", 1n, { kind: "limit", limitPrice: "1", tif: "gtc" }),
     c.stockCancel("1", 2),
   ],
+  // Loans on the same tape instrument: lending and liquidation never reach a seconds contract.
+  loans_configure: (c) => [c.loansConfigure("btc7")],
+  loans_fund_pool: (c) => [c.loansFund("USDT", 1_000_000n)],
+  loans_apply: (c) => [c.loansApply("1", "btc7", 10_000_000n, 100_000n)],
+  loans_decide: (c) => [c.loansDecide("c1", true)],
+  loans_repay: (c) => [c.loansRepay("1", "c1", 1_000_000n)],
+  loans_add_collateral: (c) => [c.loansAddCollateral("1", "c1", 1_000n)],
 };
 
 /** Every command type, in type-code order (the table has holes at unused codes). */

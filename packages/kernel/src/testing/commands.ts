@@ -6,6 +6,7 @@ import type { OrderType, PlaceOrderCommand, Side, TimeInForce } from "../spot/ty
 import type { SavingsDefinePlanCommand } from "../savings/types.ts";
 import type { SecondsConfigureCommand } from "../seconds/types.ts";
 import type { StockConfigureCommand, StockPlaceOrderCommand } from "../stocks/types.ts";
+import type { LoansConfigureCommand } from "../loans/types.ts";
 import type { Command, Mode } from "../types.ts";
 
 /** Hands out command ids `c1, c2, …` and times 1000, 1001, … unless given. */
@@ -470,5 +471,59 @@ export class CommandMaker {
       takeProfit,
       stopLoss,
     };
+  }
+
+  loansConfigure(productId: string, overrides: Partial<LoansConfigureCommand> = {}): Command {
+    return {
+      type: "loans_configure",
+      ...this.next(),
+      productId,
+      loanAssetId: "USDT",
+      collateralAssetId: "BTC",
+      instrumentId: "BTC-USDT",
+      ltvInitialBps: 6_500,
+      ltvMarginCallBps: 7_500,
+      ltvLiquidationBps: 8_500,
+      amountMin: 10_000_000n,
+      amountMax: 100_000_000_000n,
+      termDays: 7,
+      dailyRatePpm: 1_000,
+      reviewRequired: false,
+      tickAgeMaxMs: 60_000,
+      open: true,
+      operatorId: null,
+      ...overrides,
+    };
+  }
+
+  loansFund(assetId: string, amount: bigint, mode: Mode = "real"): Command {
+    return { type: "loans_fund_pool", ...this.next(), mode, assetId, amount, operatorId: null };
+  }
+
+  loansApply(
+    ownerId: string,
+    productId: string,
+    amount: bigint,
+    collateral: bigint,
+    mode: Mode = "real",
+  ): Command {
+    return { type: "loans_apply", ...this.next(), ownerId, mode, productId, amount, collateral };
+  }
+
+  loansDecide(loanId: string, approve: boolean, reason: string | null = null): Command {
+    return { type: "loans_decide", ...this.next(), loanId, approve, reason, operatorId: "op" };
+  }
+
+  loansRepay(ownerId: string, loanId: string, amount: bigint, mode: Mode = "real"): Command {
+    return { type: "loans_repay", ...this.next(), ownerId, mode, loanId, amount };
+  }
+
+  loansAddCollateral(
+    ownerId: string,
+    loanId: string,
+    amount: bigint,
+    mode: Mode = "real",
+  ): Command {
+    return { type: "loans_add_collateral", ...this.next(), ownerId, mode, loanId, amount };
   }
 }

@@ -70,6 +70,12 @@ export interface SimulationOptions {
    * number is drawn).
    */
   stocks?: boolean;
+  /**
+   * Mix loans (applications, repayments, collateral top-ups, days passing and BTC-USDT ticks
+   * that can liquidate) into the stream, with a funded pool in both modes (default false; off,
+   * no random number is drawn).
+   */
+  loans?: boolean;
 }
 
 export interface SimulationReport {
@@ -87,6 +93,9 @@ export interface SimulationReport {
   savingsEnded: number;
   /** Stock orders filled (stock_order_filled events). */
   stockFills: number;
+  /** Loans lent and closed (loan_changed events "approved" and "repaid"/"liquidated"). */
+  loansLent: number;
+  loansClosed: number;
   rejections: Record<string, number>;
   hash: string;
 }
@@ -138,6 +147,8 @@ export function simulate(options: SimulationOptions): SimulationReport {
     savingsSubscribed: 0,
     savingsEnded: 0,
     stockFills: 0,
+    loansLent: 0,
+    loansClosed: 0,
     rejections: {},
     hash: "",
   };
@@ -162,6 +173,14 @@ export function simulate(options: SimulationOptions): SimulationReport {
         if (event.type === "savings_subscribed") report.savingsSubscribed++;
         if (event.type === "savings_subscription_ended") report.savingsEnded++;
         if (event.type === "stock_order_filled") report.stockFills++;
+        if (event.type === "loan_changed" && event.change === "approved") report.loansLent++;
+        if (
+          event.type === "loan_changed" &&
+          (event.change === "repaid" || event.change === "liquidated") &&
+          event.loan.status !== "active"
+        ) {
+          report.loansClosed++;
+        }
         if (event.type === "order_rested") {
           const order = state.spot.orders.get(event.orderId)!;
           const key = order.owner.mode + "|" + order.owner.ownerId;
@@ -254,9 +273,18 @@ export function simulate(options: SimulationOptions): SimulationReport {
         setup.push(c.stockSession(id, true), c.tick(id, "10"));
       }
     }
+    if (options.loans === true) {
+      setup.push(c.deposit("system:treasury", "USDT", 100_000_000_000n));
+      setup.push(c.loansConfigure("sim", { tickAgeMaxMs: 600_000, termDays: 3 }));
+      setup.push(
+        c.loansFund("USDT", 100_000_000_000n),
+        c.loansFund("USDT", 1_000_000_000n, "demo"),
+      );
+    }
     for (const command of setup) send(command, false);
     checkInvariants(state);
     const savingsIds: string[] = [];
+    const loanIds: string[] = [];
     const quoteIds: string[] = [];
 
     for (step = 0; step < options.commands; step++) {
@@ -273,7 +301,9 @@ export function simulate(options: SimulationOptions): SimulationReport {
               ? savingsCommand(random, c, savingsIds)
               : options.stocks === true && random.chance(0.15)
                 ? stocksCommand(random, c, state)
-                : randomCommand(random, c, state, history, openOrders, withdrawals);
+                : options.loans === true && random.chance(0.1)
+                  ? loansCommand(random, c, loanIds)
+                  : randomCommand(random, c, state, history, openOrders, withdrawals);
       send(command, options.checkEveryStep !== false);
     }
     if (snapshotBytes === null) {
@@ -409,6 +439,31 @@ function stocksCommand(random: Random, c: CommandMaker, state: KernelState): Com
       queueForOpen: random.chance(0.3),
     },
   );
+}
+
+/** A loan application, repayment or top-up, or days and ticks passing. */
+function loansCommand(random: Random, c: CommandMaker, loanIds: string[]): Command {
+  const mode: Mode = random.chance(0.3) ? "demo" : "real";
+  const roll = random.next();
+  if (roll < 0.3) {
+    c.nowMs += random.int(1, 30) * 3_600_000;
+    return random.chance(0.5) ? c.clock() : c.tick("BTC-USDT", `${random.int(5_000, 12_000)}.00`);
+  }
+  if (roll < 0.55 || loanIds.length === 0) {
+    const command = c.loansApply(
+      random.pick(USERS),
+      "sim",
+      BigInt(random.int(5, 400)) * 1_000_000n,
+      BigInt(random.int(0, 10_000_000)),
+      mode,
+    );
+    loanIds.push(command.id);
+    return command;
+  }
+  const loanId = random.pick(loanIds);
+  return random.chance(0.7)
+    ? c.loansRepay(random.pick(USERS), loanId, BigInt(random.int(1, 500)) * 1_000_000n, mode)
+    : c.loansAddCollateral(random.pick(USERS), loanId, BigInt(random.int(1, 1_000_000)), mode);
 }
 
 function randomCommand(

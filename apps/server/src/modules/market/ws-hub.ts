@@ -143,7 +143,7 @@ export class WsHub implements MarketPublisher {
   publishPrivate(
     userId: string,
     mode: "real" | "demo",
-    stream: "orders" | "fills" | "balances" | "seconds",
+    stream: "orders" | "fills" | "balances" | "seconds" | "perp",
     build: () => WsPrivate,
   ): void {
     const set = this.subscribers.get(stream);

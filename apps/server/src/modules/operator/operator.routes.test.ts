@@ -69,7 +69,7 @@ describeEachDatabase("POST /api/v1/operator/deposits", (database) => {
     const ownerId = await register(nextPhone());
     const first = await app.inject(post({ ...good, ownerId }));
     expect(first.statusCode).toBe(200);
-    expect(first.json().data).toMatchObject({ duplicate: false, postingSeq: 1 });
+    expect(first.json().data).toMatchObject({ duplicate: false, postingSeq: expect.any(Number) });
     const again = await app.inject(post({ ...good, ownerId }));
     expect(again.json().data.duplicate).toBe(true);
     // The same id with different fields is refused, and changes nothing.

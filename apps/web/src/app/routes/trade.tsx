@@ -1,8 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { ComingLaterPage } from "../../features/coming-later/components/coming-later-page.tsx";
+import { ChartPanel } from "../../features/market-data/components/chart-panel.tsx";
+import { PerpPage } from "../../features/perp/components/perp-page.tsx";
 
-/** The Trade tab: the trading screens built so far, then what comes later. */
+/** The Trade tab: links to the other trading screens, then the perpetual screen. */
 export function Component() {
   const { t } = useTranslation();
   return (
@@ -27,9 +28,23 @@ export function Component() {
               {t("stocks.title")}
             </Link>
           </li>
+          <li>
+            <Link to="/loans" data-testid="trade-loans">
+              {t("loans.title")}
+            </Link>
+          </li>
         </ul>
       </nav>
-      <ComingLaterPage titleKey="nav.trade" />
+      <PerpPage
+        chart={({ instrumentId, priceScale }) => (
+          <ChartPanel
+            instrumentId={instrumentId}
+            symbol={instrumentId}
+            priceScale={priceScale}
+            initialInterval="1m"
+          />
+        )}
+      />
     </>
   );
 }

@@ -1,0 +1,378 @@
+// The perpetuals API end to end on the real kernel, engine, journal and read models: markets
+// with the mark and its tick, the contract-wallet transfer, leveraged orders in demo and real
+// mode, TP/SL fired by a tick, liquidation with its tick, close / reverse / close all, history,
+// and input that is refused and changes nothing.
+
+import { getBalance, type Command, type KernelState } from "@candor/kernel";
+import { instruments } from "@candor/market";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { buildApp } from "../../app.ts";
+import type { Unstamped } from "../../engine/engine.ts";
+import { accountOpener } from "../../engine/submit.ts";
+import { describeEachDatabase } from "../../testing/databases.ts";
+import { registerByPhone } from "../../testing/register-phone.ts";
+import { spotSetupCommands } from "../market/spot-markets.ts";
+import { startTestEngine } from "../spot/spot.testing.ts";
+import { defaultPerpMarkets } from "./perp.markets.ts";
+
+const operator = { authorization: "Bearer operator-token" };
+
+describeEachDatabase("perpetuals API", (database) => {
+  const nowMs = Date.parse("2026-11-26T13:00:00Z");
+  let app: FastifyInstance;
+  let running: Awaited<ReturnType<typeof startTestEngine>>;
+  let ip = 1;
+  let request = 0;
+  let tick = 0;
+  const users: Record<string, { token: string; id: string }> = {};
+
+  const submit = async (command: Unstamped<Command>) => {
+    const applied = await running.engine.submit(command);
+    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
+    return applied;
+  };
+  const query = <T>(fn: (s: KernelState) => T) => running.engine.query(fn);
+  const recordTick = async (price: string) => {
+    await submit({
+      type: "record_tick",
+      id: `tick:${++tick}`,
+      tickId: `t${tick}`,
+      instrumentId: "BTCUSDT",
+      price,
+      tickAtMs: nowMs + tick,
+    });
+    return `t${tick}`;
+  };
+  const call = (
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    url: string,
+    options: { user?: string; payload?: unknown; lang?: string } = {},
+  ) =>
+    app.inject({
+      method,
+      url,
+      remoteAddress: `10.3.0.${ip++ % 250}`,
+      headers: {
+        ...(options.user ? { authorization: `Bearer ${users[options.user]!.token}` } : {}),
+        ...(options.lang ? { "x-lang": options.lang } : {}),
+      },
+      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+    });
+  const nextId = () => `request-${String(++request).padStart(6, "0")}`;
+  const order = (user: string, fields: Record<string, unknown>, lang?: string) =>
+    call("POST", "/api/v1/perp/orders", {
+      user,
+      lang,
+      payload: {
+        clientOrderId: nextId(),
+        marketId: "BTC-PERP",
+        side: "buy",
+        orderType: "market",
+        contracts: 10,
+        ...fields,
+      },
+    });
+  const transfer = (user: string, amount: string) =>
+    call("POST", "/api/v1/wallet/transfers/internal", {
+      user,
+      payload: {
+        requestId: nextId(),
+        asset: "USDT",
+        amount,
+        sourceWallet: "fund",
+        targetWallet: "contract",
+      },
+    });
+  const position = async (user: string) => {
+    const response = await call("GET", "/api/v1/perp/positions", { user });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().data.items.find((p: { marketId: string }) => p.marketId === "BTC-PERP");
+  };
+  const settled = () => running.projector.flush();
+
+  beforeAll(async () => {
+    running = await startTestEngine(database(), () => nowMs);
+    for (const command of spotSetupCommands(instruments)) await submit(command);
+    await recordTick("30000");
+    app = await buildApp({
+      database: database(),
+      now: () => nowMs,
+      passwordCost: 10,
+      captcha: "off",
+      operatorToken: "operator-token",
+      engine: running.engine,
+      accounts: accountOpener(running.engine),
+      perp: { marketMaker: false, markets: [defaultPerpMarkets[0]!], disclosureCacheMs: 0 },
+    });
+    // The market exists now: its first mark comes from the next tick.
+    await recordTick("30000");
+    for (const [name, phone] of [
+      ["a", "+4915100000081"],
+      ["b", "+4915100000082"],
+    ] as const) {
+      const registered = await registerByPhone(app, phone, "operator-token");
+      expect(registered.statusCode, registered.body).toBe(200);
+      users[name] = { token: registered.json().data.token, id: registered.json().data.user.id };
+      const credited = await app.inject({
+        method: "POST",
+        url: "/api/v1/operator/deposits",
+        headers: operator,
+        payload: {
+          id: `deposit-${name}`,
+          ownerId: users[name].id,
+          assetId: "USDT",
+          amount: "5000",
+          reference: `bank-${name}`,
+        },
+      });
+      expect(credited.statusCode, credited.body).toBe(200);
+    }
+    for (const name of ["demo", "maker"]) {
+      const demo = await call("POST", "/api/v1/auth/demo", { payload: {} });
+      users[name] = { token: demo.json().data.token, id: demo.json().data.user.id };
+    }
+  });
+  afterAll(async () => {
+    await app?.close();
+    await running?.close();
+  });
+
+  it("lists markets with terms, the mark and its tick, and the 90-day disclosure (public)", async () => {
+    const response = await call("GET", "/api/v1/perp/markets?mode=demo");
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().data).toMatchObject({
+      enabled: true,
+      items: [
+        {
+          marketId: "BTC-PERP",
+          instrumentId: "BTCUSDT",
+          asset: "USDT",
+          priceStep: "0.1",
+          contractSize: "0.001",
+          leverageMax: 50,
+          markPrice: "30000",
+          markTickIds: ["t2"],
+          openInterest: "0",
+        },
+      ],
+      disclosure: { accountsCount: 0, lostShareBps: null },
+    });
+  });
+
+  it("demo: transfer to the contract wallet, leveraged long, TP/SL, take-profit by a tick", async () => {
+    // Without margin in the contract wallet the order is refused and nothing moves.
+    const empty = await order("demo", {}, "de");
+    expect(empty.statusCode, empty.body).toBe(422);
+    expect(empty.json().error).toBe("insufficient_margin");
+    expect(empty.json().message).toMatch(/Kontrakt-Wallet/);
+    for (const user of ["demo", "maker"]) {
+      const moved = await transfer(user, "1000");
+      expect(moved.statusCode, moved.body).toBe(200);
+    }
+    const ask = await order("maker", {
+      side: "sell",
+      orderType: "limit",
+      price: "30000",
+      timeInForce: "post_only",
+    });
+    expect(ask.statusCode, ask.body).toBe(200);
+    expect(ask.json().data).toMatchObject({ status: "open", restingContracts: 10 });
+    const leverage = await call("PUT", "/api/v1/perp/markets/BTC-PERP/leverage", {
+      user: "demo",
+      payload: { leverage: 20 },
+    });
+    expect(leverage.statusCode, leverage.body).toBe(200);
+    const bought = await order("demo", {});
+    expect(bought.statusCode, bought.body).toBe(200);
+    expect(bought.json().data).toMatchObject({ status: "filled", filledContracts: 10 });
+    const long = await position("demo");
+    // 10 contracts × 0.001 BTC × 30,000 = 300 USDT at 20×: 15 USDT initial margin.
+    expect(long).toMatchObject({
+      side: "long",
+      contracts: "10",
+      entryPrice: "30000",
+      markPrice: "30000",
+      notional: "300",
+      margin: "15",
+      leverage: 20,
+      marginMode: "cross",
+    });
+    // Cross: the whole contract wallet (1,000 USDT) backs 300 USDT of notional, so no price
+    // liquidates it.
+    expect(long.liquidationPrice).toBeNull();
+    const tpSl = await call("PUT", "/api/v1/perp/positions/BTC-PERP/tp-sl", {
+      user: "demo",
+      payload: { takeProfitPrice: "31000", stopLossPrice: "29000" },
+    });
+    expect(tpSl.statusCode, tpSl.body).toBe(200);
+    expect(tpSl.json().data.position).toMatchObject({
+      takeProfitPrice: "31000",
+      stopLossPrice: "29000",
+    });
+    const offTick = await call("PUT", "/api/v1/perp/positions/BTC-PERP/tp-sl", {
+      user: "demo",
+      payload: { takeProfitPrice: "31000.05" },
+    });
+    expect(offTick.json().error).toBe("price_not_on_tick");
+    // A bid for the take-profit's market order, then the tick that fires it.
+    const bid = await order("maker", { side: "buy", orderType: "limit", price: "31000" });
+    expect(bid.statusCode, bid.body).toBe(200);
+    const firing = await recordTick("31000");
+    expect((await position("demo")).side).toBe("flat");
+    await settled();
+    const forced = await call("GET", "/api/v1/perp/liquidations", { user: "demo" });
+    expect(forced.statusCode, forced.body).toBe(200);
+    expect(forced.json().data.items[0]).toMatchObject({
+      kind: "take_profit",
+      marketId: "BTC-PERP",
+      instrumentId: "BTCUSDT",
+      price: "31000",
+      markPrice: "31000",
+      tickIds: [firing],
+    });
+    const fills = await call("GET", "/api/v1/perp/fills", { user: "demo" });
+    expect(fills.json().data.items).toMatchObject([
+      { side: "sell", role: "taker", price: "31000", contracts: 10, tickIds: [firing] },
+      { side: "buy", role: "taker", price: "30000", contracts: 10, realisedPnl: "0" },
+    ]);
+    // 10 × 0.001 × 1,000 = 10 USDT gained.
+    expect(fills.json().data.items[0].realisedPnl).toBe("10");
+    const history = await call("GET", "/api/v1/perp/orders/history", { user: "demo" });
+    expect(history.json().data.items).toMatchObject([
+      {
+        side: "sell",
+        orderType: "market",
+        reduceOnly: true,
+        status: "filled",
+        filledContracts: 10,
+      },
+      { side: "buy", orderType: "market", status: "filled", contracts: 10, filledContracts: 10 },
+    ]);
+  });
+
+  it("demo: isolated long liquidated by a crash tick; the liquidation shows the tick", async () => {
+    const mode = await call("PUT", "/api/v1/perp/markets/BTC-PERP/margin-mode", {
+      user: "demo",
+      payload: { marginMode: "isolated" },
+    });
+    expect(mode.statusCode, mode.body).toBe(200);
+    await call("PUT", "/api/v1/perp/markets/BTC-PERP/leverage", {
+      user: "demo",
+      payload: { leverage: 50 },
+    });
+    const ask = await order("maker", { side: "sell", orderType: "limit", price: "31000" });
+    expect(ask.statusCode, ask.body).toBe(200);
+    const bought = await order("demo", {});
+    expect(bought.json().data).toMatchObject({ status: "filled" });
+    const long = await position("demo");
+    expect(long).toMatchObject({ side: "long", marginMode: "isolated", leverage: 50 });
+    // Locked while the position is open.
+    const locked = await call("PUT", "/api/v1/perp/markets/BTC-PERP/margin-mode", {
+      user: "demo",
+      payload: { marginMode: "cross" },
+    });
+    expect(locked.json().error).toBe("margin_mode_locked");
+    const added = await call("POST", "/api/v1/perp/positions/BTC-PERP/margin", {
+      user: "demo",
+      payload: { direction: "add", amount: "1" },
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    expect(added.json().data.position.margin).toBe("7.2");
+    const crash = await recordTick("29000");
+    expect((await position("demo")).side).toBe("flat");
+    await settled();
+    const forced = await call("GET", "/api/v1/perp/liquidations", { user: "demo" });
+    const liquidation = forced
+      .json()
+      .data.items.find((e: { kind: string }) => e.kind === "liquidation");
+    expect(liquidation).toMatchObject({ markPrice: "29000", tickIds: [crash], contracts: "10" });
+  });
+
+  it("real: trade password, close, reverse, close all; another user's order is not found", async () => {
+    for (const user of ["a", "b"]) expect((await transfer(user, "2000")).statusCode).toBe(200);
+    const noPassword = await order("a", {});
+    expect(noPassword.json().error).toBe("trade_password_required");
+    const wrong = await order("a", { tradePassword: "wrong-password" });
+    expect(wrong.json().error).toBe("trade_password_invalid");
+    const resting = await order("b", {
+      side: "sell",
+      orderType: "limit",
+      price: "29100",
+      contracts: 40,
+      tradePassword: "trade1234",
+    });
+    expect(resting.statusCode, resting.body).toBe(200);
+    const orderId = resting.json().data.orderId;
+    const foreign = await call("DELETE", `/api/v1/perp/orders/${orderId}`, { user: "a" });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error).toBe("order_not_found");
+    const open = await call("GET", "/api/v1/perp/orders/open", { user: "b" });
+    expect(open.json().data.items).toMatchObject([{ orderId, price: "29100", contracts: 40 }]);
+    const bought = await order("a", { tradePassword: "trade1234" });
+    expect(bought.json().data).toMatchObject({ status: "filled", filledContracts: 10 });
+    const reversed = await call("POST", "/api/v1/perp/positions/BTC-PERP/reverse", {
+      user: "a",
+      payload: { requestId: nextId() },
+    });
+    // A sell of 20 needs a bid: none rests, so the market order expires unfilled.
+    expect(reversed.statusCode, reversed.body).toBe(200);
+    expect(reversed.json().data).toMatchObject({ status: "expired", filledContracts: 0 });
+    const bid = await order("b", {
+      side: "buy",
+      orderType: "limit",
+      price: "29000",
+      contracts: 40,
+      tradePassword: "trade1234",
+    });
+    expect(bid.statusCode, bid.body).toBe(200);
+    const again = await call("POST", "/api/v1/perp/positions/BTC-PERP/reverse", {
+      user: "a",
+      payload: { requestId: nextId() },
+    });
+    expect(again.json().data).toMatchObject({ status: "filled", filledContracts: 20 });
+    expect(await position("a")).toMatchObject({ side: "short", contracts: "10" });
+    const closed = await call("POST", "/api/v1/perp/positions/close-all", {
+      user: "a",
+      payload: { requestId: nextId() },
+    });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect(closed.json().data).toMatchObject({ closed: true });
+    expect((await position("a")).side).toBe("flat");
+    const cancelled = await call("DELETE", `/api/v1/perp/orders/${orderId}`, { user: "b" });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    // Demo money and real money stay apart.
+    const demoId = users.demo!.id;
+    expect(query((s) => getBalance(s, demoId, "real", "contract", "USDT")).available).toBe(0n);
+    const nothing = await call("POST", "/api/v1/perp/positions/BTC-PERP/close", {
+      user: "a",
+      payload: { requestId: nextId() },
+    });
+    expect(nothing.json().error).toBe("position_not_found");
+  });
+
+  it("refuses bad input and other markets without moving anything", async () => {
+    const before = query((s) => getBalance(s, users.demo!.id, "demo", "contract", "USDT"));
+    for (const [fields, error] of [
+      [{ marketId: "NOPE-PERP" }, "perp_market_not_found"],
+      [{ orderType: "limit", price: "30000.05" }, "price_not_on_tick"],
+      [{ orderType: "limit" }, "validation_failed"],
+      [{ price: "30000" }, "order_type_invalid"],
+      [{ contracts: 0 }, "validation_failed"],
+      [{ contracts: 1.5 }, "validation_failed"],
+      [{ orderType: "limit", price: "-1" }, "validation_failed"],
+      [{ reduceOnly: true }, "reduce_only_would_increase"],
+    ] as const) {
+      const response = await order("demo", fields);
+      expect(response.json().error, JSON.stringify(fields)).toBe(error);
+    }
+    const margin = await call("POST", "/api/v1/perp/positions/BTC-PERP/margin", {
+      user: "demo",
+      payload: { direction: "add", amount: "1.0000001" },
+    });
+    expect(margin.json().error).toBe("amount_too_many_decimals");
+    const anonymous = await call("GET", "/api/v1/perp/positions");
+    expect(anonymous.statusCode).toBe(401);
+    expect(query((s) => getBalance(s, users.demo!.id, "demo", "contract", "USDT"))).toEqual(before);
+  });
+});
