@@ -20,6 +20,11 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "POST /api/v1/operator/market-maker/funding": finance,
   "POST /api/v1/operator/savings/yield": finance,
   "POST /api/v1/operator/stocks/inventory": finance,
+  // Loans: finance decides applications and funds the pool; products are configuration.
+  "GET /api/v1/operator/loans/pending": anyRole,
+  "POST /api/v1/operator/loans/:loanId/decision": finance,
+  "POST /api/v1/operator/loans/pool": finance,
+  "PUT /api/v1/operator/loans/products": admin,
   "GET /api/v1/operator/withdrawals": anyRole,
   "POST /api/v1/operator/withdrawals/:withdrawalId/approve": finance,
   "POST /api/v1/operator/withdrawals/:withdrawalId/reject": finance,
