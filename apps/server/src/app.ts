@@ -17,6 +17,8 @@ import type { SmsProvider } from "./modules/auth/sms.ts";
 import { healthModule } from "./modules/health/health.routes.ts";
 import { newsModule } from "./modules/news/news.routes.ts";
 import { noticesModule } from "./modules/notices/notices.routes.ts";
+import { OperatorAccounts } from "./modules/auth/operator-accounts.ts";
+import { operatorAccountsModule } from "./modules/auth/operator-accounts.routes.ts";
 import { operatorModule } from "./modules/operator/operator.routes.ts";
 import { proofModule } from "./modules/proof/proof.routes.ts";
 import { tapeModule } from "./modules/tape/tape.routes.ts";
@@ -214,10 +216,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A socket's identity ends with its session (issue 14 item 6).
   const hub = deps.market?.hub;
   if (hub) auth.sessions.onRevoke((userId, tokenHash) => hub.endSessions(`${userId}`, tokenHash));
+  const operatorAccounts = new OperatorAccounts(database, now, deps.passwordCost);
   await app.register(authenticatePlugin, {
     sessions: auth.sessions,
     operatorToken: deps.operatorToken,
+    operatorSessions: operatorAccounts,
   });
+  await app.register(operatorAccountsModule, { accounts: operatorAccounts });
   await app.register(docsRoutes);
 
   await app.register(healthModule, { database, now });

@@ -21,3 +21,4 @@ export * from "./bank-deposits.ts";
 export * from "./chain-deposits.ts";
 export * from "./security.ts";
 export * from "./identity.ts";
+export * from "./operators.ts";
