@@ -30,6 +30,9 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "POST /api/v1/operator/withdrawals/:withdrawalId/reject": finance,
   "POST /api/v1/operator/withdrawals/:withdrawalId/sent": finance,
   "POST /api/v1/operator/withdrawals/:withdrawalId/complete": finance,
+  "POST /api/v1/operator/withdrawals/:withdrawalId/broadcast": finance,
+  // The local test chain's faucet: valueless tokens, development deployments only.
+  "POST /api/v1/operator/local-chain/mint": admin,
   "GET /api/v1/operator/bank-deposits": anyRole,
   "POST /api/v1/operator/bank-deposits/:depositId/credit": finance,
   "POST /api/v1/operator/bank-deposits/:depositId/reject": finance,
