@@ -13,6 +13,8 @@ const children = [
     env: {
       PUBLIC_URL: "http://localhost:5173",
       SECONDS_HOUSE_DEV_FUNDING: "100000",
+      // Crypto deposits and payouts on the in-process test chain (valueless tokens).
+      CHAIN_MODE: "local",
       ...process.env,
     },
   }),

@@ -1,7 +1,11 @@
 // The whole app as the server builds it (engine, journal, read models, market data with the
 // kernel, every module) for the security suite, with a clock the tests move so rate limits
 // never hide what a check would answer.
+import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { generatePrivateKey, HDKey } from "viem/accounts";
+import { EvmChainAdapter } from "../../apps/server/src/modules/chain/chain-adapter.ts";
+import { LocalChain, localChainId } from "../../apps/server/src/modules/chain/local/local-chain.ts";
 import { expect } from "vitest";
 import { buildApp } from "../../apps/server/src/app.ts";
 import type { Database } from "../../apps/server/src/db/database.ts";
@@ -43,7 +47,26 @@ export async function startSecurityApp(database: Database): Promise<SecurityApp>
     tape: new MemoryTapeSink(),
     kernel: running.engine,
   });
+  // The local chain, so the deposit endpoints and the test-token faucet are in the matrix too.
+  const chain = await LocalChain.start({ faucetKey: generatePrivateKey() });
   const app = await buildApp({
+    chain: {
+      xpub: HDKey.fromMasterSeed(randomBytes(32)).publicExtendedKey,
+      pollMs: 0,
+      networks: [
+        {
+          network: "ethereum",
+          adapter: new EvmChainAdapter(localChainId, chain),
+          token: chain.token,
+          tokenDecimals: 6,
+          assetId: "USDT",
+          confirmations: 3,
+          minimum: "10",
+          testChain: true,
+        },
+      ],
+    },
+    localChain: chain,
     database,
     now,
     engine: running.engine,

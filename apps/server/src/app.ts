@@ -18,6 +18,8 @@ import { healthModule } from "./modules/health/health.routes.ts";
 import { newsModule } from "./modules/news/news.routes.ts";
 import { invitationsModule } from "./modules/invitations/invitations.routes.ts";
 import { noticesModule } from "./modules/notices/notices.routes.ts";
+import { OperatorAccounts } from "./modules/auth/operator-accounts.ts";
+import { operatorAccountsModule } from "./modules/auth/operator-accounts.routes.ts";
 import { operatorModule } from "./modules/operator/operator.routes.ts";
 import { proofModule } from "./modules/proof/proof.routes.ts";
 import { tapeModule } from "./modules/tape/tape.routes.ts";
@@ -34,6 +36,14 @@ import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts
 import { spotModule } from "./modules/spot/spot.routes.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
 import type { WithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
+import { ChainDeposits, type ChainNetworkConfig } from "./modules/chain/chain-deposits.ts";
+import { ChainRepository } from "./modules/chain/chain.repository.ts";
+import type { LocalChain } from "./modules/chain/local/local-chain.ts";
+import { ChainWithdrawals } from "./modules/chain/chain-withdrawals.ts";
+import type { WithdrawalRepository } from "./modules/wallet/wallet.repository.ts";
+import type { WalletWithdrawals } from "./modules/wallet/wallet.withdrawals.ts";
+import { getAssets } from "@candor/kernel";
+import { chainModule } from "./modules/chain/chain.routes.ts";
 import { bankDepositsModule } from "./modules/bank-deposits/bank-deposits.routes.ts";
 import { AppError } from "./http/app-error.ts";
 import { identityModule } from "./modules/identity/identity.routes.ts";
@@ -122,6 +132,25 @@ export interface AppDeps {
   uploads?: { dir: string; limits?: Partial<ImageLimits> };
   /** The operator's bank account and the assets bank deposits credit; unset: bank deposits off. */
   bankDeposits?: BankDepositSettings;
+  /** Crypto deposits (and on-chain withdrawals): the chains watched; unset: none. */
+  chain?: ChainModuleSettings;
+  /** The in-process chain of CHAIN_MODE=local (development and tests): its token faucet. */
+  localChain?: LocalChain;
+}
+
+/** The chains crypto deposits arrive on (see modules/chain). */
+export interface ChainModuleSettings {
+  /** The operator's extended public key; deposit addresses are its children (index = user id). */
+  xpub: string;
+  networks: readonly ChainNetworkConfig[];
+  /** Watcher period, ms (default 4,000; 0: only when called, as tests do). */
+  pollMs?: number;
+  /** The operator's hot-wallet key (CHAIN_MODE=local only): approved withdrawals are paid from it. */
+  hotKey?: `0x${string}`;
+  /** Receives the watcher once built (tests drive its rounds). */
+  onDeposits?: (deposits: ChainDeposits) => void;
+  /** Receives the payout side once built (tests drive its rounds). */
+  onPayouts?: (payouts: ChainWithdrawals) => void;
 }
 
 /** GET paths answered from the read models (order history, finished orders, statements). */
@@ -188,10 +217,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A socket's identity ends with its session (issue 14 item 6).
   const hub = deps.market?.hub;
   if (hub) auth.sessions.onRevoke((userId, tokenHash) => hub.endSessions(`${userId}`, tokenHash));
+  const operatorAccounts = new OperatorAccounts(database, now, deps.passwordCost);
   await app.register(authenticatePlugin, {
     sessions: auth.sessions,
     operatorToken: deps.operatorToken,
+    operatorSessions: operatorAccounts,
   });
+  await app.register(operatorAccountsModule, { accounts: operatorAccounts });
   await app.register(docsRoutes);
 
   await app.register(healthModule, { database, now });
@@ -209,6 +241,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   if (deps.engine) {
     const streams = deps.market?.hub;
+    let walletWithdrawals:
+      { service: WalletWithdrawals; repository: WithdrawalRepository } | undefined;
     const uploads = new UploadsService({
       database,
       now,
@@ -233,6 +267,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       recipients: auth,
       withdrawAddressLockMs: deps.withdrawAddressLockMs,
       withdrawals: deps.withdrawals,
+      onWithdrawals: (service, repository) => (walletWithdrawals = { service, repository }),
       withdrawalGate: async (userId, totpCode) => {
         if (
           identityTierNeeded !== "none" &&
@@ -286,6 +321,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       uploads,
       operator: new OperatorService(deps.engine, auth),
       settings: deps.bankDeposits ?? { bank: null, assets: ["USDT"] },
+    });
+    await app.register(chainModule, {
+      deposits: deps.chain
+        ? new ChainDeposits({
+            engine: deps.engine,
+            repository: new ChainRepository(database),
+            xpub: deps.chain.xpub,
+            networks: deps.chain.networks,
+            now,
+          })
+        : undefined,
+      pollMs: deps.chain?.pollMs,
+      onDeposits: deps.chain?.onDeposits,
+      localChain: deps.localChain,
+      onPayouts: deps.chain?.onPayouts,
+      payouts:
+        deps.chain && walletWithdrawals
+          ? new ChainWithdrawals({
+              withdrawals: walletWithdrawals.service,
+              records: walletWithdrawals.repository,
+              repository: new ChainRepository(database),
+              networks: deps.chain.networks,
+              hotKey: deps.chain.hotKey,
+              scaleOf: (assetId) =>
+                deps.engine!.query(
+                  (s) => getAssets(s).find((a) => a.assetId === assetId)?.scale ?? 0,
+                ),
+              now,
+            })
+          : undefined,
     });
     await app.register(proofModule, {
       database,

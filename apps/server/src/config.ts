@@ -124,6 +124,37 @@ const ConfigSchema = z.object({
   BANK_CODE: z.string().min(1).max(100).optional(),
   /** What users should write in the transfer's reference, or any other instruction. */
   BANK_DEPOSIT_NOTE: z.string().min(1).max(500).optional(),
+  /**
+   * Crypto deposits and on-chain withdrawals: "off" (default), "local" (an in-process test chain
+   * with a valueless test token, for development and demos: never in production) or "rpc"
+   * (a node at CHAIN_RPC_URL, deposit addresses from CHAIN_XPUB).
+   */
+  CHAIN_MODE: z.enum(["off", "local", "rpc"]).default("off"),
+  CHAIN_RPC_URL: z
+    .string()
+    .regex(/^https?:\/\//, "must start with http:// or https://")
+    .optional(),
+  CHAIN_ID: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  CHAIN_NETWORK: z.enum(["ethereum", "bsc", "cronos"]).default("ethereum"),
+  /** The USDT contract on the chain (rpc mode). */
+  CHAIN_TOKEN: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be an 0x address")
+    .optional(),
+  CHAIN_TOKEN_DECIMALS: z.coerce.number().int().min(0).max(36).default(6),
+  /** The operator's extended public key (xpub…); never a private key (rpc mode). */
+  CHAIN_XPUB: z
+    .string()
+    .regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,112}$/, "must be an xpub")
+    .optional(),
+  /** Blocks before a deposit is credited or a withdrawal completed (default 12; local 3). */
+  CHAIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(10_000).optional(),
+  /** Smallest deposit credited, whole units (default 10). */
+  CHAIN_DEPOSIT_MINIMUM: z
+    .string()
+    .regex(/^\d{1,12}(\.\d{1,18})?$/)
+    .default("10"),
+  CHAIN_POLL_MS: z.coerce.number().int().min(0).max(3_600_000).default(4_000),
   BINANCE_STREAM_URL: z
     .string()
     .regex(/^wss?:\/\//, "must start with ws:// or wss://")

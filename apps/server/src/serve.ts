@@ -13,6 +13,7 @@ import { migrate } from "./db/migrate.ts";
 import { accountOpener } from "./engine/submit.ts";
 import { openEngine } from "./engine/open-engine.ts";
 import { createMarketModule } from "./modules/market/market.module.ts";
+import { chainSetup } from "./modules/chain/chain-setup.ts";
 import { uploadsDir } from "./modules/uploads/uploads-dir.ts";
 import pino from "pino";
 import { instruments } from "@candor/market";
@@ -100,7 +101,10 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
   });
   let handler: Parameters<StartingServer["handOver"]>[0] | undefined;
   mark("market");
+  const chain = await chainSetup(config, dataDir);
   const app = await buildApp({
+    chain: chain?.settings,
+    localChain: chain?.local,
     database,
     webRoot,
     logLevel: config.LOG_LEVEL,

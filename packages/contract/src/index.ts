@@ -18,6 +18,8 @@ export * from "./loans.ts";
 export * from "./savings.ts";
 export * from "./stocks.ts";
 export * from "./bank-deposits.ts";
+export * from "./chain-deposits.ts";
 export * from "./security.ts";
 export * from "./identity.ts";
 export * from "./invitations.ts";
+export * from "./operators.ts";

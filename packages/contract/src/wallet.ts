@@ -789,6 +789,22 @@ export const markWithdrawalSent = defineEndpoint({
   errors: [...operatorWithdrawalErrors],
 });
 
+export const broadcastWithdrawal = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/withdrawals/:withdrawalId/broadcast",
+  summary:
+    "Operator: pay an approved withdrawal on chain from the hot wallet (an ERC-20 transfer of " +
+    "exactly its amount); marked sent with the hash, completed by the watcher once confirmed",
+  tag: "operator",
+  auth: "operator",
+  params: OperatorWithdrawalParams,
+  response: OperatorWithdrawalView,
+  errors: [...operatorWithdrawalErrors, "withdraw_not_supported"],
+  description:
+    "Only where the server holds a hot wallet (CHAIN_MODE=local). Repeating it re-broadcasts " +
+    "the same signed transaction; a withdrawal is never signed twice.",
+});
+
 export const completeWithdrawal = defineEndpoint({
   method: "POST",
   path: "/api/v1/operator/withdrawals/:withdrawalId/complete",

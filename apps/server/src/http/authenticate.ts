@@ -19,8 +19,10 @@ declare module "fastify" {
   interface FastifyRequest {
     /** Set by `app.authenticate("user")`; null when the endpoint is public. */
     user: AuthUser | null;
-    /** True when the request carried the operator token. */
+    /** True when the request carried the operator token or a named operator's session. */
     operator: boolean;
+    /** The named operator of the request (issue 17); null for the bootstrap token. */
+    operatorAccount: { id: string; role: string } | null;
   }
   interface FastifyInstance {
     /** A preHandler that requires a signed-in user or the operator token. */
@@ -94,12 +96,25 @@ export interface AuthenticateOptions {
   sessions: SessionLookup;
   /** The operator's bearer token; when unset, operator endpoints answer 401 to everyone. */
   operatorToken?: string;
+  /**
+   * Named operators' sessions (issue 17): resolves a bearer token to an operator whose role may
+   * call `METHOD routePath`, throws `forbidden` when the role may not, null when the token is
+   * not an operator session.
+   */
+  operatorSessions?: {
+    authoriseRequest(
+      token: string,
+      method: string,
+      routePath: string,
+    ): Promise<{ id: string; role: string } | null>;
+  };
 }
 
 /** Decorates `app.authenticate(level)` and `request.user`; register once, before routes. */
 export const authenticatePlugin = fp(async (app: FastifyInstance, options: AuthenticateOptions) => {
   app.decorateRequest("user", null);
   app.decorateRequest("operator", false);
+  app.decorateRequest("operatorAccount", null);
 
   async function sessionUser(request: FastifyRequest): Promise<AuthUser | null> {
     const token = requestToken(request);
@@ -124,8 +139,23 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, options: Authe
   app.decorate("authenticate", (level: Exclude<EndpointAuth, "none">) => {
     const handler: preHandlerAsyncHookHandler = async (request) => {
       if (level === "operator") {
-        if (!isOperator(request)) throw new AppError("unauthorized");
+        if (isOperator(request)) {
+          request.operator = true;
+          return;
+        }
+        const header = request.headers.authorization;
+        const token = header?.startsWith("Bearer ") ? header.slice(7).trim() : undefined;
+        const account =
+          token && options.operatorSessions
+            ? await options.operatorSessions.authoriseRequest(
+                token,
+                request.method,
+                request.routeOptions.url ?? "",
+              )
+            : null;
+        if (!account) throw new AppError("unauthorized");
         request.operator = true;
+        request.operatorAccount = account;
         return;
       }
       const credential = requestCredential(request);

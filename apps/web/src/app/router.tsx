@@ -48,6 +48,7 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/assets/addresses", page(() => import("./routes/addresses.tsx"))],
   ["/assets/withdraw", page(() => import("./routes/withdraw.tsx"))],
   ["/assets/bank-deposit", page(() => import("./routes/bank-deposit.tsx"))],
+  ["/assets/recharge", page(() => import("./routes/crypto-deposit.tsx"))],
   ["/trade", page(() => import("./routes/trade.tsx"))],
   ["/options", page(() => import("./routes/options.tsx"))],
   ["/options/orders", page(() => import("./routes/option-orders.tsx"))],

@@ -4,15 +4,14 @@
 import { divCeil } from "../amount/amount.ts";
 import { assert } from "../assert.ts";
 import type { BookFill, BookListener } from "../book/types.ts";
-import { accountOf, systemOwner } from "../ledger/accounts.ts";
 import { post, release } from "../ledger/post.ts";
 import type { OwnerState } from "../ledger/state.ts";
 import type { KernelState } from "../state.ts";
-import { systemOwners } from "../types.ts";
 import { holdFor, holdUnits } from "./holds.ts";
 import { openOrderIds, setHeld, setHeldUnits, type OrderState } from "./state.ts";
 import type { CancelReason } from "./types.ts";
 import { emit } from "../events.ts";
+import { collectFee } from "../funds/fee.ts";
 
 const BPS = 10_000n;
 
@@ -71,30 +70,27 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
   });
   setHeld(seller, seller.heldAmount - baseAmount);
   assert(buyer.heldAmount >= 0n && seller.heldAmount >= 0n, "order hold went negative");
-  const fees = systemOwner(state, taker.owner.mode, systemOwners.fees);
   // Each side pays its fee in what it receives: the buyer in base, the seller in quote.
   const makerAccount = takerBuys ? maker.quoteAccount : maker.baseAccount;
   const takerAccount = takerBuys ? taker.baseAccount : taker.quoteAccount;
   const feeMaker = feeOf(takerBuys ? quoteAmount : baseAmount, market.feeBpsMaker);
   const feeTaker = feeOf(takerBuys ? baseAmount : quoteAmount, market.feeBpsTaker);
-  if (feeMaker > 0n) {
-    post(state, {
-      debit: makerAccount,
-      credit: accountOf(state, fees, "fund", makerAccount.assetId),
-      amount: feeMaker,
-      reason: "fee_maker",
-      refs: takerBuys ? sellerRefs : buyerRefs,
-    });
-  }
-  if (feeTaker > 0n) {
-    post(state, {
-      debit: takerAccount,
-      credit: accountOf(state, fees, "fund", takerAccount.assetId),
-      amount: feeTaker,
-      reason: "fee_taker",
-      refs: takerBuys ? buyerRefs : sellerRefs,
-    });
-  }
+  collectFee(state, {
+    product: "spot",
+    mode: taker.owner.mode,
+    payer: makerAccount,
+    amount: feeMaker,
+    reason: "fee_maker",
+    refs: takerBuys ? sellerRefs : buyerRefs,
+  });
+  collectFee(state, {
+    product: "spot",
+    mode: taker.owner.mode,
+    payer: takerAccount,
+    amount: feeTaker,
+    reason: "fee_taker",
+    refs: takerBuys ? buyerRefs : sellerRefs,
+  });
   maker.filledLots += fill.quantityLots;
   taker.filledLots += fill.quantityLots;
   assert(

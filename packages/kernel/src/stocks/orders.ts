@@ -2,6 +2,7 @@
 // stop-loss. Fills run only when the order is placed (at the last recorded quote) or from
 // `onTick` (a recorded tick that crosses), always during the session and citing the tick.
 
+import { collectFee } from "../funds/fee.ts";
 import { assert } from "../assert.ts";
 import { emit } from "../events.ts";
 import { accountOf, findOwner, ownerOf, systemOwner } from "../ledger/accounts.ts";
@@ -472,7 +473,7 @@ function fillOrder(
   if (order.side === "buy") {
     assert(cost.net <= order.prepaid, "a buy fill costs more than its prepaid amount");
     post(state, { debit: userFund, debitHeld: true, credit: houseFund, amount: cost.notional, reason: "stock_trade", refs }); // prettier-ignore
-    if (cost.commission > 0n) post(state, { debit: userFund, debitHeld: true, credit: feesFund, amount: cost.commission, reason: "stock_commission", refs }); // prettier-ignore
+    collectFee(state, { product: "stocks", mode: order.mode, payer: userFund, debitHeld: true, amount: cost.commission, reason: "stock_commission", refs }); // prettier-ignore
     if (cost.stampDuty > 0n) post(state, { debit: userFund, debitHeld: true, credit: feesFund, amount: cost.stampDuty, reason: "stock_stamp_duty", refs }); // prettier-ignore
     released = order.prepaid - cost.net;
     if (released > 0n) release(state, userFund, released);
@@ -490,7 +491,7 @@ function fillOrder(
     assert(extra >= 0n, "a sell fills below what the house reserved");
     if (order.houseReserved > 0n) post(state, { debit: houseFund, debitHeld: true, credit: userFund, amount: order.houseReserved, reason: "stock_trade", refs }); // prettier-ignore
     if (extra > 0n) post(state, { debit: houseFund, credit: userFund, amount: extra, reason: "stock_trade", refs }); // prettier-ignore
-    if (cost.commission > 0n) post(state, { debit: userFund, credit: feesFund, amount: cost.commission, reason: "stock_commission", refs }); // prettier-ignore
+    collectFee(state, { product: "stocks", mode: order.mode, payer: userFund, amount: cost.commission, reason: "stock_commission", refs }); // prettier-ignore
     if (cost.stampDuty > 0n) post(state, { debit: userFund, credit: feesFund, amount: cost.stampDuty, reason: "stock_stamp_duty", refs }); // prettier-ignore
     // The shares sold leave the holding with their share of the cost basis (rounded down).
     const basisOut = (holding.costBasis * order.quantity) / holding.quantity;

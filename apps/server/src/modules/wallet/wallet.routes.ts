@@ -81,6 +81,8 @@ export interface WalletModuleOptions {
   withdrawAddressLockMs?: number;
   /** Withdrawal minimums, fees and the two-approval amounts (default: USDT on three chains). */
   withdrawals?: WithdrawalConfig;
+  /** Receives the withdrawals service once built (the chain module pays out and completes). */
+  onWithdrawals?: (withdrawals: WalletWithdrawals, repository: WithdrawalRepository) => void;
   /**
    * Checked before a withdrawal request; throws to refuse it (identity verification tier,
    * WITHDRAW_REQUIRES_IDENTITY, and the two-factor code once 2FA is on; issue 17). Unset: no
@@ -124,15 +126,17 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
   });
   const exchange = new QuickExchange({ engine: options.engine, records, ...options.exchange });
   const addressRepository = new WithdrawAddressRepository(options.database);
+  const withdrawalRepository = new WithdrawalRepository(options.database);
   const withdrawals = new WalletWithdrawals({
     engine: options.engine,
-    repository: new WithdrawalRepository(options.database),
+    repository: withdrawalRepository,
     addresses: addressRepository,
     tradePassword: options.tradePassword,
     allowTradePasswordAttempt,
     now: options.now ?? Date.now,
     config: options.withdrawals ?? defaultWithdrawalConfig,
   });
+  options.onWithdrawals?.(withdrawals, withdrawalRepository);
   // A request a crash left between its record and the kernel's hold is settled at start.
   app.addHook("onReady", async () => withdrawals.settleAll());
   const addresses = new WithdrawAddressBook({

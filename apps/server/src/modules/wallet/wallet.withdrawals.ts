@@ -204,6 +204,12 @@ export class WalletWithdrawals {
     return { items: await this.operatorViews(rows) };
   }
 
+  /** One withdrawal as the operator sees it. */
+  async operatorDetail(withdrawalId: string) {
+    const row = await this.found(withdrawalId);
+    return this.operatorView(row.id);
+  }
+
   async approve(withdrawalId: string, operatorId: string) {
     const row = await this.found(withdrawalId);
     return this.serialized(row.commandId, async () => {
@@ -234,7 +240,7 @@ export class WalletWithdrawals {
   }
 
   /** The payout is confirmed: the kernel pays the held amount out and the fee to fees. */
-  async complete(withdrawalId: string, operatorId: string) {
+  async complete(withdrawalId: string, operatorId: string | null) {
     const row = await this.found(withdrawalId);
     return this.serialized(row.commandId, async () => {
       const current = await this.options.repository.byId(row.id);

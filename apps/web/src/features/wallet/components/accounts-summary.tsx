@@ -35,6 +35,9 @@ export function AccountsSummary() {
         ))}
       </ul>
       <div className="link-row">
+        <Link to="/assets/recharge" data-testid="assets-crypto-deposit-link">
+          {t("wallet.chainDeposit.title")}
+        </Link>
         <Link to="/assets/bank-deposit" data-testid="assets-bank-deposit-link">
           {t("wallet.bankDeposit.title")}
         </Link>

@@ -1,0 +1,263 @@
+import { createHash, randomBytes } from "node:crypto";
+import { sql } from "kysely";
+import type { Database } from "../../db/database.ts";
+import { AppError } from "../../http/app-error.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
+import { newTotpSecret, otpauthUri, verifyTotp } from "./totp.ts";
+import { operatorRoles, roleMayCall, type OperatorRole } from "./operator-roles.ts";
+
+/** How long an operator session works (short: operators sign in each shift). */
+export const operatorSessionMs = 8 * 60 * 60 * 1000;
+
+/** A named operator as the rest of the server sees it. */
+export interface Operator {
+  id: string;
+  email: string;
+  displayName: string;
+  role: OperatorRole;
+}
+
+/** What enrolment returns once: the TOTP secret and the otpauth:// URI for the QR code. */
+export interface OperatorEnrolment {
+  operator: Operator;
+  totpSecret: string;
+  otpauthUri: string;
+}
+
+/** One audit log entry. */
+export interface AuditEntry {
+  id: string;
+  operatorId: string | null;
+  action: string;
+  reason: string;
+  userId: string | null;
+  detail: string;
+  atMs: number;
+}
+
+const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
+
+function toOperator(row: Record<string, unknown>): Operator {
+  return {
+    id: String(row.id),
+    email: String(row.email),
+    displayName: String(row.display_name),
+    role: row.role as OperatorRole,
+  };
+}
+
+/**
+ * Named operators (issue 17): accounts with a role, a password and a mandatory TOTP secret,
+ * their own sessions, and the audit log. The bootstrap token (OPERATOR_TOKEN) may only create
+ * the first admin; every later operator is created by an admin, with a reason, in the log.
+ */
+export class OperatorAccounts {
+  constructor(
+    private readonly database: Database,
+    private readonly now: () => number,
+    private readonly passwordCost?: number,
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /** Creates the first admin; refused once any operator exists. */
+  async bootstrapAdmin(input: {
+    email: string;
+    displayName: string;
+    password: string;
+  }): Promise<OperatorEnrolment> {
+    const existing = await sql<{ n: string }>`SELECT count(*) AS n FROM operators`.execute(this.db);
+    if (Number(existing.rows[0]?.n ?? 0) > 0) throw new AppError("forbidden");
+    const enrolment = await this.insert({ ...input, role: "admin" }, null);
+    await this.audit(null, "operator.bootstrap", "first admin", null, enrolment.operator.id);
+    return enrolment;
+  }
+
+  /** An admin creates an operator; the reason goes to the audit log. */
+  async create(
+    actor: Operator,
+    input: { email: string; displayName: string; password: string; role: OperatorRole },
+    reason: string,
+  ): Promise<OperatorEnrolment> {
+    if (actor.role !== "admin") throw new AppError("forbidden");
+    if (!operatorRoles.includes(input.role)) throw new AppError("validation_failed");
+    requireReason(reason);
+    const enrolment = await this.insert(input, actor.id);
+    await this.audit(
+      actor.id,
+      "operator.create",
+      reason,
+      null,
+      `${enrolment.operator.id}:${input.role}`,
+    );
+    return enrolment;
+  }
+
+  private async insert(
+    input: { email: string; displayName: string; password: string; role: OperatorRole },
+    createdBy: string | null,
+  ): Promise<OperatorEnrolment> {
+    if (input.password.length < 12) throw new AppError("validation_failed");
+    const email = input.email.trim().toLowerCase();
+    const taken = await sql`SELECT 1 FROM operators WHERE email = ${email}`.execute(this.db);
+    if (taken.rows.length > 0) throw new AppError("validation_failed");
+    const secret = newTotpSecret();
+    const passwordHash = await hashPassword(input.password, this.passwordCost);
+    const result = await sql<Record<string, unknown>>`
+      INSERT INTO operators (email, display_name, role, password_hash, totp_secret, created_by, created_at)
+      VALUES (${email}, ${input.displayName}, ${input.role}, ${passwordHash}, ${secret},
+              ${createdBy}, ${new Date(this.now())})
+      RETURNING id, email, display_name, role`.execute(this.db);
+    const operator = toOperator(result.rows[0]!);
+    return {
+      operator,
+      totpSecret: secret,
+      otpauthUri: otpauthUri(secret, email, "Candor operator"),
+    };
+  }
+
+  /** Confirms TOTP enrolment with the operator's password and a first code. */
+  async confirmTotp(email: string, password: string, code: string): Promise<Operator> {
+    const row = await this.checkPassword(email, password);
+    if (row.totp_confirmed_at !== null) throw new AppError("two_factor_already_enabled");
+    const step = verifyTotp(String(row.totp_secret), code, this.now(), undefined);
+    if (step === undefined) throw new AppError("two_factor_invalid");
+    await sql`UPDATE operators SET totp_confirmed_at = ${new Date(this.now())},
+              totp_last_used_step = ${step.toString()} WHERE id = ${String(row.id)}`.execute(
+      this.db,
+    );
+    const operator = toOperator(row);
+    await this.audit(operator.id, "operator.totp_enrolled", "enrolment", null, "");
+    return operator;
+  }
+
+  /** Signs in with password and a TOTP code (mandatory); returns a bearer token once. */
+  async signIn(
+    email: string,
+    password: string,
+    code: string,
+  ): Promise<{ token: string; expiresAtMs: number; operator: Operator }> {
+    const row = await this.checkPassword(email, password);
+    if (row.totp_confirmed_at === null) throw new AppError("two_factor_not_enabled");
+    const last =
+      row.totp_last_used_step === null ? undefined : BigInt(String(row.totp_last_used_step));
+    const step = verifyTotp(String(row.totp_secret), code, this.now(), last);
+    if (step === undefined) throw new AppError("two_factor_invalid");
+    await sql`UPDATE operators SET totp_last_used_step = ${step.toString()}
+              WHERE id = ${String(row.id)}`.execute(this.db);
+    const token = randomBytes(32).toString("base64url");
+    const expiresAtMs = this.now() + operatorSessionMs;
+    await sql`INSERT INTO operator_sessions (token_hash, operator_id, created_at, expires_at)
+              VALUES (${sha256Hex(token)}, ${String(row.id)}, ${new Date(this.now())},
+                      ${new Date(expiresAtMs)})`.execute(this.db);
+    const operator = toOperator(row);
+    await this.audit(operator.id, "operator.sign_in", "sign-in", null, "");
+    return { token, expiresAtMs, operator };
+  }
+
+  /** The operator of a session token; null when unknown, revoked, expired or disabled. */
+  async byToken(token: string): Promise<Operator | null> {
+    const result = await sql<Record<string, unknown>>`
+      SELECT o.id, o.email, o.display_name, o.role FROM operator_sessions s
+      JOIN operators o ON o.id = s.operator_id
+      WHERE s.token_hash = ${sha256Hex(token)} AND s.revoked_at IS NULL
+        AND s.expires_at > ${new Date(this.now())} AND o.disabled_at IS NULL`.execute(this.db);
+    const row = result.rows[0];
+    return row ? toOperator(row) : null;
+  }
+
+  /** Ends a session. */
+  async signOut(token: string): Promise<void> {
+    await sql`UPDATE operator_sessions SET revoked_at = ${new Date(this.now())}
+              WHERE token_hash = ${sha256Hex(token)} AND revoked_at IS NULL`.execute(this.db);
+  }
+
+  /** The operator of `token` if their role may call `METHOD path`; throws otherwise. */
+  async authorise(token: string, method: string, path: string): Promise<Operator> {
+    const operator = await this.byToken(token);
+    if (!operator) throw new AppError("unauthorized");
+    if (!roleMayCall(operator.role, method, path)) throw new AppError("forbidden");
+    return operator;
+  }
+
+  /**
+   * For the authenticate plugin: the operator of `token` when their role may call the route,
+   * null when `token` is not a live operator session, `forbidden` when the role may not.
+   */
+  async authoriseRequest(token: string, method: string, routePath: string) {
+    const operator = await this.byToken(token);
+    if (!operator) return null;
+    if (!roleMayCall(operator.role, method, routePath)) throw new AppError("forbidden");
+    return operator;
+  }
+
+  /** Records an operator action. `operatorId` null only for the bootstrap token. */
+  async audit(
+    operatorId: string | null,
+    action: string,
+    reason: string,
+    userId: string | null,
+    detail: string,
+  ): Promise<void> {
+    await sql`INSERT INTO operator_audit (operator_id, action, reason, user_id, detail, created_at)
+              VALUES (${operatorId}, ${action}, ${reason}, ${userId}, ${detail},
+                      ${new Date(this.now())})`.execute(this.db);
+  }
+
+  /** The audit log, newest first, optionally of one user or one operator. */
+  async auditLog(filter: { userId?: string; operatorId?: string; limit?: number }) {
+    const limit = Math.min(Math.max(filter.limit ?? 100, 1), 500);
+    const result = await sql<Record<string, unknown>>`
+      SELECT id, operator_id, action, reason, user_id, detail, created_at FROM operator_audit
+      WHERE (${filter.userId ?? null}::bigint IS NULL OR user_id = ${filter.userId ?? null}::bigint)
+        AND (${filter.operatorId ?? null}::bigint IS NULL
+             OR operator_id = ${filter.operatorId ?? null}::bigint)
+      ORDER BY id DESC LIMIT ${limit}`.execute(this.db);
+    return result.rows.map((row): AuditEntry => ({
+      id: String(row.id),
+      operatorId: row.operator_id === null ? null : String(row.operator_id),
+      action: String(row.action),
+      reason: String(row.reason),
+      userId: row.user_id === null ? null : String(row.user_id),
+      detail: String(row.detail),
+      atMs: new Date(row.created_at as string | Date).getTime(),
+    }));
+  }
+
+  private async checkPassword(email: string, password: string) {
+    const result = await sql<Record<string, unknown>>`
+      SELECT * FROM operators WHERE email = ${email.trim().toLowerCase()}
+        AND disabled_at IS NULL`.execute(this.db);
+    const row = result.rows[0];
+    // Hash anyway when the e-mail is unknown, so timing does not tell who exists.
+    const ok = await verifyPassword(
+      password,
+      row ? String(row.password_hash) : "scrypt$10$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAA",
+    );
+    if (!row || !ok) throw new AppError("invalid_credentials");
+    return row;
+  }
+}
+
+/** Every operator action needs a reason a reviewer can read. */
+export function requireReason(reason: string): void {
+  if (reason.trim().length < 3 || reason.length > 500) throw new AppError("validation_failed");
+}
+
+/**
+ * The two-person rule: above `thresholdMinor`, an action needs two approvals by two different
+ * operators. Returns whether the approvals so far suffice; throws when the same operator tries
+ * to approve twice.
+ */
+export function twoPersonRule(
+  amountMinor: bigint,
+  thresholdMinor: bigint,
+  approvals: readonly string[],
+): "approved" | "needs_second" {
+  if (new Set(approvals).size !== approvals.length) throw new AppError("withdrawal_same_operator");
+  if (approvals.length === 0) return "needs_second";
+  if (amountMinor <= thresholdMinor) return "approved";
+  return approvals.length >= 2 ? "approved" : "needs_second";
+}

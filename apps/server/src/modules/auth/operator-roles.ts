@@ -1,0 +1,67 @@
+/** The roles a named operator can have (issue 17). */
+export const operatorRoles = ["support", "compliance", "finance", "admin"] as const;
+export type OperatorRole = (typeof operatorRoles)[number];
+
+const finance: readonly OperatorRole[] = ["finance", "admin"];
+const compliance: readonly OperatorRole[] = ["compliance", "admin"];
+const content: readonly OperatorRole[] = ["support", "admin"];
+const admin: readonly OperatorRole[] = ["admin"];
+const anyRole: readonly OperatorRole[] = operatorRoles;
+
+/**
+ * Which roles may call each operator endpoint, keyed by `METHOD path` as the contract spells
+ * it. Admin may do everything. A test fails when an operator endpoint exists without a rule,
+ * and `rolesFor` refuses an endpoint it does not know (deny by default).
+ */
+export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRole[]>> = {
+  // Money in and out: finance.
+  "POST /api/v1/operator/deposits": finance,
+  "POST /api/v1/operator/house/deposits": finance,
+  "POST /api/v1/operator/market-maker/funding": finance,
+  "POST /api/v1/operator/savings/yield": finance,
+  "POST /api/v1/operator/stocks/inventory": finance,
+  // Loans: finance decides applications and funds the pool; products are configuration.
+  "GET /api/v1/operator/loans/pending": anyRole,
+  "POST /api/v1/operator/loans/:loanId/decision": finance,
+  "POST /api/v1/operator/loans/pool": finance,
+  "PUT /api/v1/operator/loans/products": admin,
+  "GET /api/v1/operator/withdrawals": anyRole,
+  "POST /api/v1/operator/withdrawals/:withdrawalId/approve": finance,
+  "POST /api/v1/operator/withdrawals/:withdrawalId/reject": finance,
+  "POST /api/v1/operator/withdrawals/:withdrawalId/sent": finance,
+  "POST /api/v1/operator/withdrawals/:withdrawalId/complete": finance,
+  "POST /api/v1/operator/withdrawals/:withdrawalId/broadcast": finance,
+  // The local test chain's faucet: valueless tokens, development deployments only.
+  "POST /api/v1/operator/local-chain/mint": admin,
+  "GET /api/v1/operator/bank-deposits": anyRole,
+  "POST /api/v1/operator/bank-deposits/:depositId/credit": finance,
+  "POST /api/v1/operator/bank-deposits/:depositId/reject": finance,
+  // Identity documents: compliance only (documents are visible to the owner and compliance).
+  "GET /api/v1/operator/identity": compliance,
+  "GET /api/v1/operator/identity/:submissionId": compliance,
+  "POST /api/v1/operator/identity/:submissionId/approve": compliance,
+  "POST /api/v1/operator/identity/:submissionId/reject": compliance,
+  "GET /api/v1/operator/uploads/:uploadId": compliance,
+  // Content: support.
+  "POST /api/v1/operator/news": content,
+  "POST /api/v1/operator/notices": content,
+  // Product configuration, proofs and the outbox: admin.
+  "PUT /api/v1/operator/seconds/products": admin,
+  "PUT /api/v1/operator/savings/plans": admin,
+  "POST /api/v1/operator/proof/liabilities": admin,
+  "GET /api/v1/operator/outbox": admin,
+  // Operator accounts themselves.
+  "GET /api/v1/operator/me": anyRole,
+  "POST /api/v1/operator/accounts": admin,
+  "GET /api/v1/operator/audit": ["compliance", "admin"],
+};
+
+/** The roles allowed on `METHOD path`; empty (deny) for an endpoint without a rule. */
+export function rolesFor(method: string, path: string): readonly OperatorRole[] {
+  return operatorEndpointRoles[`${method.toUpperCase()} ${path}`] ?? [];
+}
+
+/** True when `role` may call `METHOD path`. */
+export function roleMayCall(role: OperatorRole, method: string, path: string): boolean {
+  return rolesFor(method, path).includes(role);
+}
