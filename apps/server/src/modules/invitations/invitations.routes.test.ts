@@ -138,6 +138,11 @@ describeEachDatabase("invitations", (database) => {
         },
       });
     };
+    for (const malformed of ["abc", "lower1234", "X".repeat(13), "' OR 1=1 --"]) {
+      const response = await signIn(malformed);
+      expect(response.statusCode, malformed).toBe(400);
+      expect(response.json().error).toBe("validation_failed");
+    }
     expect((await signIn("NOSUCH1")).json().error).toBe("invite_code_invalid");
     expect((await signIn(inviteCode)).statusCode).toBe(200);
     // Signing in again with the code records nothing more: the inviter is recorded once.
