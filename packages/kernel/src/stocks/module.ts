@@ -7,18 +7,19 @@ import { ownerKey } from "../ledger/state.ts";
 import type { FieldKind, Json, KernelModule } from "../module.ts";
 import { systemOwners, type Mode } from "../types.ts";
 import {
-  addPending,
-  PENDING_ORDERS_PER_OWNER_MAX,
   setArmed,
-  stockCancelOrder,
   stockConfigure,
   stockFundInventory,
-  stockPlaceOrder,
-  stocksOnDemoReset,
-  stocksOnTick,
   stockSession,
   stockSetTpSl,
+} from "./configure.ts";
+import {
+  addPending,
+  PENDING_ORDERS_PER_OWNER_MAX,
+  stockCancelOrder,
+  stockPlaceOrder,
 } from "./orders.ts";
+import { stocksOnDemoReset, stocksOnTick } from "./ticks.ts";
 import { createStocksState, holdingKey, inventoryKey, type StocksState } from "./state.ts";
 import type { StockOrderKind, StockOrderOrigin, StockSide, StockTif } from "./types.ts";
 

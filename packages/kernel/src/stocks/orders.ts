@@ -1,21 +1,22 @@
-// Stocks: configure, sessions, inventory, place, cancel, fills from the tape, take-profit and
-// stop-loss. Fills run only when the order is placed (at the last recorded quote) or from
-// `onTick` (a recorded tick that crosses), always during the session and citing the tick.
+// Stocks: place and cancel orders, and fills at the recorded quote. Fills run only when the
+// order is placed (at the last recorded quote) or from `stocksOnTick` (ticks.ts: a recorded
+// tick that crosses), always during the session and citing the tick.
 
-import { collectFee } from "../funds/fee.ts";
+import { formatAmount } from "../amount/amount.ts";
 import { assert } from "../assert.ts";
 import { emit } from "../events.ts";
+import { collectFee } from "../funds/fee.ts";
 import { accountOf, findOwner, ownerOf, systemOwner } from "../ledger/accounts.ts";
-import { amountCode, AMOUNT_SANITY_MAX, hold, post, release } from "../ledger/post.ts";
+import { amountCode, hold, post, release } from "../ledger/post.ts";
 import type { OwnerState } from "../ledger/state.ts";
 import { ownerKey } from "../ledger/state.ts";
 import type { Handler } from "../module.ts";
-import { ID_PATTERN } from "../reference/markets.ts";
 import type { Tick } from "../reference/types.ts";
 import { fail, ok } from "../reject-codes.ts";
 import { DONE } from "../results.ts";
 import type { KernelState } from "../state.ts";
 import { systemOwners, type Mode } from "../types.ts";
+import { setArmed } from "./configure.ts";
 import {
   crosses,
   executablePrice,
@@ -32,14 +33,7 @@ import {
   type StockInventoryState,
   type StockOrderState,
 } from "./state.ts";
-import { formatAmount } from "../amount/amount.ts";
-import type {
-  StockHoldingView,
-  StockInventoryView,
-  StockOrderOrigin,
-  StockOrderView,
-  StockSide,
-} from "./types.ts";
+import type { StockHoldingView, StockInventoryView, StockOrderView } from "./types.ts";
 
 /** Most pending orders per owner and mode. */
 export const PENDING_ORDERS_PER_OWNER_MAX = 50;
@@ -66,11 +60,15 @@ export function holdingView(holding: StockHoldingState): StockHoldingView {
   return { ...view };
 }
 
-function inventoryView(inventory: StockInventoryState): StockInventoryView {
+export function inventoryView(inventory: StockInventoryState): StockInventoryView {
   return { ...inventory };
 }
 
-function inventoryOf(state: KernelState, mode: Mode, instrumentId: string): StockInventoryState {
+export function inventoryOf(
+  state: KernelState,
+  mode: Mode,
+  instrumentId: string,
+): StockInventoryState {
   const key = inventoryKey(mode, instrumentId);
   let inventory = state.stocks.inventory.get(key);
   if (inventory === undefined) {
@@ -80,7 +78,7 @@ function inventoryOf(state: KernelState, mode: Mode, instrumentId: string): Stoc
   return inventory;
 }
 
-function holdingOf(
+export function holdingOf(
   state: KernelState,
   owner: OwnerState,
   config: StockConfigState,
@@ -107,166 +105,10 @@ function holdingOf(
   return holding;
 }
 
-function assetScale(state: KernelState, assetId: string): number {
+export function assetScale(state: KernelState, assetId: string): number {
   const asset = state.reference.assets.get(assetId);
   assert(asset !== undefined, "a stock's asset is defined");
   return asset.scale;
-}
-
-export const stockConfigure: Handler<"stock_configure"> = (state, command) => {
-  if (!ID_PATTERN.test(command.instrumentId)) return fail("instrument_id_invalid");
-  const asset = state.reference.assets.get(command.assetId);
-  if (asset === undefined) return fail("asset_not_found");
-  const existing = state.stocks.configs.get(command.instrumentId);
-  const int = (v: number, min: number, max: number) => Number.isInteger(v) && v >= min && v <= max;
-  if (
-    !int(command.priceScale, 0, 8) ||
-    !int(command.quantityLotsMax, 1, 1_000_000) ||
-    !int(command.spreadBps, 0, SPREAD_BPS_MAX) ||
-    !int(command.commissionBps, 0, COMMISSION_BPS_MAX) ||
-    !int(command.stampDutyBps, 0, STAMP_DUTY_BPS_MAX) ||
-    !int(command.tickAgeMaxMs, 1, TICK_AGE_MS_MAX) ||
-    command.lotSize < 1n ||
-    command.lotSize > 1_000_000n ||
-    command.commissionMin < 0n ||
-    command.commissionMin > AMOUNT_SANITY_MAX ||
-    command.stampDutyRoundUnits < 1n ||
-    command.stampDutyRoundUnits > 1_000_000n ||
-    (existing !== undefined && existing.assetId !== asset.assetId)
-  ) {
-    return fail("stock_terms_invalid");
-  }
-  const config: StockConfigState = {
-    instrumentId: command.instrumentId,
-    assetId: asset.assetId,
-    priceScale: command.priceScale,
-    lotSize: command.lotSize,
-    quantityLotsMax: command.quantityLotsMax,
-    spreadBps: command.spreadBps,
-    commissionBps: command.commissionBps,
-    commissionMin: command.commissionMin,
-    stampDutyBps: command.stampDutyBps,
-    stampDutyRoundUnits: command.stampDutyRoundUnits,
-    tickAgeMaxMs: command.tickAgeMaxMs,
-    open: command.open,
-  };
-  state.stocks.configs.set(config.instrumentId, config);
-  if (!state.stocks.sessions.has(config.instrumentId)) {
-    state.stocks.sessions.set(config.instrumentId, {
-      instrumentId: config.instrumentId,
-      open: false,
-      sessionSeq: 0,
-      sessionId: null,
-    });
-  }
-  emit(state, { type: "stock_configured", config: { ...config }, operatorId: command.operatorId });
-  return DONE;
-};
-
-export const stockSession: Handler<"stock_session"> = (state, command) => {
-  const session = state.stocks.sessions.get(command.instrumentId);
-  if (session === undefined) return fail("stock_not_configured");
-  if (command.sessionId !== null && !/^[ -~]{1,64}$/.test(command.sessionId)) {
-    return fail("stock_terms_invalid");
-  }
-  if (session.open === command.open) {
-    session.sessionId = command.sessionId;
-    emit(state, { type: "stock_session_changed", session: { ...session } });
-    return DONE;
-  }
-  if (command.open) {
-    session.open = true;
-    session.sessionSeq++;
-    session.sessionId = command.sessionId;
-  } else {
-    session.open = false;
-    // The session ended: its day orders (and queued ones of earlier sessions) expire.
-    const byInstrument = state.stocks.pendingByInstrument.get(command.instrumentId);
-    const due = [...(byInstrument?.values() ?? [])].filter(
-      (o) => o.expiresAfterSession !== null && o.expiresAfterSession <= session.sessionSeq,
-    );
-    for (const order of due) closeOrder(state, order, "expired");
-    session.sessionId = command.sessionId;
-  }
-  emit(state, { type: "stock_session_changed", session: { ...session } });
-  return DONE;
-};
-
-export const stockFundInventory: Handler<"stock_fund_inventory"> = (state, command) => {
-  const config = state.stocks.configs.get(command.instrumentId);
-  if (config === undefined) return fail("stock_not_configured");
-  if (
-    command.quantity === 0n ||
-    command.quantity > 1_000_000_000_000n ||
-    command.quantity < -1_000_000_000_000n ||
-    command.quantity % config.lotSize !== 0n ||
-    !/^[ -~]{1,200}$/.test(command.reference)
-  ) {
-    return fail("stock_quantity_invalid");
-  }
-  const inventory = inventoryOf(state, command.mode, command.instrumentId);
-  if (inventory.available + command.quantity < 0n) return fail("stock_inventory_insufficient");
-  inventory.available += command.quantity;
-  inventory.funded += command.quantity;
-  emit(state, {
-    type: "stock_inventory_changed",
-    inventory: inventoryView(inventory),
-    fundedChange: command.quantity,
-    operatorId: command.operatorId,
-    reference: command.reference,
-  });
-  return DONE;
-};
-
-export const stockSetTpSl: Handler<"stock_set_tpsl"> = (state, command) => {
-  const owner = findOwner(state, command.ownerId, command.mode);
-  if (typeof owner === "string") return fail(owner);
-  if (owner.system) return fail("owner_not_allowed");
-  const config = state.stocks.configs.get(command.instrumentId);
-  if (config === undefined) return fail("stock_not_configured");
-  const holding = state.stocks.holdings.get(
-    holdingKey(owner.mode, owner.ownerId, command.instrumentId),
-  );
-  if (holding === undefined || holding.quantity === 0n) return fail("stock_holding_insufficient");
-  const tp =
-    command.takeProfit === null ? null : limitUnitsOf(command.takeProfit, config.priceScale);
-  const sl = command.stopLoss === null ? null : limitUnitsOf(command.stopLoss, config.priceScale);
-  if ((command.takeProfit !== null && tp === null) || (command.stopLoss !== null && sl === null)) {
-    return fail("stock_price_invalid");
-  }
-  if (tp !== null && sl !== null && sl >= tp) return fail("stock_price_invalid");
-  setArmed(state, holding, tp, sl);
-  holding.takeProfit = tp === null ? null : priceText(tp, config.priceScale);
-  holding.stopLoss = sl === null ? null : priceText(sl, config.priceScale);
-  emit(state, { type: "stock_holding_changed", holding: holdingView(holding) });
-  return DONE;
-};
-
-/** Sets a holding's trigger prices and keeps the per-instrument index in step. */
-export function setArmed(
-  state: KernelState,
-  holding: StockHoldingState,
-  tp: bigint | null,
-  sl: bigint | null,
-): void {
-  holding.takeProfitUnits = tp;
-  holding.stopLossUnits = sl;
-  const key = holdingKey(holding.mode, holding.ownerId, holding.instrumentId);
-  const armed = state.stocks.armedByInstrument;
-  if (tp === null && sl === null) {
-    const set = armed.get(holding.instrumentId);
-    set?.delete(key);
-    if (set?.size === 0) armed.delete(holding.instrumentId);
-    holding.takeProfit = null;
-    holding.stopLoss = null;
-    return;
-  }
-  let set = armed.get(holding.instrumentId);
-  if (set === undefined) {
-    set = new Set();
-    armed.set(holding.instrumentId, set);
-  }
-  set.add(key);
 }
 
 export const stockPlaceOrder: Handler<"stock_place_order"> = (state, command) => {
@@ -406,7 +248,7 @@ export function addPending(state: KernelState, order: StockOrderState): void {
   stocks.pendingPerOwner.set(key, (stocks.pendingPerOwner.get(key) ?? 0) + 1);
 }
 
-function removePending(state: KernelState, order: StockOrderState): void {
+export function removePending(state: KernelState, order: StockOrderState): void {
   const stocks = state.stocks;
   assert(stocks.pending.get(order.orderId) === order, "closing an unknown stock order");
   stocks.pending.delete(order.orderId);
@@ -450,7 +292,7 @@ export function closeOrder(
  * Fills all of a pending order at `executable` (the tick's price ± spread; a limit sell whose
  * extra proceeds above its limit the house cannot pay fills at its limit), citing `tick`.
  */
-function fillOrder(
+export function fillOrder(
   state: KernelState,
   order: StockOrderState,
   config: StockConfigState,
@@ -532,106 +374,4 @@ function fillOrder(
     },
   });
   emit(state, { type: "stock_holding_changed", holding: holdingView(holding) });
-}
-
-/**
- * record_tick: during the session, pending limit orders of the instrument whose limit the
- * tick's executable price crosses fill (in order-id order), then armed take-profits and
- * stop-losses trigger market sells of the holding's free shares.
- */
-export function stocksOnTick(state: KernelState, tick: Tick): void {
-  const stocks = state.stocks;
-  const config = stocks.configs.get(tick.instrumentId);
-  if (config === undefined || stocks.sessions.get(tick.instrumentId)?.open !== true) return;
-  const quote = priceUnitsOf(tick.price);
-  if (quote === null) return;
-  const byInstrument = stocks.pendingByInstrument.get(tick.instrumentId);
-  if (byInstrument !== undefined) {
-    const due = [...byInstrument.values()].filter((o) =>
-      crosses(o.side, o.limitUnits!, executablePrice(config, o.side, quote)),
-    );
-    due.sort((a, b) => a.orderId - b.orderId);
-    for (const order of due)
-      fillOrder(state, order, config, tick, executablePrice(config, order.side, quote));
-  }
-  const armed = stocks.armedByInstrument.get(tick.instrumentId);
-  if (armed === undefined) return;
-  for (const key of [...armed].sort()) {
-    const holding = stocks.holdings.get(key)!;
-    let origin: StockOrderOrigin | null = null;
-    if (holding.takeProfitUnits !== null && quote >= holding.takeProfitUnits)
-      origin = "take_profit";
-    else if (holding.stopLossUnits !== null && quote <= holding.stopLossUnits) origin = "stop_loss";
-    if (origin === null) continue;
-    triggerSell(state, holding, config, tick, quote, origin);
-  }
-}
-
-function triggerSell(
-  state: KernelState,
-  holding: StockHoldingState,
-  config: StockConfigState,
-  tick: Tick,
-  quote: bigint,
-  origin: StockOrderOrigin,
-): void {
-  const free = holding.quantity - holding.heldQuantity;
-  const quantity = free - (free % config.lotSize);
-  const side: StockSide = "sell";
-  const executable = executablePrice(config, side, quote);
-  const cost = fillCost(config, side, executable, quantity, assetScale(state, config.assetId));
-  const house = systemOwner(state, holding.mode, systemOwners.house);
-  const houseFund = accountOf(state, house, "fund", config.assetId);
-  // Nothing to sell, or the house cannot pay: the trigger stays armed for a later tick.
-  if (quantity <= 0n || cost.net <= 0n || houseFund.available < cost.notional) return;
-  const order: StockOrderState = {
-    orderId: state.stocks.orderIdNext++,
-    clientOrderId: origin + ":" + tick.tickId,
-    ownerId: holding.ownerId,
-    mode: holding.mode,
-    instrumentId: holding.instrumentId,
-    assetId: holding.assetId,
-    side,
-    kind: "market",
-    tif: "day",
-    origin,
-    quantity,
-    limitPrice: null,
-    limitUnits: null,
-    prepaid: 0n,
-    houseReserved: 0n,
-    placedAtMs: state.nowMs,
-    expiresAfterSession: null,
-    status: "pending",
-    closedAtMs: null,
-  };
-  setArmed(state, holding, null, null);
-  holding.heldQuantity += quantity;
-  addPending(state, order);
-  state.stocks.ordersPlaced++;
-  emit(state, { type: "stock_order_placed", order: orderView(order) });
-  fillOrder(state, order, config, tick, executable);
-}
-
-/** reset_demo: the owner's pending demo orders are cancelled and the shares go back to the house. */
-export function stocksOnDemoReset(state: KernelState, owner: OwnerState): number {
-  let cancelled = 0;
-  for (const order of [...state.stocks.pending.values()]) {
-    if (order.mode !== "demo" || order.ownerId !== owner.ownerId) continue;
-    closeOrder(state, order, "cancelled");
-    cancelled++;
-  }
-  for (const holding of state.stocks.holdings.values()) {
-    if (holding.mode !== "demo" || holding.ownerId !== owner.ownerId) continue;
-    if (holding.quantity > 0n) {
-      const inventory = inventoryOf(state, "demo", holding.instrumentId);
-      inventory.available += holding.quantity;
-    }
-    setArmed(state, holding, null, null);
-    holding.quantity = 0n;
-    holding.costBasis = 0n;
-    holding.realisedPnl = 0n;
-    emit(state, { type: "stock_holding_changed", holding: holdingView(holding) });
-  }
-  return cancelled;
 }
