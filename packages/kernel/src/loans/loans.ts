@@ -1,32 +1,21 @@
-// Loans: configure, fund the pool, apply, decide, repay, add collateral; the daily schedule
-// entry (interest, late fees, the grace deadline) and liquidation from the tape (`onTick`).
+// Loans: apply, decide, repay, add collateral (terms and pool funding: terms.ts; the daily
+// schedule entry and liquidation from the tape: ticks.ts).
 // Money moves only between the pool (`system:treasury` contract wallet), the borrower's fund
 // wallet and the treasury's fund wallet (funding), by balanced postings.
 
 import { assert } from "../assert.ts";
 import { emit } from "../events.ts";
 import { accountOf, availableOf, findOwner, ownerOf, systemOwner } from "../ledger/accounts.ts";
+import { AMOUNT_SANITY_MAX, amountCode, hold, post, release } from "../ledger/post.ts";
 import type { Account } from "../ledger/state.ts";
-import { amountCode, AMOUNT_SANITY_MAX, hold, post, release } from "../ledger/post.ts";
 import type { Handler } from "../module.ts";
-import { ID_PATTERN } from "../reference/markets.ts";
 import type { Tick } from "../reference/types.ts";
 import { fail } from "../reject-codes.ts";
 import { DONE } from "../results.ts";
-import { scheduleEntry, type ScheduledEntry } from "../schedule.ts";
+import { scheduleEntry } from "../schedule.ts";
 import type { KernelState } from "../state.ts";
 import { systemOwners, type Mode } from "../types.ts";
-import {
-  collateralFor,
-  collateralValue,
-  DAY_MS,
-  dayInterest,
-  dayLateFee,
-  earlyRepaymentFee,
-  GRACE_DAYS,
-  ltvBps,
-  price18,
-} from "./math.ts";
+import { collateralValue, DAY_MS, earlyRepaymentFee, ltvBps, price18 } from "./math.ts";
 import type { LoanState } from "./state.ts";
 import type { LoanChangedEvent, LoanView } from "./types.ts";
 
@@ -44,7 +33,7 @@ export function loanView(loan: LoanState): LoanView {
   return { ...view };
 }
 
-function scaleOf(state: KernelState, assetId: string): number {
+export function scaleOf(state: KernelState, assetId: string): number {
   const asset = state.reference.assets.get(assetId);
   assert(asset !== undefined, "a loan's asset is defined");
   return asset.scale;
@@ -64,25 +53,29 @@ export function fullRepaymentOf(loan: LoanView): { due: bigint; earlyFee: bigint
   return { due: debtOf(loan) + earlyFee, earlyFee };
 }
 
-function poolAccount(state: KernelState, mode: Mode, assetId: string): Account {
+export function poolAccount(state: KernelState, mode: Mode, assetId: string): Account {
   return accountOf(state, systemOwner(state, mode, systemOwners.treasury), "contract", assetId);
 }
 
-function collateralAccount(state: KernelState, loan: LoanView): Account {
+export function collateralAccount(state: KernelState, loan: LoanView): Account {
   const owner = ownerOf(state, loan.mode, loan.ownerId);
   assert(owner !== undefined, "a loan's owner exists");
   return accountOf(state, owner, "fund", loan.collateralAssetId);
 }
 
-function changed(state: KernelState, change: LoanChangedEvent["change"], loan: LoanState): void {
+export function changed(
+  state: KernelState,
+  change: LoanChangedEvent["change"],
+  loan: LoanState,
+): void {
   emit(state, { type: "loan_changed", change, loan: loanView(loan) });
 }
 
-function reservedKey(mode: Mode, assetId: string): string {
+export function reservedKey(mode: Mode, assetId: string): string {
   return mode + "|" + assetId;
 }
 
-function addReserved(state: KernelState, mode: Mode, assetId: string, amount: bigint): void {
+export function addReserved(state: KernelState, mode: Mode, assetId: string, amount: bigint): void {
   const key = reservedKey(mode, assetId);
   const next = (state.loans.reserved.get(key) ?? 0n) + amount;
   assert(next >= 0n, "a pool reservation went negative");
@@ -100,7 +93,7 @@ export function addLive(state: KernelState, loan: LoanState): void {
   byInstrument.set(loan.loanId, loan);
 }
 
-function removeLive(state: KernelState, loan: LoanState): void {
+export function removeLive(state: KernelState, loan: LoanState): void {
   const byInstrument = state.loans.liveByInstrument.get(loan.instrumentId);
   assert(byInstrument?.delete(loan.loanId) === true, "a live loan is indexed");
   if (byInstrument.size === 0) state.loans.liveByInstrument.delete(loan.instrumentId);
@@ -116,100 +109,7 @@ export function liveCountOf(state: KernelState, ownerId: string, mode: Mode): nu
   return count;
 }
 
-export const loansConfigure: Handler<"loans_configure"> = (state, command) => {
-  if (!ID_PATTERN.test(command.productId)) return fail("loans_terms_invalid");
-  if (!ID_PATTERN.test(command.instrumentId)) return fail("instrument_id_invalid");
-  const loanAsset = state.reference.assets.get(command.loanAssetId);
-  const collateralAsset = state.reference.assets.get(command.collateralAssetId);
-  if (loanAsset === undefined || collateralAsset === undefined) return fail("asset_not_found");
-  const existing = state.loans.products.get(command.productId);
-  if (
-    loanAsset === collateralAsset ||
-    !Number.isInteger(command.ltvInitialBps) ||
-    !Number.isInteger(command.ltvMarginCallBps) ||
-    !Number.isInteger(command.ltvLiquidationBps) ||
-    command.ltvInitialBps < 1 ||
-    command.ltvMarginCallBps <= command.ltvInitialBps ||
-    command.ltvLiquidationBps <= command.ltvMarginCallBps ||
-    command.ltvLiquidationBps > 10_000 ||
-    !Number.isInteger(command.termDays) ||
-    command.termDays < 1 ||
-    command.termDays > TERM_DAYS_MAX ||
-    !Number.isInteger(command.dailyRatePpm) ||
-    command.dailyRatePpm < 0 ||
-    command.dailyRatePpm > DAILY_RATE_PPM_MAX ||
-    !Number.isSafeInteger(command.tickAgeMaxMs) ||
-    command.tickAgeMaxMs < 1 ||
-    command.tickAgeMaxMs > TICK_AGE_MS_MAX ||
-    command.amountMin <= 0n ||
-    command.amountMax < command.amountMin ||
-    command.amountMax > AMOUNT_SANITY_MAX ||
-    // A product's assets never change: its loans are counted in them.
-    (existing !== undefined &&
-      (existing.loanAssetId !== loanAsset.assetId ||
-        existing.collateralAssetId !== collateralAsset.assetId))
-  ) {
-    return fail("loans_terms_invalid");
-  }
-  const code = amountCode(loanAsset, command.amountMax);
-  if (code !== null) return fail(code);
-  const product = {
-    productId: command.productId,
-    loanAssetId: loanAsset.assetId,
-    collateralAssetId: collateralAsset.assetId,
-    instrumentId: command.instrumentId,
-    ltvInitialBps: command.ltvInitialBps,
-    ltvMarginCallBps: command.ltvMarginCallBps,
-    ltvLiquidationBps: command.ltvLiquidationBps,
-    amountMin: command.amountMin,
-    amountMax: command.amountMax,
-    termDays: command.termDays,
-    dailyRatePpm: command.dailyRatePpm,
-    reviewRequired: command.reviewRequired,
-    tickAgeMaxMs: command.tickAgeMaxMs,
-    open: command.open,
-  };
-  state.loans.products.set(product.productId, product);
-  emit(state, {
-    type: "loans_configured",
-    product: { ...product },
-    operatorId: command.operatorId,
-  });
-  return DONE;
-};
-
-export const loansFundPool: Handler<"loans_fund_pool"> = (state, command) => {
-  const asset = state.reference.assets.get(command.assetId);
-  if (asset === undefined) return fail("asset_not_found");
-  const code = amountCode(asset, command.amount);
-  if (code !== null) return fail(code);
-  // Real: from the treasury's deposited money. Demo: from the demo faucet (demo money only).
-  const source =
-    command.mode === "real"
-      ? systemOwner(state, "real", systemOwners.treasury)
-      : systemOwner(state, "demo", systemOwners.demoFaucet);
-  if (command.mode === "real" && availableOf(source, "fund", asset.assetId) < command.amount) {
-    return fail("insufficient_balance");
-  }
-  post(state, {
-    debit: accountOf(state, source, "fund", asset.assetId),
-    credit: poolAccount(state, command.mode, asset.assetId),
-    amount: command.amount,
-    reason: "loans_pool_funding",
-    refs: { operatorId: command.operatorId, reference: command.id },
-  });
-  emit(state, {
-    type: "loans_pool_funded",
-    mode: command.mode,
-    assetId: asset.assetId,
-    amount: command.amount,
-    operatorId: command.operatorId,
-  });
-  return DONE;
-};
-
-/** The instrument's last tick if fresh enough, or a rejection code. */
-function freshTick(
+export function freshTick(
   state: KernelState,
   instrumentId: string,
   tickAgeMaxMs: number,
@@ -221,7 +121,7 @@ function freshTick(
   return tick;
 }
 
-function ltvAt(state: KernelState, loan: LoanView, tick: Tick, debt: bigint): bigint {
+export function ltvAt(state: KernelState, loan: LoanView, tick: Tick, debt: bigint): bigint {
   const value = collateralValue(
     loan.collateral,
     price18(tick.price),
@@ -321,7 +221,7 @@ export const loansApply: Handler<"loans_apply"> = (state, command) => {
 };
 
 /** Moves the principal from the pool to the borrower and starts the loan's days. */
-function lend(
+export function lend(
   state: KernelState,
   loan: LoanState,
   tick: Tick,
@@ -348,7 +248,7 @@ function lend(
   changed(state, "approved", loan);
 }
 
-function scheduleDay(state: KernelState, loan: LoanState, day: number): void {
+export function scheduleDay(state: KernelState, loan: LoanState, day: number): void {
   scheduleEntry(state, {
     dueMs: loan.startedAtMs! + day * DAY_MS,
     module: "loans",
@@ -388,7 +288,7 @@ export const loansDecide: Handler<"loans_decide"> = (state, command) => {
   return DONE;
 };
 
-function ownLoan(
+export function ownLoan(
   state: KernelState,
   ownerId: string,
   mode: Mode,
@@ -442,7 +342,7 @@ export const loansRepay: Handler<"loans_repay"> = (state, command) => {
 };
 
 /** Pays late fees, then interest, then principal out of `amount`; returns what is left. */
-function allocate(loan: LoanState, amount: bigint): bigint {
+export function allocate(loan: LoanState, amount: bigint): bigint {
   let left = amount;
   const fees = left < loan.lateFees ? left : loan.lateFees;
   loan.lateFees -= fees;
@@ -458,7 +358,7 @@ function allocate(loan: LoanState, amount: bigint): bigint {
   return left - principal;
 }
 
-function close(
+export function close(
   state: KernelState,
   loan: LoanState,
   status: "repaid" | "liquidated" | "reset",
@@ -488,116 +388,3 @@ export const loansAddCollateral: Handler<"loans_add_collateral"> = (state, comma
   changed(state, "collateral_added", loan);
   return DONE;
 };
-
-/**
- * Liquidates at `tick`: the pool takes the least collateral worth the debt at the tick's price
- * (all of it when it is worth less: the difference is the pool's shortfall), and the rest of the
- * collateral is released to the borrower.
- */
-function liquidate(state: KernelState, loan: LoanState, tick: Tick): void {
-  const collateralScale = scaleOf(state, loan.collateralAssetId);
-  const loanScale = scaleOf(state, loan.loanAssetId);
-  const p18 = price18(tick.price);
-  const debt = debtOf(loan);
-  const needed = collateralFor(debt, p18, collateralScale, loanScale);
-  const seized = needed < loan.collateral ? needed : loan.collateral;
-  const value = collateralValue(seized, p18, collateralScale, loanScale);
-  const covered = value < debt ? value : debt;
-  const account = collateralAccount(state, loan);
-  if (seized > 0n) {
-    post(state, {
-      debit: account,
-      debitHeld: true,
-      credit: poolAccount(state, loan.mode, loan.collateralAssetId),
-      amount: seized,
-      reason: "loans_liquidation",
-      refs: { tickId: tick.tickId, reference: loan.loanId },
-    });
-  }
-  const rest = loan.collateral - seized;
-  if (rest > 0n) release(state, account, rest);
-  const left = allocate(loan, covered);
-  assert(left === 0n, "liquidation covers at most the debt");
-  loan.shortfall = debtOf(loan);
-  loan.principal = 0n;
-  loan.interest = 0n;
-  loan.lateFees = 0n;
-  loan.collateralSeized = seized;
-  loan.closeTickId = tick.tickId;
-  loan.closePrice = tick.price;
-  close(state, loan, "liquidated");
-  changed(state, "liquidated", loan);
-}
-
-/**
- * record_tick: every active loan on the instrument is measured at the tick's price. Overdue past
- * the grace, or at the liquidation LTV: liquidated at this tick. At the margin-call LTV: a margin
- * call (once, until the LTV falls back below it).
- */
-export function loansOnTick(state: KernelState, tick: Tick): void {
-  const byInstrument = state.loans.liveByInstrument.get(tick.instrumentId);
-  if (byInstrument === undefined) return;
-  const due: LoanState[] = [];
-  for (const loan of byInstrument.values()) {
-    if (loan.status !== "active" || loan.openTickId === tick.tickId) continue;
-    due.push(loan);
-  }
-  due.sort((a, b) => a.seq - b.seq);
-  for (const loan of due) {
-    const ltv = ltvAt(state, loan, tick, debtOf(loan));
-    if (loan.forcedClose || ltv >= BigInt(loan.ltvLiquidationBps)) {
-      liquidate(state, loan, tick);
-    } else if (ltv >= BigInt(loan.ltvMarginCallBps) !== loan.marginCall) {
-      loan.marginCall = !loan.marginCall;
-      changed(state, "margin_call", loan);
-    }
-  }
-}
-
-/** The daily entry: a day's interest (110 % when overdue) and late fee; the grace deadline. */
-export function loansRunScheduled(state: KernelState, entry: ScheduledEntry): void {
-  assert(entry.kind === DAY_KIND, "unknown loans schedule entry");
-  const [loanId, seq, day] = entry.payload as [string, number, number];
-  const loan = state.loans.loans.get(loanId);
-  if (loan === undefined || loan.seq !== seq || loan.status !== "active") return;
-  assert(day === loan.daysAccrued + 1, "loan days run in order");
-  const overdue = day > loan.termDays;
-  loan.interest += dayInterest(loan.principal, loan.dailyRatePpm, overdue);
-  if (overdue) loan.lateFees += dayLateFee(loan.principal);
-  loan.daysAccrued = day;
-  scheduleDay(state, loan, day + 1);
-  if (day >= loan.termDays + GRACE_DAYS && !loan.forcedClose) {
-    loan.forcedClose = true;
-    changed(state, "forced_close_due", loan);
-  } else {
-    changed(state, "accrued", loan);
-  }
-}
-
-/**
- * reset_demo: the owner's demo loans end; the collateral is released and the demo pool writes
- * the principal off (demo money). Returns 0: no orders were cancelled.
- */
-export function loansOnDemoReset(state: KernelState, ownerId: string): number {
-  const live = [...state.loans.loans.values()].filter(
-    (loan) =>
-      loan.mode === "demo" &&
-      loan.ownerId === ownerId &&
-      (loan.status === "pending" || loan.status === "active"),
-  );
-  for (const loan of live) {
-    if (loan.status === "pending") {
-      release(state, poolAccount(state, "demo", loan.loanAssetId), loan.principalLent);
-      addReserved(state, "demo", loan.loanAssetId, -loan.principalLent);
-    }
-    release(state, collateralAccount(state, loan), loan.collateral);
-    // Written off: the demo pool bears it (demo money).
-    loan.shortfall = debtOf(loan);
-    loan.principal = 0n;
-    loan.interest = 0n;
-    loan.lateFees = 0n;
-    close(state, loan, "reset");
-    changed(state, "reset", loan);
-  }
-  return 0;
-}

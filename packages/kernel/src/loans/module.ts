@@ -5,18 +5,9 @@ import { assert } from "../assert.ts";
 import { accountOf, compareStrings, ownerOf, systemOwner } from "../ledger/accounts.ts";
 import type { FieldKind, Json, KernelModule } from "../module.ts";
 import { systemOwners, type Mode } from "../types.ts";
-import {
-  addLive,
-  loansAddCollateral,
-  loansApply,
-  loansConfigure,
-  loansDecide,
-  loansFundPool,
-  loansOnDemoReset,
-  loansOnTick,
-  loansRepay,
-  loansRunScheduled,
-} from "./loans.ts";
+import { addLive, loansAddCollateral, loansApply, loansDecide, loansRepay } from "./loans.ts";
+import { loansConfigure, loansFundPool } from "./terms.ts";
+import { loansOnDemoReset, loansOnTick, loansRunScheduled } from "./ticks.ts";
 import { createLoansState, type LoanState, type LoansState } from "./state.ts";
 import type { LoanStatus } from "./types.ts";
 
