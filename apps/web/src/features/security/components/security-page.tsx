@@ -47,23 +47,43 @@ export function SecurityPage() {
         </List.Item>
       </List>
       <TwoFactorSection walletUser={walletUser} />
-      {walletUser ? null : <PasswordSection />}
-      <TradePasswordSection />
+      {walletUser ? null : (
+        <PasswordChangeForm
+          kind="password"
+          currentAutoComplete="current-password"
+          save={changePassword}
+        />
+      )}
+      <PasswordChangeForm
+        kind="tradePassword"
+        currentAutoComplete="off"
+        save={(current, next) => setTradePassword(next, current)}
+      />
       <SessionsSection />
     </section>
   );
 }
 
-function PasswordSection() {
+/** Changes the login password or the trade password: current one, new one, submit. */
+function PasswordChangeForm({
+  kind,
+  currentAutoComplete,
+  save,
+}: {
+  kind: "password" | "tradePassword";
+  currentAutoComplete: string;
+  save: (current: string, next: string) => Promise<unknown>;
+}) {
   const { t } = useTranslation();
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
+  const headingId = kind === "password" ? "security-password" : "security-trade-password";
   const submit = async () => {
     try {
-      await withLoading(changePassword(current, next));
+      await withLoading(save(current, next));
       setCurrent("");
       setNext("");
-      showSuccess(t("security.password.changed"));
+      showSuccess(t(`security.${kind}.changed`));
     } catch (error) {
       showError(error);
     }
@@ -71,18 +91,18 @@ function PasswordSection() {
   return (
     <form
       className="order-form"
-      aria-labelledby="security-password"
+      aria-labelledby={headingId}
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
       }}
     >
-      <h2 id="security-password">{t("security.password.title")}</h2>
+      <h2 id={headingId}>{t(`security.${kind}.title`)}</h2>
       <Input
         type="password"
-        autoComplete="current-password"
-        aria-label={t("security.password.current")}
-        placeholder={t("security.password.current")}
+        autoComplete={currentAutoComplete}
+        aria-label={t(`security.${kind}.current`)}
+        placeholder={t(`security.${kind}.current`)}
         value={current}
         onChange={setCurrent}
         maxLength={64}
@@ -90,57 +110,8 @@ function PasswordSection() {
       <Input
         type="password"
         autoComplete="new-password"
-        aria-label={t("security.password.new")}
-        placeholder={t("security.password.new")}
-        value={next}
-        onChange={setNext}
-        maxLength={64}
-      />
-      <Button type="submit" color="primary" disabled={!current || !next}>
-        {t("security.password.submit")}
-      </Button>
-    </form>
-  );
-}
-
-function TradePasswordSection() {
-  const { t } = useTranslation();
-  const [current, setCurrent] = useState("");
-  const [next, setNext] = useState("");
-  const submit = async () => {
-    try {
-      await withLoading(setTradePassword(next, current));
-      setCurrent("");
-      setNext("");
-      showSuccess(t("security.tradePassword.changed"));
-    } catch (error) {
-      showError(error);
-    }
-  };
-  return (
-    <form
-      className="order-form"
-      aria-labelledby="security-trade-password"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      <h2 id="security-trade-password">{t("security.tradePassword.title")}</h2>
-      <Input
-        type="password"
-        autoComplete="off"
-        aria-label={t("security.tradePassword.current")}
-        placeholder={t("security.tradePassword.current")}
-        value={current}
-        onChange={setCurrent}
-        maxLength={64}
-      />
-      <Input
-        type="password"
-        autoComplete="new-password"
-        aria-label={t("security.tradePassword.new")}
-        placeholder={t("security.tradePassword.new")}
+        aria-label={t(`security.${kind}.new`)}
+        placeholder={t(`security.${kind}.new`)}
         value={next}
         onChange={setNext}
         maxLength={64}
