@@ -21,6 +21,28 @@ export const ownerMode = [
 ] as const satisfies readonly (readonly [string, FieldKind])[];
 export const ownerMarket = [...ownerMode, ["marketId", "string"]] as const;
 
+/** `define_perp_market`'s fields in codec order: also the order a market's definition keeps. */
+export const definitionFields = [
+  ["marketId", "string"],
+  ["instrumentId", "string"],
+  ["quoteAssetId", "string"],
+  ["priceStep", "string"],
+  ["contractSize", "string"],
+  ["quantityLotsMin", "int"],
+  ["quantityLotsMax", "int"],
+  ["leverageMax", "int"],
+  ["leverageDefault", "int"],
+  ["tiers", "string"],
+  ["feeBpsMaker", "int"],
+  ["feeBpsTaker", "int"],
+  ["fundingIntervalMs", "int"],
+  ["fundingCapBps", "int"],
+  ["interestBpsPerDay", "int"],
+  ["priceBandBps", "int"],
+  ["markBasisCapBps", "int"],
+  ["liquidationFeeBps", "int"],
+] as const satisfies readonly (readonly [string, FieldKind])[];
+
 export const PRICE_MAX = 1_000_000_000_000;
 
 export function parseTiers(text: string): MaintenanceTier[] | null {
@@ -86,7 +108,10 @@ export function buildMarket(
   if (tiers === null) return "perp_tiers_invalid";
   const defined = definePerpMarket({ ...c, quoteScale: asset.scale, tiers });
   if (!defined.ok) return defined.codes[0]!;
-  const definition: Record<string, string | number> = { ...c };
+  // In codec order, not the caller's key order: the snapshot writes it as it is, so a market
+  // defined live and the same market replayed from the journal must hash the same.
+  const definition: Record<string, string | number> = {};
+  for (const [name] of definitionFields) definition[name] = c[name];
   const market = { params: defined.value, definition } as PerpMarketState;
   market.real = createSide(state, market, "real", nowMs);
   market.demo = createSide(state, market, "demo", nowMs);

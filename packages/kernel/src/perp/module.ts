@@ -30,7 +30,7 @@ import { checkPerpInvariants } from "./invariants.ts";
 import { splitKey, writeSide } from "./snapshot-section.ts";
 import { onSideTick, settleFunding } from "./ticks.ts";
 import { handlers } from "./handlers.ts";
-import { buildMarket, ownerMarket, ownerMode, PRICE_MAX } from "./markets.ts";
+import { buildMarket, definitionFields, ownerMarket, ownerMode, PRICE_MAX } from "./markets.ts";
 
 // ---- Ticks, triggers and funding ---------------------------------------------------------------
 
@@ -47,26 +47,7 @@ export const perpModule = {
   commands: {
     define_perp_market: {
       typeCode: 30,
-      fields: [
-        ["marketId", "string"],
-        ["instrumentId", "string"],
-        ["quoteAssetId", "string"],
-        ["priceStep", "string"],
-        ["contractSize", "string"],
-        ["quantityLotsMin", "int"],
-        ["quantityLotsMax", "int"],
-        ["leverageMax", "int"],
-        ["leverageDefault", "int"],
-        ["tiers", "string"],
-        ["feeBpsMaker", "int"],
-        ["feeBpsTaker", "int"],
-        ["fundingIntervalMs", "int"],
-        ["fundingCapBps", "int"],
-        ["interestBpsPerDay", "int"],
-        ["priceBandBps", "int"],
-        ["markBasisCapBps", "int"],
-        ["liquidationFeeBps", "int"],
-      ],
+      fields: definitionFields,
       result: [],
     },
     set_perp_leverage: { typeCode: 31, fields: [...ownerMarket, ["leverage", "int"]], result: [] },
