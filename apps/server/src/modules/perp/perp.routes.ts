@@ -36,14 +36,14 @@ import {
   type PerpSession,
   type PerpStreamSink,
 } from "./perp.service.ts";
-import { PerpTradePasswordGate, type PerpTradePassword } from "./perp.trade-password.ts";
+import { TradePasswordGate, type TradePasswordCheck } from "../../http/trade-password-gate.ts";
 
 const minute = 60_000;
 
 export interface PerpModuleOptions {
   engine: PerpEngine;
   database: Database;
-  tradePassword: PerpTradePassword;
+  tradePassword: TradePasswordCheck;
   streams?: PerpStreamSink;
   now?: () => number;
   /** False switches perpetuals off for this deployment (PERP_ENABLED=false). Default true. */
@@ -83,7 +83,7 @@ export const perpModule: FastifyPluginAsync<PerpModuleOptions> = async (app, opt
     });
     app.addHook("onClose", async () => stop());
   }
-  const gate = new PerpTradePasswordGate({
+  const gate = new TradePasswordGate({
     tradePassword: options.tradePassword,
     now,
     windowMs: options.tradePasswordWindowMs ?? 15 * minute,

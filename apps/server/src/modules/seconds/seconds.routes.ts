@@ -17,14 +17,14 @@ import {
   type SecondsSession,
   type SecondsStreamSink,
 } from "./seconds.service.ts";
-import { SecondsTradePasswordGate, type SecondsTradePassword } from "./seconds.trade-password.ts";
+import { TradePasswordGate, type TradePasswordCheck } from "../../http/trade-password-gate.ts";
 
 const minute = 60_000;
 
 export interface SecondsModuleOptions {
   engine: SecondsEngine;
   database: Database;
-  tradePassword: SecondsTradePassword;
+  tradePassword: TradePasswordCheck;
   /** The private `seconds` stream (the WebSocket hub), when the app has one. */
   streams?: SecondsStreamSink;
   now?: () => number;
@@ -56,7 +56,7 @@ export const secondsModule: FastifyPluginAsync<SecondsModuleOptions> = async (ap
   app.addHook("onClose", async () => service.stop());
   await service.setup(options.products ?? defaultSecondsProducts);
   if (options.houseDevFunding) await service.devFundRealHouse("USDT", options.houseDevFunding);
-  const gate = new SecondsTradePasswordGate({
+  const gate = new TradePasswordGate({
     tradePassword: options.tradePassword,
     now,
     windowMs: options.tradePasswordWindowMs ?? 15 * minute,

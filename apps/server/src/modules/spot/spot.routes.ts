@@ -17,8 +17,7 @@ import { SpotQueries } from "./spot.queries.ts";
 import { SpotRepository } from "./spot.repository.ts";
 import { SpotService, type SpotEngine, type SpotSession } from "./spot.service.ts";
 import { SpotStreams, type SpotStreamSink } from "./spot.streams.ts";
-import { TradePasswordGate } from "./trade-password-gate.ts";
-import type { TradePasswordCheck } from "./trade-password-check.ts";
+import { TradePasswordGate, type TradePasswordCheck } from "../../http/trade-password-gate.ts";
 
 const minute = 60_000;
 

@@ -18,7 +18,7 @@ import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { StocksRepository } from "./stocks.repository.ts";
-import { StocksTradePasswordGate, type StocksTradePassword } from "./stocks.trade-password.ts";
+import { TradePasswordGate, type TradePasswordCheck } from "../../http/trade-password-gate.ts";
 import {
   StocksService,
   type StockTerms,
@@ -31,7 +31,7 @@ const minute = 60_000;
 export interface StocksModuleOptions {
   engine: StocksEngine;
   database: Database;
-  tradePassword: StocksTradePassword;
+  tradePassword: TradePasswordCheck;
   tradePasswordWindowMs?: number;
   now?: () => number;
   terms?: Readonly<Record<string, StockTerms>>;
@@ -68,7 +68,7 @@ export const stocksModule: FastifyPluginAsync<StocksModuleOptions> = async (app,
     if (timer) clearInterval(timer);
     service.stop();
   });
-  const gate = new StocksTradePasswordGate({
+  const gate = new TradePasswordGate({
     tradePassword: options.tradePassword,
     now,
     windowMs: options.tradePasswordWindowMs ?? 15 * minute,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../http/app-error.ts";
-import { TradePasswordGate } from "./trade-password-gate.ts";
-import type { TradePasswordCheck } from "./trade-password-check.ts";
+import { AppError } from "./app-error.ts";
+import { TradePasswordGate, type TradePasswordCheck } from "./trade-password-gate.ts";
 
 /** Users 1 (password "right") and 2 (none set), checked without a database. */
 const tradePassword: TradePasswordCheck = {
