@@ -33,3 +33,234 @@ export const operatorAuditLog = defineEndpoint({
   }),
   response: z.object({ entries: z.array(AuditEntry) }),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Named operators: bootstrap, enrolment, sign-in, accounts (issue 17). The server implements
+// these in apps/server/src/modules/auth/operator-accounts.routes.ts; the back office (#/admin)
+// calls them.
+
+export const OperatorRole = z.enum(["support", "compliance", "finance", "admin"]);
+
+/** A named operator. Ids are decimal strings. */
+export const OperatorInfo = z.object({
+  id: z.string(),
+  email: z.string(),
+  displayName: z.string(),
+  role: OperatorRole,
+});
+
+/** An operator's password: at least 12 characters. */
+export const OperatorPassword = z.string().min(12).max(128);
+/** Every operator action carries a reason a reviewer can read. */
+export const OperatorReason = z.string().trim().min(3).max(500);
+const OperatorCode = z.string().regex(/^\d{6}$/);
+
+/** Returned once at creation: the TOTP secret and its otpauth:// URI (for the QR code). */
+export const OperatorEnrolment = z.object({
+  operator: OperatorInfo,
+  totpSecret: z.string(),
+  otpauthUri: z.string(),
+});
+
+export const operatorBootstrap = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/bootstrap",
+  summary: "Create the first admin with the bootstrap token (refused once any operator exists)",
+  tag: "operator",
+  auth: "operator",
+  body: z.strictObject({
+    email: z.email().max(254),
+    displayName: z.string().trim().min(1).max(80),
+    password: OperatorPassword,
+  }),
+  response: OperatorEnrolment,
+  errors: ["forbidden"],
+});
+
+export const operatorConfirmTotp = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/totp/confirm",
+  summary: "Confirm an operator's authenticator with their password and a first code",
+  tag: "operator",
+  auth: "none",
+  body: z.strictObject({
+    email: z.email().max(254),
+    password: OperatorPassword,
+    code: OperatorCode,
+  }),
+  response: z.object({ operator: OperatorInfo }),
+  errors: [
+    "invalid_credentials",
+    "two_factor_invalid",
+    "two_factor_already_enabled",
+    "rate_limited",
+  ],
+});
+
+export const operatorSignIn = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/sign-in",
+  summary: "Operator sign-in: password and authenticator code (both mandatory)",
+  tag: "operator",
+  auth: "none",
+  body: z.strictObject({
+    email: z.email().max(254),
+    password: OperatorPassword,
+    code: OperatorCode,
+  }),
+  response: z.object({ token: z.string(), expiresAt: z.string(), operator: OperatorInfo }),
+  errors: ["invalid_credentials", "two_factor_invalid", "two_factor_not_enabled", "rate_limited"],
+});
+
+export const operatorSignOut = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/sign-out",
+  summary: "End this operator session",
+  tag: "operator",
+  auth: "operator",
+  response: z.object({ signedOut: z.literal(true) }),
+});
+
+export const operatorMe = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/operator/me",
+  summary: "The signed-in operator",
+  tag: "operator",
+  auth: "operator",
+  response: z.object({ operator: OperatorInfo }),
+});
+
+export const operatorListAccounts = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/operator/accounts",
+  summary: "Every named operator (admin)",
+  tag: "operator",
+  auth: "operator",
+  response: z.object({
+    operators: z.array(OperatorInfo.extend({ disabled: z.boolean(), createdAt: z.string() })),
+  }),
+});
+
+export const operatorCreateAccount = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/accounts",
+  summary: "An admin creates an operator (the reason goes to the audit log)",
+  tag: "operator",
+  auth: "operator",
+  body: z.strictObject({
+    email: z.email().max(254),
+    displayName: z.string().trim().min(1).max(80),
+    password: OperatorPassword,
+    role: OperatorRole,
+    reason: OperatorReason,
+  }),
+  response: OperatorEnrolment,
+});
+
+// Users, as the back office sees them.
+
+export const OperatorUserSummary = z.object({
+  id: z.string(),
+  username: z.string(),
+  kind: z.enum(["email", "phone", "wallet", "demo"]),
+  nickname: z.string().nullable(),
+  country: z.string().nullable(),
+  identityState: z.string(),
+  frozen: z.boolean(),
+  createdAt: z.string(),
+});
+
+export const operatorSearchUsers = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/operator/users",
+  summary: "Search users by id, e-mail, phone, wallet address or nickname (support and up)",
+  tag: "operator",
+  auth: "operator",
+  query: z.strictObject({
+    q: z.string().trim().max(100).default(""),
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+  }),
+  response: z.object({ users: z.array(OperatorUserSummary) }),
+});
+
+const UserIdParams = z.strictObject({ userId: z.string().regex(/^\d{1,18}$/) });
+
+export const operatorUserDetail = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/operator/users/:userId",
+  summary:
+    "One user: profile, balances by account, recent statement lines, sessions, audit entries",
+  tag: "operator",
+  auth: "operator",
+  params: UserIdParams,
+  response: z.object({
+    user: OperatorUserSummary,
+    balances: z.array(
+      z.object({
+        account: z.string(),
+        asset: z.string(),
+        available: z.string(),
+        held: z.string(),
+      }),
+    ),
+    statement: z.array(
+      z.object({
+        seq: z.string(),
+        at: z.string(),
+        reason: z.string(),
+        asset: z.string(),
+        amount: z.string(),
+        operatorId: z.string().nullable(),
+      }),
+    ),
+    sessions: z.array(
+      z.object({ device: z.string(), lastUsedAt: z.string(), createdAt: z.string() }),
+    ),
+    audit: z.array(AuditEntry),
+  }),
+  errors: ["not_found"],
+});
+
+export const operatorFreezeUser = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/users/:userId/freeze",
+  summary: "Freeze a user (sign-in, orders, transfers and withdrawals refused; sessions ended)",
+  tag: "operator",
+  auth: "operator",
+  params: UserIdParams,
+  body: z.strictObject({ reason: OperatorReason }),
+  response: z.object({ user: OperatorUserSummary }),
+  errors: ["not_found"],
+});
+
+export const operatorUnfreezeUser = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/users/:userId/unfreeze",
+  summary: "Unfreeze a user",
+  tag: "operator",
+  auth: "operator",
+  params: UserIdParams,
+  body: z.strictObject({ reason: OperatorReason }),
+  response: z.object({ user: OperatorUserSummary }),
+  errors: ["not_found"],
+});
+
+/** The labelled system accounts (market maker, house, treasury, yield, lending, insurance, fees). */
+export const operatorSystemAccounts = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/operator/system-accounts",
+  summary: "Balances of the labelled system accounts, per mode and asset (finance and admin)",
+  tag: "operator",
+  auth: "operator",
+  response: z.object({
+    accounts: z.array(
+      z.object({
+        label: z.string(),
+        mode: z.enum(["real", "demo"]),
+        asset: z.string(),
+        available: z.string(),
+        held: z.string(),
+      }),
+    ),
+  }),
+});
