@@ -119,6 +119,7 @@ export async function startSecurityApp(database: Database): Promise<SecurityApp>
           assetId,
           amount,
           reference: "suite",
+          reason: "security suite funding",
         },
       });
       expect(response.statusCode, response.body).toBe(200);
