@@ -14,6 +14,7 @@ import { registerByPhone } from "../../testing/register-phone.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
 import { totpCode } from "../auth/totp.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 /** A multipart/form-data body with one JPEG file part named `file`. */
 function multipart(bytes: Buffer) {
@@ -55,7 +56,7 @@ describeEachDatabase("identity verification", (database) => {
       url,
       remoteAddress: `10.4.0.${ip++ % 250}`,
       headers: { ...options.headers },
-      ...(options.payload ? { payload: options.payload } : {}),
+      ...operatorPayload(method, url, options.payload),
     });
   const upload = async (user: string, purpose = "identity_document") => {
     const body = multipart(jpeg);
