@@ -457,7 +457,7 @@ describeEachDatabase("uploads and bank deposits", (database) => {
       expect(statement.json().data.items[0]).toMatchObject({
         reason: "deposit",
         amount: "250.5",
-        operatorId: "operator",
+        operatorId: "bootstrap",
         reference: `bank_deposit:${deposit.depositId}`,
       });
       const reject = await call(

@@ -165,7 +165,7 @@ describeEachDatabase("identity verification", (database) => {
     expect(rejected.statusCode, rejected.body).toBe(200);
     expect(rejected.json().data.submission).toMatchObject({
       state: "not_approved",
-      operatorId: "operator",
+      operatorId: "bootstrap",
       rejectReason: "other",
       rejectText: "The photo is cut off",
     });
@@ -196,7 +196,7 @@ describeEachDatabase("identity verification", (database) => {
     });
     expect(approved.json().data.submission).toMatchObject({
       state: "passed",
-      operatorId: "operator",
+      operatorId: "bootstrap",
     });
     const after = (await call("GET", "/api/v1/me/identity", { headers: as("a") })).json().data;
     expect(after).toMatchObject({ state: "passed", passedTier: "basic" });

@@ -565,7 +565,7 @@ describeEachDatabase("spot API", (database) => {
     }[];
     expect(lines.find((l) => l.reason === "deposit")).toMatchObject({
       counterparty: "system:external",
-      operatorId: "operator",
+      operatorId: "bootstrap",
       reference: "bank-a-USDT",
     });
     const trade = lines.find((l) => l.reason === "trade");

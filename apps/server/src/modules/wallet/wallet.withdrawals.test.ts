@@ -215,9 +215,9 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
     ).toEqual([
       ["requested", null],
       ["pending", null],
-      ["approved", "operator"],
-      ["sent", "operator"],
-      ["completed", "operator"],
+      ["approved", "bootstrap"],
+      ["sent", "bootstrap"],
+      ["completed", "bootstrap"],
     ]);
     await running.projector.flush();
     const statement = await call("GET", "/api/v1/spot/statement", { user: "a" });
@@ -261,7 +261,7 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
     const steps = history.json().data.items[0].steps;
     expect(steps[steps.length - 1]).toMatchObject({
       status: "rejected",
-      operatorId: "operator",
+      operatorId: "bootstrap",
       detail: "address under review",
     });
     expect((await op(second.withdrawalId, "approve")).json().error).toBe(
