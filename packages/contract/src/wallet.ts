@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OperatorReason } from "./operator-reason.ts";
 import { TwoFactorCode } from "./auth.ts";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
 import { AccountMode, DecimalString } from "./market.ts";
@@ -94,8 +95,13 @@ export const StatementLineView = z.object({
   orderId: z.string().nullable(),
   fillId: z.string().nullable(),
   tickId: z.string().nullable(),
-  /** Operator who made it (deposits, withdrawals, adjustments), else null. */
+  /**
+   * Operator who made it (deposits, withdrawals, adjustments), else null. Where two operators
+   * had to agree (the two-person rule), both: `7+9` (requester or first approver, then second).
+   */
   operatorId: z.string().nullable(),
+  /** `operatorId` split: every operator named on the posting, in order. */
+  operatorIds: z.array(z.string()),
   reference: z.string().nullable(),
   /** Journal sequence of the command that made the posting. */
   sequence: z.string(),
@@ -499,6 +505,7 @@ export const fundHouse = defineEndpoint({
     assetId: AssetId,
     amount: decimalString(18, { positive: true }),
     reference: z.string().min(1).max(200),
+    reason: OperatorReason,
   }),
   response: z.object({ postingSeq: z.string() }),
   errors: ["asset_not_found", "amount_too_many_decimals"],
@@ -771,6 +778,7 @@ export const approveWithdrawal = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: OperatorWithdrawalParams,
+  body: z.strictObject({ reason: OperatorReason }),
   response: OperatorWithdrawalView,
   errors: [...operatorWithdrawalErrors, "withdrawal_same_operator"],
 });
@@ -784,6 +792,7 @@ export const markWithdrawalSent = defineEndpoint({
   params: OperatorWithdrawalParams,
   body: z.strictObject({
     txHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x and 64 hex digits"),
+    reason: OperatorReason,
   }),
   response: OperatorWithdrawalView,
   errors: [...operatorWithdrawalErrors],
@@ -798,6 +807,7 @@ export const broadcastWithdrawal = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: OperatorWithdrawalParams,
+  body: z.strictObject({ reason: OperatorReason }),
   response: OperatorWithdrawalView,
   errors: [...operatorWithdrawalErrors, "withdraw_not_supported"],
   description:
@@ -812,6 +822,7 @@ export const completeWithdrawal = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: OperatorWithdrawalParams,
+  body: z.strictObject({ reason: OperatorReason }),
   response: OperatorWithdrawalView,
   errors: [...operatorWithdrawalErrors],
 });
@@ -823,7 +834,7 @@ export const rejectWithdrawal = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: OperatorWithdrawalParams,
-  body: z.strictObject({ reason: z.string().trim().min(1).max(200) }),
+  body: z.strictObject({ reason: OperatorReason }),
   response: OperatorWithdrawalView,
   errors: [...operatorWithdrawalErrors],
 });

@@ -8,6 +8,7 @@ import {
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import { defineRoute } from "../../http/define-route.ts";
+import { operatorIdOf } from "../../http/operator-audit.ts";
 import { NoticesRepository } from "./notices.repository.ts";
 import { NoticesService } from "./notices.service.ts";
 
@@ -17,9 +18,6 @@ export interface NoticesModuleOptions {
   /** Milliseconds since the epoch (default Date.now). */
   now?: () => number;
 }
-
-/** The one operator the bearer token stands for, until named operators (issue 17). */
-const operatorId = "operator";
 
 /**
  * Notices in the request's language, each user's read marks (the unread badge) and publishing
@@ -45,7 +43,7 @@ export const noticesModule: FastifyPluginAsync<NoticesModuleOptions> = async (ap
   defineRoute(app, markNoticeRead, { perUser }, ({ params, user }) =>
     service.markRead(user.id, BigInt(params.noticeId)),
   );
-  defineRoute(app, publishNotice, { bodyBytes: 1024 * 1024 }, ({ body }) =>
-    service.publish(operatorId, body),
+  defineRoute(app, publishNotice, { bodyBytes: 1024 * 1024 }, ({ body, request }) =>
+    service.publish(operatorIdOf(request), body),
   );
 };
