@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OperatorReason } from "./operator-reason.ts";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
 import { DecimalString } from "./market.ts";
 import { AssetId } from "./wallet.ts";
@@ -184,6 +185,7 @@ export const operatorCreditBankDepositEndpoint = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: DepositParams,
+  body: z.strictObject({ reason: OperatorReason }),
   response: z.object({ deposit: OperatorBankDepositView, duplicate: z.boolean() }),
   errors: ["bank_deposit_not_found", "bank_deposit_closed", "command_rejected"],
   description:
@@ -200,7 +202,7 @@ export const operatorRejectBankDepositEndpoint = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: DepositParams,
-  body: z.strictObject({ reason: z.string().trim().min(1).max(200) }),
+  body: z.strictObject({ reason: OperatorReason }),
   response: z.object({ deposit: OperatorBankDepositView }),
   errors: ["bank_deposit_not_found", "bank_deposit_closed"],
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OperatorReason } from "./operator-reason.ts";
 import { defineEndpoint } from "./endpoint.ts";
 import { DecimalString } from "./market.ts";
 import { WithdrawNetwork } from "./wallet.ts";
@@ -81,6 +82,7 @@ export const localChainMint = defineEndpoint({
   body: z.strictObject({
     address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an 0x address"),
     amount: z.string().regex(/^[1-9]\d{0,8}$/, "whole tokens, 1 to 999,999,999"),
+    reason: OperatorReason,
   }),
   response: z.object({ txHash: z.string() }),
 });

@@ -166,6 +166,12 @@ export const httpStatusByErrorCode = {
   stock_order_too_small: 400,
   stock_too_many_orders: 429,
   stock_trading_closed: 409,
+  // Issue 17 (operator actions).
+  bootstrap_token_retired: 403,
+  account_frozen: 403,
+  approval_same_operator: 409,
+  adjustment_not_found: 404,
+  adjustment_state_invalid: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OperatorReason } from "./operator-reason.ts";
 import { UploadId } from "./bank-deposits.ts";
 import { defineEndpoint } from "./endpoint.ts";
 
@@ -169,7 +170,7 @@ export const operatorApproveIdentityEndpoint = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: SubmissionParams,
-  body: z.strictObject({}),
+  body: z.strictObject({ reason: OperatorReason }),
   response: z.object({ submission: OperatorIdentityView }),
   errors: ["identity_submission_not_found", "identity_submission_decided"],
 });

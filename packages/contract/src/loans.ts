@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OperatorReason } from "./operator-reason.ts";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
 import { AccountMode, DecimalString, InstrumentId } from "./market.ts";
 import { ClientOrderId } from "./spot.ts";
@@ -269,6 +270,7 @@ export const configureLoanProduct = defineEndpoint({
     dailyRatePpm: z.number().int().min(0).max(10_000),
     reviewRequired: z.boolean(),
     open: z.boolean(),
+    reason: OperatorReason,
   }),
   response: z.object({ product: LoanProductView }),
   errors: ["asset_not_found", "amount_too_many_decimals", "command_rejected"],
@@ -287,6 +289,7 @@ export const fundLoanPool = defineEndpoint({
     assetId: AssetId,
     amount: decimalString(18, { positive: true }),
     reference: z.string().min(1).max(200),
+    reason: OperatorReason,
   }),
   response: z.object({ poolAvailable: DecimalString }),
   errors: ["asset_not_found", "amount_too_many_decimals"],
@@ -308,7 +311,8 @@ export const decideLoan = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: z.strictObject({ loanId: LoanId }),
-  body: z.strictObject({ approve: z.boolean(), reason: z.string().max(200).nullable() }),
+  /** The reason goes to the audit log and, on a rejection, to the borrower. */
+  body: z.strictObject({ approve: z.boolean(), reason: OperatorReason }),
   response: z.object({ loan: LoanView }),
   errors: ["loan_not_found", "loan_state_invalid", "loan_ltv_too_high", "reference_price_stale"],
 });

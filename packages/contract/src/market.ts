@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OperatorReason } from "./operator-reason.ts";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
 
 /**
@@ -285,6 +286,8 @@ export const MarketMakerFundingBody = z.strictObject({
   amount: decimalString(18, { positive: true }),
   /** Where the money came from (bank or chain reference), 1–200 characters. */
   reference: z.string().min(1).max(200),
+  /** Why (audit log). */
+  reason: OperatorReason,
 });
 
 export const marketMakerFundingEndpoint = defineEndpoint({

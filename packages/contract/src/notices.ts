@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OperatorReason } from "./operator-reason.ts";
 import { defineEndpoint } from "./endpoint.ts";
 
 /**
@@ -130,6 +131,7 @@ export const publishNotice = defineEndpoint({
     /** When it shows; default now. */
     publishAtMs: z.number().int().min(0).max(8_640_000_000_000_000).optional(),
     texts: ContentTexts,
+    reason: OperatorReason,
   }),
   response: z.object({ id: z.string(), publishedAtMs: z.number().int() }),
 });
@@ -215,6 +217,7 @@ export const publishNews = defineEndpoint({
       .default(null),
     publishAtMs: z.number().int().min(0).max(8_640_000_000_000_000).optional(),
     texts: ContentTexts,
+    reason: OperatorReason,
   }),
   response: z.object({ id: z.string(), publishedAtMs: z.number().int() }),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "./endpoint.ts";
+import { OperatorReason } from "./operator-reason.ts";
 
 /** One entry of the operator audit log (issue 17). */
 export const AuditEntry = z.object({
@@ -51,8 +52,7 @@ export const OperatorInfo = z.object({
 
 /** An operator's password: at least 12 characters. */
 export const OperatorPassword = z.string().min(12).max(128);
-/** Every operator action carries a reason a reviewer can read. */
-export const OperatorReason = z.string().trim().min(3).max(500);
+export { OperatorReason } from "./operator-reason.ts";
 const OperatorCode = z.string().regex(/^\d{6}$/);
 
 /** Returned once at creation: the TOTP secret and its otpauth:// URI (for the QR code). */
@@ -263,4 +263,93 @@ export const operatorSystemAccounts = defineEndpoint({
       }),
     ),
   }),
+});
+
+// Manual adjustments above the two-person limit (issue 17): an operator deposit to a user above
+// `MANUAL_ADJUSTMENT_TWO_PERSON_ABOVE` waits here until a second, different operator approves.
+
+export const AdjustmentStatus = z.enum(["pending", "credited", "rejected"]);
+
+/** A manual adjustment request and who asked for and decided it. */
+export const AdjustmentView = z.object({
+  adjustmentId: z.string(),
+  /** The operator deposit's idempotency key. */
+  requestKey: z.string(),
+  userId: z.string(),
+  asset: z.string(),
+  amount: z.string(),
+  reference: z.string(),
+  reason: z.string(),
+  status: AdjustmentStatus,
+  requestedBy: z.string(),
+  requestedAt: z.string(),
+  decidedBy: z.string().nullable(),
+  decidedReason: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  /** Kernel posting sequence of the credit, once credited. */
+  postingSeq: z.number().int().nullable(),
+});
+
+export const operatorListAdjustments = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/operator/adjustments",
+  summary: "Manual adjustments in one state (pending by default), oldest first",
+  tag: "operator",
+  auth: "operator",
+  query: z.strictObject({
+    status: AdjustmentStatus.default("pending"),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  }),
+  response: z.object({ items: z.array(AdjustmentView) }),
+});
+
+const AdjustmentParams = z.strictObject({ adjustmentId: z.string().regex(/^[1-9]\d{0,17}$/) });
+
+export const operatorApproveAdjustment = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/adjustments/:adjustmentId/approve",
+  summary:
+    "Second approval of a manual adjustment: a different operator than the requester; only " +
+    "then is the journaled credit issued, naming both operators",
+  tag: "operator",
+  auth: "operator",
+  params: AdjustmentParams,
+  body: z.strictObject({ reason: OperatorReason }),
+  response: z.object({ adjustment: AdjustmentView }),
+  errors: ["adjustment_not_found", "adjustment_state_invalid", "approval_same_operator"],
+});
+
+export const operatorRejectAdjustment = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/adjustments/:adjustmentId/reject",
+  summary: "Refuse a pending manual adjustment (nothing is credited)",
+  tag: "operator",
+  auth: "operator",
+  params: AdjustmentParams,
+  body: z.strictObject({ reason: OperatorReason }),
+  response: z.object({ adjustment: AdjustmentView }),
+  errors: ["adjustment_not_found", "adjustment_state_invalid"],
+});
+
+// The user's side: operator actions that touched them.
+
+/** One operator action on the user's own account, as the user sees it. */
+export const AccountHistoryEntry = z.object({
+  id: z.string(),
+  /** `METHOD path` of the operator endpoint, e.g. `POST /api/v1/operator/deposits`. */
+  action: z.string(),
+  reason: z.string(),
+  /** The named operator; null for the bootstrap token. */
+  operatorId: z.string().nullable(),
+  at: z.string(),
+});
+
+export const accountHistory = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/me/account-history",
+  summary: "Operator actions on the signed-in user's account: what, why, who, when",
+  tag: "me",
+  auth: "user",
+  query: z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
+  response: z.object({ entries: z.array(AccountHistoryEntry) }),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OperatorReason } from "./operator-reason.ts";
 import { defineEndpoint } from "./endpoint.ts";
 
 /**
@@ -112,6 +113,7 @@ export const publishLiabilitiesEndpoint = defineEndpoint({
   summary: "Build and publish a proof of liabilities now (operator)",
   tag: "operator",
   auth: "operator",
+  body: z.strictObject({ reason: OperatorReason }),
   response: PublishLiabilitiesResult,
   description:
     "Builds the tree from the kernel state at the current journal sequence (off the main " +

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OperatorReason } from "./operator-reason.ts";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
 import { AccountMode, DecimalString } from "./market.ts";
 import { ClientOrderId, PageLimit } from "./spot.ts";
@@ -222,7 +223,7 @@ export const defineSavingsPlan = defineEndpoint({
   summary: "Operator: define a plan or change its terms (later subscriptions only)",
   tag: "operator",
   auth: "operator",
-  body: DefineSavingsPlanBody,
+  body: DefineSavingsPlanBody.extend({ reason: OperatorReason }),
   response: z.object({ plan: SavingsPlanView }),
   errors: ["asset_not_found", "amount_too_many_decimals", "command_rejected"],
 });
@@ -250,6 +251,7 @@ export const fundSavingsYield = defineEndpoint({
       .max(128)
       .regex(/^[\x21-\x7e]+$/)
       .optional(),
+    reason: OperatorReason,
   }),
   response: z.object({ mode: AccountMode, asset: z.string(), yieldAvailable: DecimalString }),
   errors: ["asset_not_found", "amount_too_many_decimals", "command_rejected", "validation_failed"],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OperatorReason } from "./operator-reason.ts";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
 import { AccountMode, DecimalString, InstrumentId } from "./market.ts";
 import { ClientOrderId, PageLimit } from "./spot.ts";
@@ -214,6 +215,7 @@ export const configureSecondsProduct = defineEndpoint({
     exposureMax: decimalString(18),
     graceS: z.number().int().min(1).max(600),
     open: z.boolean(),
+    reason: OperatorReason,
   }),
   response: z.object({ product: SecondsProductView }),
   errors: ["asset_not_found", "amount_too_many_decimals", "command_rejected"],

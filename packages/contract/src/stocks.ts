@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OperatorReason } from "./operator-reason.ts";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
 import { AccountMode, DecimalString, InstrumentId } from "./market.ts";
 import { ClientOrderId, PageLimit } from "./spot.ts";
@@ -329,6 +330,7 @@ export const fundStockInventory = defineEndpoint({
     /** Whole shares. */
     quantity: Shares,
     reference: z.string().min(1).max(200),
+    reason: OperatorReason,
   }),
   response: z.object({
     instrumentId: z.string(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OperatorReason } from "./operator-reason.ts";
 import { decimalString, defineEndpoint, issueKey } from "./endpoint.ts";
 import { InstrumentId } from "./market.ts";
 
@@ -132,6 +133,8 @@ export const OperatorDepositBody = z.strictObject({
   amount: decimalString(18, { positive: true }),
   /** Chain transaction or bank reference, 1–200 characters. */
   reference: z.string().min(1).max(200),
+  /** Why (audit log and the user's history). */
+  reason: OperatorReason,
 });
 
 export const OperatorDepositResult = z.object({
@@ -141,6 +144,12 @@ export const OperatorDepositResult = z.object({
   duplicate: z.boolean(),
   /** Kernel posting sequence of the credit. */
   postingSeq: z.number().int().nullable(),
+  /**
+   * Set when the amount is above the two-person limit (`MANUAL_ADJUSTMENT_TWO_PERSON_ABOVE`):
+   * nothing was credited yet; the request waits for a second, different operator
+   * (POST /api/v1/operator/adjustments/:adjustmentId/approve). `sequence` is "" then.
+   */
+  pendingAdjustmentId: z.string().nullable(),
 });
 
 export const operatorDepositEndpoint = defineEndpoint({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OperatorReason } from "./operator-reason.ts";
 import { TwoFactorCode } from "./auth.ts";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
 import { AccountMode, DecimalString } from "./market.ts";
@@ -499,6 +500,7 @@ export const fundHouse = defineEndpoint({
     assetId: AssetId,
     amount: decimalString(18, { positive: true }),
     reference: z.string().min(1).max(200),
+    reason: OperatorReason,
   }),
   response: z.object({ postingSeq: z.string() }),
   errors: ["asset_not_found", "amount_too_many_decimals"],
@@ -771,6 +773,7 @@ export const approveWithdrawal = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: OperatorWithdrawalParams,
+  body: z.strictObject({ reason: OperatorReason }),
   response: OperatorWithdrawalView,
   errors: [...operatorWithdrawalErrors, "withdrawal_same_operator"],
 });
@@ -784,6 +787,7 @@ export const markWithdrawalSent = defineEndpoint({
   params: OperatorWithdrawalParams,
   body: z.strictObject({
     txHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x and 64 hex digits"),
+    reason: OperatorReason,
   }),
   response: OperatorWithdrawalView,
   errors: [...operatorWithdrawalErrors],
@@ -798,6 +802,7 @@ export const broadcastWithdrawal = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: OperatorWithdrawalParams,
+  body: z.strictObject({ reason: OperatorReason }),
   response: OperatorWithdrawalView,
   errors: [...operatorWithdrawalErrors, "withdraw_not_supported"],
   description:
@@ -812,6 +817,7 @@ export const completeWithdrawal = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: OperatorWithdrawalParams,
+  body: z.strictObject({ reason: OperatorReason }),
   response: OperatorWithdrawalView,
   errors: [...operatorWithdrawalErrors],
 });
@@ -823,7 +829,7 @@ export const rejectWithdrawal = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: OperatorWithdrawalParams,
-  body: z.strictObject({ reason: z.string().trim().min(1).max(200) }),
+  body: z.strictObject({ reason: OperatorReason }),
   response: OperatorWithdrawalView,
   errors: [...operatorWithdrawalErrors],
 });

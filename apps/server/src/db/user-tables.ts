@@ -18,6 +18,10 @@ export interface UserTables {
     inviter_id: bigint | null;
     demo_only: Generated<boolean>;
     verification: Generated<"unverified" | "under_review" | "passed" | "not_approved">;
+    /** Set while an operator has frozen the user (migration 0025). */
+    frozen_at: Generated<Date | null>;
+    frozen_by: Generated<string | null>;
+    frozen_reason: Generated<string | null>;
     created_at: Date;
   };
   sessions: {
