@@ -42,14 +42,6 @@ export async function callOperator<E extends EndpointSpec>(
   }
 }
 
-/**
- * Every mutating operator endpoint takes the operator's `reason` (OperatorReason), which goes to
- * the audit log and, where a user is touched, to that user's history.
- */
-function withReason<E extends EndpointSpec>(body: object, reason: string): EndpointInput<E> {
-  return { ...body, reason: reason.trim() } as EndpointInput<E>;
-}
-
 type Spec<R> = R extends EndpointRef<infer E> ? E : never;
 
 export const adminKeys = {
@@ -69,6 +61,7 @@ export const adminKeys = {
   news: () => [...adminKeys.all, "news"] as const,
   notices: () => [...adminKeys.all, "notices"] as const,
   systemAccounts: () => [...adminKeys.all, "system-accounts"] as const,
+  adjustments: () => [...adminKeys.all, "adjustments"] as const,
   audit: (filters: object) => [...adminKeys.all, "audit", filters] as const,
   operators: () => [...adminKeys.all, "operators"] as const,
 };
@@ -160,17 +153,17 @@ export function fetchIdentityDetail(submissionId: string) {
 export function approveIdentity(submissionId: string, reason: string) {
   return callOperator(api.operatorApproveIdentityEndpoint, {
     params: { submissionId },
-    body: withReason<Spec<typeof api.operatorApproveIdentityEndpoint>>({}, reason),
+    body: { reason: reason.trim() },
   });
 }
 
 /**
  * Refuses a submission: the user sees `rejectReason` (from the list) and, for `other`, the
- * operator's text. The operator's own note for the audit log is `note`.
+ * operator's text; the same reason goes to the audit log.
  */
 export function rejectIdentity(
   submissionId: string,
-  input: { rejectReason: IdentityRejectReason; text?: string; note: string },
+  input: { rejectReason: IdentityRejectReason; text?: string },
 ) {
   return callOperator(api.operatorRejectIdentityEndpoint, {
     params: { submissionId },
@@ -199,7 +192,7 @@ export function fetchBankDeposits(state: "pending" | "crediting" | "credited" | 
 export function creditBankDeposit(depositId: string, reason: string) {
   return callOperator(api.operatorCreditBankDepositEndpoint, {
     params: { depositId },
-    body: withReason<Spec<typeof api.operatorCreditBankDepositEndpoint>>({}, reason) as never,
+    body: { reason: reason.trim() },
   });
 }
 
@@ -222,21 +215,21 @@ export function fetchWithdrawals(status: WithdrawalStatus) {
 export function approveWithdrawalAction(withdrawalId: string, reason: string) {
   return callOperator(api.approveWithdrawal, {
     params: { withdrawalId },
-    body: withReason<Spec<typeof api.approveWithdrawal>>({}, reason) as never,
+    body: { reason: reason.trim() },
   });
 }
 
 export function markWithdrawalSentAction(withdrawalId: string, txHash: string, reason: string) {
   return callOperator(api.markWithdrawalSent, {
     params: { withdrawalId },
-    body: withReason<Spec<typeof api.markWithdrawalSent>>({ txHash: txHash.trim() }, reason),
+    body: { ...{ txHash: txHash.trim() }, reason: reason.trim() },
   });
 }
 
 export function completeWithdrawalAction(withdrawalId: string, reason: string) {
   return callOperator(api.completeWithdrawal, {
     params: { withdrawalId },
-    body: withReason<Spec<typeof api.completeWithdrawal>>({}, reason) as never,
+    body: { reason: reason.trim() },
   });
 }
 
@@ -269,7 +262,7 @@ export function configureLoanProductAction(
   reason: string,
 ) {
   return callOperator(api.configureLoanProduct, {
-    body: withReason<Spec<typeof api.configureLoanProduct>>(body, reason),
+    body: { ...body, reason: reason.trim() },
   });
 }
 
@@ -294,13 +287,13 @@ export function publishNewsAction(
   reason: string,
 ) {
   return callOperator(api.publishNews, {
-    body: withReason<Spec<typeof api.publishNews>>(input, reason),
+    body: { ...input, reason: reason.trim() },
   });
 }
 
 export function publishNoticeAction(input: { texts: ContentTexts }, reason: string) {
   return callOperator(api.publishNotice, {
-    body: withReason<Spec<typeof api.publishNotice>>(input, reason),
+    body: { ...input, reason: reason.trim() },
   });
 }
 
@@ -315,7 +308,7 @@ export function configureSecondsProductAction(
   reason: string,
 ) {
   return callOperator(api.configureSecondsProduct, {
-    body: withReason<Spec<typeof api.configureSecondsProduct>>(body, reason),
+    body: { ...body, reason: reason.trim() },
   });
 }
 
@@ -328,7 +321,7 @@ export function defineSavingsPlanAction(
   reason: string,
 ) {
   return callOperator(api.defineSavingsPlan, {
-    body: withReason<Spec<typeof api.defineSavingsPlan>>(body, reason),
+    body: { ...body, reason: reason.trim() },
   });
 }
 
@@ -353,40 +346,51 @@ export function fundAction(input: FundingInput, reason: string) {
   switch (input.target) {
     case "house":
       return callOperator(api.fundHouse, {
-        body: withReason<Spec<typeof api.fundHouse>>(
-          { id, assetId: input.asset, ...common },
-          reason,
-        ),
+        body: { ...{ id, assetId: input.asset, ...common }, reason: reason.trim() },
       });
     case "market_maker":
       return callOperator(api.marketMakerFundingEndpoint, {
-        body: withReason<Spec<typeof api.marketMakerFundingEndpoint>>(
-          { id, assetId: input.asset, ...common },
-          reason,
-        ),
+        body: { ...{ id, assetId: input.asset, ...common }, reason: reason.trim() },
       });
     case "savings_yield":
       return callOperator(api.fundSavingsYield, {
-        body: withReason<Spec<typeof api.fundSavingsYield>>(
-          { id, mode: input.mode, asset: input.asset, ...common },
-          reason,
-        ),
+        body: { ...{ id, mode: input.mode, asset: input.asset, ...common }, reason: reason.trim() },
       });
     case "loan_pool":
       return callOperator(api.fundLoanPool, {
-        body: withReason<Spec<typeof api.fundLoanPool>>(
-          { id, mode: input.mode, assetId: input.asset, ...common },
-          reason,
-        ),
+        body: {
+          ...{ id, mode: input.mode, assetId: input.asset, ...common },
+          reason: reason.trim(),
+        },
       });
     case "user":
       return callOperator(api.operatorDepositEndpoint, {
-        body: withReason<Spec<typeof api.operatorDepositEndpoint>>(
-          { id, ownerId: input.ownerId ?? "", assetId: input.asset, ...common },
-          reason,
-        ),
+        body: {
+          ...{ id, ownerId: input.ownerId ?? "", assetId: input.asset, ...common },
+          reason: reason.trim(),
+        },
       });
   }
+}
+
+// Manual adjustments above the two-person limit wait for a second, different operator.
+
+export function fetchAdjustments() {
+  return callOperator(api.operatorListAdjustments, { query: { status: "pending", limit: 100 } });
+}
+
+export function approveAdjustment(adjustmentId: string, reason: string) {
+  return callOperator(api.operatorApproveAdjustment, {
+    params: { adjustmentId },
+    body: { reason: reason.trim() },
+  });
+}
+
+export function rejectAdjustment(adjustmentId: string, reason: string) {
+  return callOperator(api.operatorRejectAdjustment, {
+    params: { adjustmentId },
+    body: { reason: reason.trim() },
+  });
 }
 
 export function fundStockInventoryAction(
@@ -394,9 +398,9 @@ export function fundStockInventoryAction(
   reason: string,
 ) {
   return callOperator(api.fundStockInventory, {
-    body: withReason<Spec<typeof api.fundStockInventory>>(
-      { requestId: newIdempotencyKey(), direction: "add", ...input },
-      reason,
-    ),
+    body: {
+      ...{ requestId: newIdempotencyKey(), direction: "add", ...input },
+      reason: reason.trim(),
+    },
   });
 }

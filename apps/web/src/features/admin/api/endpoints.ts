@@ -134,5 +134,20 @@ export const adminEndpoints = endpointTable({
     path: "/api/v1/operator/stocks/inventory",
     auth: "operator",
   },
+  operatorListAdjustments: {
+    method: "GET",
+    path: "/api/v1/operator/adjustments",
+    auth: "operator",
+  },
+  operatorApproveAdjustment: {
+    method: "POST",
+    path: "/api/v1/operator/adjustments/:adjustmentId/approve",
+    auth: "operator",
+  },
+  operatorRejectAdjustment: {
+    method: "POST",
+    path: "/api/v1/operator/adjustments/:adjustmentId/reject",
+    auth: "operator",
+  },
   operatorDepositEndpoint: { method: "POST", path: "/api/v1/operator/deposits", auth: "operator" },
 });

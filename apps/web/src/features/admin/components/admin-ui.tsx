@@ -187,7 +187,10 @@ export function ActionForm({
   valid = true,
   children,
   danger,
+  reasonField = true,
 }: {
+  /** False when the action's own fields are its reason (an identity refusal's listed reason). */
+  reasonField?: boolean;
   submitLabel: string;
   testId: string;
   run: (reason: string) => Promise<unknown>;
@@ -205,7 +208,7 @@ export function ActionForm({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setDone(false);
-    if (!isReason(reason)) {
+    if (reasonField && !isReason(reason)) {
       setError(t("reason.invalid"));
       return;
     }
@@ -229,18 +232,20 @@ export function ActionForm({
   return (
     <form className="admin-action" data-testid={testId} onSubmit={(event) => void submit(event)}>
       {children}
-      <label className="admin-field admin-reason">
-        <span>{t("reason.label")}</span>
-        <textarea
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          maxLength={reasonLengthMax}
-          rows={2}
-          required
-          placeholder={t("reason.placeholder")}
-          data-testid={`${testId}-reason`}
-        />
-      </label>
+      {reasonField ? (
+        <label className="admin-field admin-reason">
+          <span>{t("reason.label")}</span>
+          <textarea
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            maxLength={reasonLengthMax}
+            rows={2}
+            required
+            placeholder={t("reason.placeholder")}
+            data-testid={`${testId}-reason`}
+          />
+        </label>
+      ) : null}
       <button
         type="submit"
         disabled={busy}

@@ -8,6 +8,7 @@ import {
   type FundingTarget,
 } from "../api/admin-api.ts";
 import { isPositiveAmount } from "../lib/forms.ts";
+import { PendingAdjustments } from "./adjustments.tsx";
 import {
   ActionForm,
   AdminPage,
@@ -90,6 +91,7 @@ export function FundingPage() {
           </table>
         )}
       </QueryView>
+      <PendingAdjustments />
       <div className="admin-columns">
         <section>
           <h2>{t("funding.fund")}</h2>

@@ -177,10 +177,9 @@ export function IdentityDetailPage() {
                   submitLabel={t("identity.reject")}
                   testId="admin-identity-reject"
                   danger
+                  reasonField={false}
                   valid={rejectReason !== "other" || text.trim().length > 0}
-                  run={(note) =>
-                    rejectIdentity(submission.submissionId, { rejectReason, text, note })
-                  }
+                  run={() => rejectIdentity(submission.submissionId, { rejectReason, text })}
                   onDone={refresh}
                 >
                   <SelectField
