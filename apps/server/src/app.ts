@@ -20,6 +20,8 @@ import { invitationsModule } from "./modules/invitations/invitations.routes.ts";
 import { noticesModule } from "./modules/notices/notices.routes.ts";
 import { OperatorAccounts } from "./modules/auth/operator-accounts.ts";
 import { operatorAccountsModule } from "./modules/auth/operator-accounts.routes.ts";
+import { backOfficeModule } from "./modules/back-office/back-office.routes.ts";
+import type { OperatorAuditInput } from "./http/operator-audit.ts";
 import { operatorModule } from "./modules/operator/operator.routes.ts";
 import { proofModule } from "./modules/proof/proof.routes.ts";
 import { tapeModule } from "./modules/tape/tape.routes.ts";
@@ -69,6 +71,12 @@ export interface AppDeps {
   withdrawAddressLockMs?: number;
   /** Withdrawal minimums, fees and two-approval amounts (WITHDRAW_TERMS, WITHDRAW_TWO_APPROVALS_ABOVE). */
   withdrawals?: WithdrawalConfig;
+  /**
+   * Manual adjustments: asset → amount (whole units) above which a second, different operator
+   * approves before the credit (ADJUSTMENT_TWO_APPROVALS_ABOVE). Default here: none (tests);
+   * the server's configuration defaults to USDT:10000.
+   */
+  adjustmentTwoApprovalsAbove?: Readonly<Record<string, string>>;
   /** The identity tier a withdrawal needs (WITHDRAW_REQUIRES_IDENTITY); default none. */
   withdrawRequiresIdentity?: "none" | IdentityTier;
   /** Bearer token for operator endpoints (OPERATOR_TOKEN); unset means no operator access. */
@@ -223,12 +231,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     operatorToken: deps.operatorToken,
     operatorSessions: operatorAccounts,
   });
+  // The one audit hook of operator actions (define-route.ts calls it): who, what, why, whom.
+  app.decorate("operatorAudit", (entry: OperatorAuditInput) =>
+    operatorAccounts.audit(entry.operatorId, entry.action, entry.reason, entry.userId, entry.detail),
+  );
   await app.register(operatorAccountsModule, { accounts: operatorAccounts });
+  await app.register(backOfficeModule, {
+    database,
+    accounts: operatorAccounts,
+    sessions: auth.sessions,
+    engine: deps.engine,
+    now,
+  });
   await app.register(docsRoutes);
 
   await app.register(healthModule, { database, now });
   await app.register(tapeModule, { database });
-  if (deps.engine) await app.register(operatorModule, { engine: deps.engine, users: auth });
+  if (deps.engine) {
+    await app.register(operatorModule, {
+      engine: deps.engine,
+      users: auth,
+      database,
+      now,
+      twoApprovalsAbove: deps.adjustmentTwoApprovalsAbove ?? {},
+    });
+  }
   await app.register(authModule, { auth, publicUrl: deps.publicUrl, port: deps.port });
   await app.register(noticesModule, { database, now });
   await app.register(invitationsModule, { database, publicUrl: deps.publicUrl });

@@ -101,6 +101,18 @@ const ConfigSchema = z.object({
     )
     .optional(),
   /**
+   * Manual adjustments (operator deposits to a user, issue 17): per asset, the amount above
+   * which a second, different named operator must approve before anything is credited:
+   * `USDT:10000,BTC:0.5` (default `USDT:10000`; `none` turns the rule off).
+   */
+  ADJUSTMENT_TWO_APPROVALS_ABOVE: z
+    .string()
+    .regex(
+      /^(none|[A-Z0-9]{1,16}:\d{1,18}(\.\d{1,18})?(,[A-Z0-9]{1,16}:\d{1,18}(\.\d{1,18})?)*)$/,
+      "must be ASSET:amount entries separated by commas, or none",
+    )
+    .default("USDT:10000"),
+  /**
    * The identity tier a user must have passed to request a withdrawal: `none` (default),
    * `basic` or `advanced` (issue 17).
    */

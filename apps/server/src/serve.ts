@@ -115,6 +115,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     operatorToken: config.OPERATOR_TOKEN,
     withdrawAddressLockMs: config.WITHDRAW_ADDRESS_LOCK_MS,
     withdrawals: withdrawalConfigOf(config),
+    adjustmentTwoApprovalsAbove: adjustmentThresholdsOf(config),
     withdrawRequiresIdentity: config.WITHDRAW_REQUIRES_IDENTITY,
     publicUrl: config.PUBLIC_URL,
     port: config.PORT,
@@ -189,6 +190,14 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
   mark("history");
   console.log(`Start-up (ms since the process started): ${phases.join(", ")}`);
   console.log(`Candor ${version} is running at ${starting.url.replace("[::1]", "localhost")}/`);
+}
+
+/** ADJUSTMENT_TWO_APPROVALS_ABOVE as the operator module reads it: asset → whole units. */
+export function adjustmentThresholdsOf(config: Config): Record<string, string> {
+  if (config.ADJUSTMENT_TWO_APPROVALS_ABOVE === "none") return {};
+  return Object.fromEntries(
+    config.ADJUSTMENT_TWO_APPROVALS_ABOVE.split(",").map((entry) => entry.split(":") as [string, string]),
+  );
 }
 
 /** WITHDRAW_TERMS and WITHDRAW_TWO_APPROVALS_ABOVE as the wallet reads them. */

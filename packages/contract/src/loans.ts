@@ -311,8 +311,8 @@ export const decideLoan = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: z.strictObject({ loanId: LoanId }),
-  /** The reason goes to the audit log and, on a rejection, to the borrower. */
-  body: z.strictObject({ approve: z.boolean(), reason: OperatorReason }),
+  /** The reason goes to the audit log and, on a rejection, to the borrower (kernel: ≤ 200). */
+  body: z.strictObject({ approve: z.boolean(), reason: OperatorReason.max(200) }),
   response: z.object({ loan: LoanView }),
   errors: ["loan_not_found", "loan_state_invalid", "loan_ltv_too_high", "reference_price_stale"],
 });

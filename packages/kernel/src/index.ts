@@ -47,6 +47,7 @@ export {
   getOrder,
   getStatement,
   getLiabilities,
+  getSystemAccounts,
   getSystemBalances,
   getWithdrawal,
   isOpen,

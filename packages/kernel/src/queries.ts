@@ -202,3 +202,21 @@ export function getSystemBalances(
     (a, b) => compareStrings(a.ownerId, b.ownerId) || compareStrings(a.assetId, b.assetId),
   );
 }
+
+/**
+ * Every account of the labelled system owners in one mode (fees, treasury, market maker, house,
+ * insurance fund, …), wallet by wallet, for the back office: non-empty or ever posted to, sorted
+ * by account key.
+ */
+export function getSystemAccounts(state: KernelState, mode: Mode): AccountBalance[] {
+  const out: AccountBalance[] = [];
+  const byMode = mode === "real" ? state.ledger.ownersReal : state.ledger.ownersDemo;
+  for (const owner of byMode.values()) {
+    if (!owner.system) continue;
+    for (const account of owner.accounts.values()) {
+      if (account.available === 0n && account.held === 0n && account.postings.length === 0) continue;
+      out.push(balanceView(account));
+    }
+  }
+  return out.sort((a, b) => compareStrings(a.account, b.account));
+}

@@ -13,6 +13,8 @@ export interface AuthUser {
   demoOnly: boolean;
   /** SHA-256 of the bearer token, hex: identifies the session for logout. */
   sessionTokenHash: string;
+  /** True while an operator has frozen the user: nothing that changes anything is accepted. */
+  frozen?: boolean;
 }
 
 declare module "fastify" {
@@ -107,6 +109,11 @@ export interface AuthenticateOptions {
       method: string,
       routePath: string,
     ): Promise<{ id: string; role: string } | null>;
+    /**
+     * True once any named operator exists: from then on the bootstrap token is refused on
+     * every endpoint (`bootstrap_token_retired`).
+     */
+    anyOperator(): Promise<boolean>;
   };
 }
 
@@ -115,6 +122,7 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, options: Authe
   app.decorateRequest("user", null);
   app.decorateRequest("operator", false);
   app.decorateRequest("operatorAccount", null);
+  app.decorateRequest("auditUserId", null);
 
   async function sessionUser(request: FastifyRequest): Promise<AuthUser | null> {
     const token = requestToken(request);
@@ -140,6 +148,11 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, options: Authe
     const handler: preHandlerAsyncHookHandler = async (request) => {
       if (level === "operator") {
         if (isOperator(request)) {
+          // The bootstrap token creates the first admin; once named operators exist, it is
+          // retired everywhere (docs/decisions.md).
+          if (await options.operatorSessions?.anyOperator()) {
+            throw new AppError("bootstrap_token_retired");
+          }
           request.operator = true;
           return;
         }
@@ -168,6 +181,8 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, options: Authe
       ) {
         throw new AppError("csrf_failed");
       }
+      // Freezing ends a user's sessions; a lookup cached before that still changes nothing.
+      if (user.frozen && !safeMethods.has(request.method)) throw new AppError("account_frozen");
       request.user = user;
     };
     return handler;

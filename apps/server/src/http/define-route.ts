@@ -14,6 +14,7 @@ import { AppError } from "./app-error.ts";
 import type { AuthUser } from "./authenticate.ts";
 import { ok } from "./envelope.ts";
 import { FileReply } from "./file-reply.ts";
+import { auditEntryOf } from "./operator-audit.ts";
 import type { RateLimiter, RateRule } from "./rate-limit.ts";
 
 declare module "fastify" {
@@ -101,6 +102,11 @@ export function defineRoute<const E extends EndpointSpec>(
       } as RouteContext<E>;
       if (issues.length > 0) throw new AppError("validation_failed", issues);
       const data = await handler(context);
+      // The one audit hook (issue 17): every successful operator request that changes
+      // something is recorded with who, why and whom it touched, before the answer leaves.
+      if (endpoint.auth === "operator" && endpoint.method !== "GET" && app.operatorAudit) {
+        await app.operatorAudit(auditEntryOf(request, endpoint, context.params, context.body));
+      }
       if (data instanceof FileReply) {
         reply.header("content-type", data.contentType);
         reply.header("content-disposition", `${data.disposition}; filename="${data.fileName}"`);

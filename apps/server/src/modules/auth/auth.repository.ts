@@ -19,6 +19,8 @@ export interface SessionRecord {
   demoOnly: boolean;
   mode: "real" | "demo";
   expiresAt: Date;
+  /** True while an operator has frozen the user (migration 0025). */
+  frozen?: boolean;
 }
 
 /** The columns of a user that `toUserInfo` shows (`UserRow` in users.ts). */
@@ -222,11 +224,28 @@ export class AuthRepository {
   }
 
   /** The unrevoked session with this token hash and its user (expiry is the caller's check). */
+  /** True while an operator has frozen the user. */
+  async isFrozen(userId: bigint): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("users")
+      .select("frozen_at")
+      .where("id", "=", userId)
+      .executeTakeFirst();
+    return row?.frozen_at !== null && row?.frozen_at !== undefined;
+  }
+
   async sessionByTokenHash(tokenHash: string): Promise<SessionRecord | undefined> {
     const row = await this.db
       .selectFrom("sessions")
       .innerJoin("users", "users.id", "sessions.user_id")
-      .select(["users.id", "users.kind", "users.demo_only", "sessions.mode", "sessions.expires_at"])
+      .select([
+        "users.id",
+        "users.kind",
+        "users.demo_only",
+        "users.frozen_at",
+        "sessions.mode",
+        "sessions.expires_at",
+      ])
       .where("sessions.token_hash", "=", tokenHash)
       .where("sessions.revoked_at", "is", null)
       .executeTakeFirst();
@@ -237,6 +256,7 @@ export class AuthRepository {
           demoOnly: row.demo_only,
           mode: row.mode,
           expiresAt: row.expires_at,
+          frozen: row.frozen_at !== null,
         }
       : undefined;
   }

@@ -483,6 +483,8 @@ export class AuthService {
 
   /** Opens a session and describes it as the sign-in endpoints answer. */
   private async startSession(userId: bigint, mode: "real" | "demo"): Promise<SessionData> {
+    // A frozen user signs in nowhere (issue 17): e-mail, phone, wallet or demo resume alike.
+    if (await this.repository.isFrozen(userId)) throw new AppError("account_frozen");
     const session = await this.sessions.open(userId, mode);
     return {
       token: session.token,

@@ -52,6 +52,9 @@ function toOperator(row: Record<string, unknown>): Operator {
  * the first admin; every later operator is created by an admin, with a reason, in the log.
  */
 export class OperatorAccounts {
+  /** Operators are never deleted: once one exists, the answer stays true. */
+  private someOperatorExists = false;
+
   constructor(
     private readonly database: Database,
     private readonly now: () => number,
@@ -62,37 +65,54 @@ export class OperatorAccounts {
     return this.database.db;
   }
 
-  /** Creates the first admin; refused once any operator exists. */
+  /**
+   * True once any named operator exists; from then on the bootstrap token is retired. Cached
+   * once true (operators are disabled, never deleted).
+   */
+  async anyOperator(): Promise<boolean> {
+    if (this.someOperatorExists) return true;
+    const existing = await sql<{ n: string }>`SELECT count(*) AS n FROM operators`.execute(this.db);
+    this.someOperatorExists = Number(existing.rows[0]?.n ?? 0) > 0;
+    return this.someOperatorExists;
+  }
+
+  /**
+   * Creates the first admin; refused once any operator exists. Over HTTP the audit hook records
+   * it (operator id null: the bootstrap token).
+   */
   async bootstrapAdmin(input: {
     email: string;
     displayName: string;
     password: string;
   }): Promise<OperatorEnrolment> {
-    const existing = await sql<{ n: string }>`SELECT count(*) AS n FROM operators`.execute(this.db);
-    if (Number(existing.rows[0]?.n ?? 0) > 0) throw new AppError("forbidden");
+    if (await this.anyOperator()) throw new AppError("forbidden");
     const enrolment = await this.insert({ ...input, role: "admin" }, null);
-    await this.audit(null, "operator.bootstrap", "first admin", null, enrolment.operator.id);
+    this.someOperatorExists = true;
     return enrolment;
   }
 
-  /** An admin creates an operator; the reason goes to the audit log. */
+  /** An admin creates an operator; over HTTP the audit hook records it with the reason. */
   async create(
-    actor: Operator,
+    actor: { id: string; role: string },
     input: { email: string; displayName: string; password: string; role: OperatorRole },
     reason: string,
   ): Promise<OperatorEnrolment> {
     if (actor.role !== "admin") throw new AppError("forbidden");
     if (!operatorRoles.includes(input.role)) throw new AppError("validation_failed");
     requireReason(reason);
-    const enrolment = await this.insert(input, actor.id);
-    await this.audit(
-      actor.id,
-      "operator.create",
-      reason,
-      null,
-      `${enrolment.operator.id}:${input.role}`,
-    );
-    return enrolment;
+    return this.insert(input, actor.id);
+  }
+
+  /** Every named operator, oldest first. */
+  async list(): Promise<(Operator & { disabled: boolean; createdAtMs: number })[]> {
+    const result = await sql<Record<string, unknown>>`
+      SELECT id, email, display_name, role, disabled_at, created_at FROM operators
+      ORDER BY id`.execute(this.db);
+    return result.rows.map((row) => ({
+      ...toOperator(row),
+      disabled: row.disabled_at !== null,
+      createdAtMs: new Date(row.created_at as string | Date).getTime(),
+    }));
   }
 
   private async insert(

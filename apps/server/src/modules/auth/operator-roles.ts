@@ -5,6 +5,7 @@ export type OperatorRole = (typeof operatorRoles)[number];
 const finance: readonly OperatorRole[] = ["finance", "admin"];
 const compliance: readonly OperatorRole[] = ["compliance", "admin"];
 const content: readonly OperatorRole[] = ["support", "admin"];
+const userCare: readonly OperatorRole[] = ["support", "compliance", "admin"];
 const admin: readonly OperatorRole[] = ["admin"];
 const anyRole: readonly OperatorRole[] = operatorRoles;
 
@@ -50,11 +51,30 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "PUT /api/v1/operator/savings/plans": admin,
   "POST /api/v1/operator/proof/liabilities": admin,
   "GET /api/v1/operator/outbox": admin,
+  // Manual adjustments above the two-person limit: finance asks, a second finance approves.
+  "GET /api/v1/operator/adjustments": finance,
+  "POST /api/v1/operator/adjustments/:adjustmentId/approve": finance,
+  "POST /api/v1/operator/adjustments/:adjustmentId/reject": finance,
+  // Users: any role looks; support, compliance and admin freeze and unfreeze.
+  "GET /api/v1/operator/users": anyRole,
+  "GET /api/v1/operator/users/:userId": anyRole,
+  "POST /api/v1/operator/users/:userId/freeze": userCare,
+  "POST /api/v1/operator/users/:userId/unfreeze": userCare,
+  // System accounts' balances: finance.
+  "GET /api/v1/operator/system-accounts": finance,
   // Operator accounts themselves.
   "GET /api/v1/operator/me": anyRole,
+  "POST /api/v1/operator/sign-out": anyRole,
+  "GET /api/v1/operator/accounts": admin,
   "POST /api/v1/operator/accounts": admin,
   "GET /api/v1/operator/audit": ["compliance", "admin"],
 };
+
+/**
+ * Endpoints only the bootstrap token (OPERATOR_TOKEN) may call, never a named operator: the
+ * first admin's creation. They need no role rule; every role is refused.
+ */
+export const bootstrapTokenOnly: readonly string[] = ["POST /api/v1/operator/bootstrap"];
 
 /** The roles allowed on `METHOD path`; empty (deny) for an endpoint without a rule. */
 export function rolesFor(method: string, path: string): readonly OperatorRole[] {

@@ -104,6 +104,7 @@ export class Sessions implements SessionLookup {
       mode: row.demoOnly ? "demo" : row.mode,
       demoOnly: row.demoOnly,
       sessionTokenHash: tokenHash,
+      ...(row.frozen ? { frozen: true } : {}),
     };
     if (this.cache.size >= sessionCacheKeysMax) this.cache.clear();
     this.cache.set(tokenHash, { user, untilMs: Math.min(nowMs + sessionCacheMs, expiresAtMs) });

@@ -8,6 +8,7 @@ import {
 } from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
 import { defineRoute } from "../../http/define-route.ts";
+import { operatorIdOf, touchesUser } from "../../http/operator-audit.ts";
 import { BankDepositsService, type BankDepositsOptions } from "./bank-deposits.service.ts";
 
 /** `/api/v1/bank-deposits` for users and `/api/v1/operator/bank-deposits` for the operator. */
@@ -26,10 +27,24 @@ export const bankDepositsModule: FastifyPluginAsync<BankDepositsOptions> = async
   defineRoute(app, operatorListBankDepositsEndpoint, {}, async ({ query }) => ({
     items: await service.operatorList(query.state ?? "pending"),
   }));
-  defineRoute(app, operatorCreditBankDepositEndpoint, { bodyBytes: 1_024 }, ({ params }) =>
-    service.credit(params.depositId),
+  defineRoute(
+    app,
+    operatorCreditBankDepositEndpoint,
+    { bodyBytes: 1_024 },
+    async ({ params, request }) => {
+      const result = await service.credit(params.depositId, operatorIdOf(request));
+      touchesUser(request, result.deposit.ownerId);
+      return result;
+    },
   );
-  defineRoute(app, operatorRejectBankDepositEndpoint, { bodyBytes: 2_048 }, ({ params, body }) =>
-    service.reject(params.depositId, body.reason),
+  defineRoute(
+    app,
+    operatorRejectBankDepositEndpoint,
+    { bodyBytes: 2_048 },
+    async ({ params, body, request }) => {
+      const result = await service.reject(params.depositId, body.reason, operatorIdOf(request));
+      touchesUser(request, result.deposit.ownerId);
+      return result;
+    },
   );
 };

@@ -32,7 +32,6 @@ export interface BankDepositsOptions {
 }
 
 /** Who acts through the operator token (one operator account until operator accounts exist). */
-const operatorId = "operator";
 
 /**
  * Bank deposits: a user's request with a payment-proof image, credited or rejected by an
@@ -99,26 +98,29 @@ export class BankDepositsService {
    * once, so a second click or a retry after a crash between the steps credits nothing more),
    * then → credited with the posting.
    */
-  async credit(id: string) {
+  async credit(id: string, operatorId: string) {
     const found = await this.repository.find(id);
     if (!found) throw new AppError("bank_deposit_not_found");
     if (found.state === "rejected") throw new AppError("bank_deposit_closed");
     if (found.state === "credited") return { deposit: this.operatorView(found), duplicate: true };
     const started = await this.repository.startCredit(id, operatorId);
     const asset = this.assetOf(found.assetId);
-    const applied = await this.options.operator.deposit({
+    const applied = await this.options.operator.deposit(
+      {
       id: `bank_deposit:${found.id}`,
       ownerId: found.ownerId,
       assetId: found.assetId,
       amount: formatAmount(found.amount, asset.scale),
       reference: `bank_deposit:${found.id}`,
-    });
+      },
+      operatorId,
+    );
     await this.repository.finishCredit(id, applied.postingSeq, this.options.now());
     const after = (await this.repository.find(id))!;
     return { deposit: this.operatorView(after), duplicate: !started || applied.duplicate };
   }
 
-  async reject(id: string, reason: string) {
+  async reject(id: string, reason: string, operatorId: string) {
     const rejected = await this.repository.reject(id, reason, operatorId, this.options.now());
     if (rejected) return { deposit: this.operatorView(rejected) };
     const found = await this.repository.find(id);

@@ -9,14 +9,13 @@ import type { FastifyPluginAsync } from "fastify";
 import { AppError } from "../../http/app-error.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
+import { operatorIdOf, touchesUser } from "../../http/operator-audit.ts";
 import type { ChainDeposits } from "./chain-deposits.ts";
 import type { ChainWithdrawals } from "./chain-withdrawals.ts";
 import type { LocalChain } from "./local/local-chain.ts";
 
 const minute = 60_000;
 
-/** The one operator of the bearer token, as the wallet module records it (issue 17: named). */
-const operatorIdOf = (): string => "operator";
 
 export interface ChainModuleOptions {
   /** Unset: this deployment watches no chain (the address list is empty). */
@@ -61,9 +60,13 @@ export const chainModule: FastifyPluginAsync<ChainModuleOptions> = async (app, o
   );
   const payouts = options.payouts;
   if (payouts) options.onPayouts?.(payouts);
-  defineRoute(app, broadcastWithdrawal, {}, ({ params }) => {
-    if (!payouts?.canSign) return Promise.reject(new AppError("withdraw_not_supported"));
-    return payouts.broadcast(params.withdrawalId, operatorIdOf());
+  defineRoute(app, broadcastWithdrawal, { bodyBytes: 2_048 }, async ({ params, request }) => {
+    if (!payouts?.canSign) throw new AppError("withdraw_not_supported");
+    const view = (await payouts.broadcast(params.withdrawalId, operatorIdOf(request))) as {
+      userId?: string;
+    };
+    if (view.userId) touchesUser(request, view.userId);
+    return view as never;
   });
   const local = options.localChain;
   if (local) {

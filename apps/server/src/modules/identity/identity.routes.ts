@@ -7,19 +7,15 @@ import {
   submitAdvancedIdentityEndpoint,
   submitBasicIdentityEndpoint,
 } from "@candor/contract";
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync } from "fastify";
 import { defineRoute } from "../../http/define-route.ts";
+import { operatorIdOf, touchesUser } from "../../http/operator-audit.ts";
 import type { IdentityService } from "./identity.service.ts";
 
 export interface IdentityModuleOptions {
   identity: IdentityService;
 }
 
-/**
- * The operator id of a request. Today one bearer token is the one operator, "operator" (as
- * deposits and withdrawals record it); named operators plug in here (issue 17, back office).
- */
-export const operatorIdOf = (_request: FastifyRequest): string => "operator";
 
 /** `/api/v1/me/identity*` for users and `/api/v1/operator/identity*` for the review. */
 export const identityModule: FastifyPluginAsync<IdentityModuleOptions> = async (app, options) => {
@@ -40,14 +36,29 @@ export const identityModule: FastifyPluginAsync<IdentityModuleOptions> = async (
   defineRoute(app, operatorIdentityDetailEndpoint, {}, ({ params }) =>
     identity.detail(params.submissionId),
   );
-  defineRoute(app, operatorApproveIdentityEndpoint, { bodyBytes: 256 }, ({ params, request }) =>
-    identity.approve(params.submissionId, operatorIdOf(request)),
+  defineRoute(
+    app,
+    operatorApproveIdentityEndpoint,
+    { bodyBytes: 2_048 },
+    async ({ params, request }) => {
+      const decided = await identity.approve(params.submissionId, operatorIdOf(request));
+      touchesUser(request, decided.submission.userId);
+      return decided;
+    },
   );
   defineRoute(
     app,
     operatorRejectIdentityEndpoint,
     { bodyBytes: 2_048 },
-    ({ params, body, request }) =>
-      identity.reject(params.submissionId, body.reason, body.text, operatorIdOf(request)),
+    async ({ params, body, request }) => {
+      const decided = await identity.reject(
+        params.submissionId,
+        body.reason,
+        body.text,
+        operatorIdOf(request),
+      );
+      touchesUser(request, decided.submission.userId);
+      return decided;
+    },
   );
 };

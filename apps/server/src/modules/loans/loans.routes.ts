@@ -15,6 +15,7 @@ import {
 import type { FastifyPluginAsync } from "fastify";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
+import { operatorIdOf, touchesUser } from "../../http/operator-audit.ts";
 import { defaultLoanProducts, type LoanProductConfig } from "./loans.products.ts";
 import { LoansService, type LoansEngine, type LoansSession } from "./loans.service.ts";
 
@@ -90,17 +91,27 @@ export const loansModule: FastifyPluginAsync<LoansModuleOptions> = async (app, o
     }),
   );
 
-  defineRoute(app, configureLoanProduct, { bodyBytes: 2_048 }, async ({ body }) => ({
-    product: await service.configure(body, suffix()),
+  defineRoute(app, configureLoanProduct, { bodyBytes: 2_048 }, async ({ body, request }) => ({
+    product: await service.configure(body, suffix(), operatorIdOf(request)),
   }));
 
-  defineRoute(app, fundLoanPool, { bodyBytes: 1_024 }, async ({ body }) => ({
-    poolAvailable: await service.fundPool(body),
+  defineRoute(app, fundLoanPool, { bodyBytes: 2_048 }, async ({ body, request }) => ({
+    poolAvailable: await service.fundPool(body, operatorIdOf(request)),
   }));
 
   defineRoute(app, pendingLoans, {}, async () => ({ items: service.pending() }));
 
-  defineRoute(app, decideLoan, { bodyBytes: 1_024 }, async ({ params, body }) => ({
-    loan: await service.decide(params.loanId, body.approve, body.reason, suffix()),
-  }));
+  defineRoute(app, decideLoan, { bodyBytes: 2_048 }, async ({ params, body, request }) => {
+    const ownerId = service.pending().find((loan) => loan.loanId === params.loanId)?.ownerId;
+    if (ownerId) touchesUser(request, ownerId);
+    return {
+      loan: await service.decide(
+        params.loanId,
+        body.approve,
+        body.reason,
+        suffix(),
+        operatorIdOf(request),
+      ),
+    };
+  });
 };

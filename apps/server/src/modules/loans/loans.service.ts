@@ -283,6 +283,7 @@ export class LoansService {
   async configure(
     config: LoanProductConfig & { open: boolean },
     suffix: string,
+    operatorId: string | null = null,
   ): Promise<LoanProductView> {
     const engine = this.options.engine;
     const loanScale = engine
@@ -314,7 +315,7 @@ export class LoansService {
       reviewRequired: config.reviewRequired,
       tickAgeMaxMs: this.options.tickAgeMaxMs ?? 60_000,
       open: config.open,
-      operatorId: null,
+      operatorId,
     });
     if (!applied.result.ok) throw new AppError(errorCodeOf(applied.result.code));
     return engine.query((state) =>
@@ -349,7 +350,7 @@ export class LoansService {
     assetId: string;
     amount: string;
     reference: string;
-  }): Promise<string> {
+  }, operatorId: string): Promise<string> {
     const engine = this.options.engine;
     if (!engine.query((s) => getAssets(s)).some((a) => a.assetId === input.assetId)) {
       throw new AppError("asset_not_found");
@@ -364,7 +365,7 @@ export class LoansService {
         assetId: input.assetId,
         amount,
         reference: input.reference,
-        operatorId: null,
+        operatorId,
       });
       if (!deposited.result.ok) throw new AppError(errorCodeOf(deposited.result.code));
     }
@@ -374,7 +375,7 @@ export class LoansService {
       mode: input.mode,
       assetId: input.assetId,
       amount,
-      operatorId: null,
+      operatorId,
     });
     if (!funded.result.ok) throw new AppError(errorCodeOf(funded.result.code));
     return formatAmount(
@@ -394,6 +395,7 @@ export class LoansService {
     approve: boolean,
     reason: string | null,
     suffix: string,
+    operatorId: string,
   ): Promise<LoanView> {
     const engine = this.options.engine;
     const loan = engine.query((s) => getLoan(s, loanId));
@@ -403,8 +405,9 @@ export class LoansService {
       id: `loans:decide:${loanId}:${suffix}`,
       loanId,
       approve,
-      reason,
-      operatorId: null,
+      // The borrower sees a rejection's reason; an approval's stays in the audit log.
+      reason: approve ? null : reason,
+      operatorId,
     });
     if (!applied.result.ok) throw new AppError(errorCodeOf(applied.result.code));
     return engine.query((state) => this.view(state, getLoan(state, loanId)!));

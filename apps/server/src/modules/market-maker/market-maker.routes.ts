@@ -1,6 +1,7 @@
 import { marketMakerFundingEndpoint } from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
 import { defineRoute } from "../../http/define-route.ts";
+import { operatorIdOf } from "../../http/operator-audit.ts";
 import { MarketMakerFunding, type KernelGateway } from "./market-maker.service.ts";
 
 export interface MarketMakerModuleOptions {
@@ -14,7 +15,7 @@ export const marketMakerModule: FastifyPluginAsync<MarketMakerModuleOptions> = a
   options,
 ) => {
   const service = new MarketMakerFunding(options.engine);
-  defineRoute(app, marketMakerFundingEndpoint, { bodyBytes: 2_048 }, ({ body }) =>
-    service.fund(body),
+  defineRoute(app, marketMakerFundingEndpoint, { bodyBytes: 2_048 }, ({ body, request }) =>
+    service.fund(body, operatorIdOf(request)),
   );
 };

@@ -282,7 +282,7 @@ export class MarketMakerFunding {
     amount: string;
     /** The operator's reference (bank transfer, …), shown on the statement. */
     reference: string;
-  }): Promise<{ credited: true; duplicate: boolean }> {
+  }, operatorId: string): Promise<{ credited: true; duplicate: boolean }> {
     const asset = this.engine.query((s) => getAssets(s).find((a) => a.assetId === body.assetId));
     const amount = asset ? parseAmount(body.amount, asset.scale) : undefined;
     if (!asset || !amount?.ok || amount.value <= 0n) {
@@ -294,7 +294,7 @@ export class MarketMakerFunding {
       ]);
     }
     const { result, duplicate } = await this.engine.submit(
-      realFundingCommand(body.assetId, amount.value, body.reference, "operator", body.id),
+      realFundingCommand(body.assetId, amount.value, body.reference, operatorId, body.id),
     );
     if (!result.ok) {
       throw new AppError("validation_failed", [{ path: "body", message: "rejected" }]);

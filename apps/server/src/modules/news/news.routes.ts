@@ -2,6 +2,7 @@ import { getNews, listNews, markNewsRead, publishNews } from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import { defineRoute } from "../../http/define-route.ts";
+import { operatorIdOf } from "../../http/operator-audit.ts";
 import { NewsRepository } from "./news.repository.ts";
 import { NewsService } from "./news.service.ts";
 
@@ -12,8 +13,6 @@ export interface NewsModuleOptions {
   now?: () => number;
 }
 
-/** The one operator the bearer token stands for, until named operators (issue 17). */
-const operatorId = "operator";
 
 /** News (issue 23): list and detail in the request's language, read counts, publishing. */
 export const newsModule: FastifyPluginAsync<NewsModuleOptions> = async (app, options) => {
@@ -34,7 +33,7 @@ export const newsModule: FastifyPluginAsync<NewsModuleOptions> = async (app, opt
   defineRoute(app, markNewsRead, { perUser: { max: 240, windowMs: 60_000 } }, ({ params, user }) =>
     service.markRead(user.id, BigInt(params.newsId)),
   );
-  defineRoute(app, publishNews, { bodyBytes: 1024 * 1024 }, ({ body }) =>
-    service.publish(operatorId, body),
+  defineRoute(app, publishNews, { bodyBytes: 1024 * 1024 }, ({ body, request }) =>
+    service.publish(operatorIdOf(request), body),
   );
 };

@@ -8,6 +8,7 @@ import {
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import { defineRoute } from "../../http/define-route.ts";
+import { operatorIdOf } from "../../http/operator-audit.ts";
 import { NoticesRepository } from "./notices.repository.ts";
 import { NoticesService } from "./notices.service.ts";
 
@@ -18,8 +19,6 @@ export interface NoticesModuleOptions {
   now?: () => number;
 }
 
-/** The one operator the bearer token stands for, until named operators (issue 17). */
-const operatorId = "operator";
 
 /**
  * Notices in the request's language, each user's read marks (the unread badge) and publishing
@@ -45,7 +44,7 @@ export const noticesModule: FastifyPluginAsync<NoticesModuleOptions> = async (ap
   defineRoute(app, markNoticeRead, { perUser }, ({ params, user }) =>
     service.markRead(user.id, BigInt(params.noticeId)),
   );
-  defineRoute(app, publishNotice, { bodyBytes: 1024 * 1024 }, ({ body }) =>
-    service.publish(operatorId, body),
+  defineRoute(app, publishNotice, { bodyBytes: 1024 * 1024 }, ({ body, request }) =>
+    service.publish(operatorIdOf(request), body),
   );
 };

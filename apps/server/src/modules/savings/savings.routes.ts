@@ -13,6 +13,7 @@ import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { AppError } from "../../http/app-error.ts";
 import { defineRoute } from "../../http/define-route.ts";
+import { operatorIdOf } from "../../http/operator-audit.ts";
 import { defaultSavingsPlans } from "./savings.plans.ts";
 import { SavingsRepository } from "./savings.repository.ts";
 import { SavingsService, type SavingsEngine, type SavingsSession } from "./savings.service.ts";
@@ -80,11 +81,15 @@ export const savingsModule: FastifyPluginAsync<SavingsModuleOptions> = async (ap
     }),
   );
 
-  defineRoute(app, defineSavingsPlan, { bodyBytes: 4_096 }, async ({ body }) => ({
-    plan: await service.definePlan(body, randomBytes(9).toString("base64url")),
+  defineRoute(app, defineSavingsPlan, { bodyBytes: 4_096 }, async ({ body, request }) => ({
+    plan: await service.definePlan(
+      body,
+      randomBytes(9).toString("base64url"),
+      operatorIdOf(request),
+    ),
   }));
 
-  defineRoute(app, fundSavingsYield, { bodyBytes: 1_024 }, async ({ body }) =>
-    service.fundYield(body),
+  defineRoute(app, fundSavingsYield, { bodyBytes: 2_048 }, async ({ body, request }) =>
+    service.fundYield(body, operatorIdOf(request)),
   );
 };

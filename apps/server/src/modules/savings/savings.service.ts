@@ -238,12 +238,16 @@ export class SavingsService {
   }
 
   /** Operator: a plan's terms (later subscriptions only). */
-  async definePlan(body: DefineSavingsPlanBody, suffix: string): Promise<SavingsPlanView> {
+  async definePlan(
+    body: DefineSavingsPlanBody,
+    suffix: string,
+    operatorId: string,
+  ): Promise<SavingsPlanView> {
     const scale = this.options.engine
       .query((s) => getAssets(s))
       .find((a) => a.assetId === body.asset)?.scale;
     if (scale === undefined) throw new AppError("asset_not_found");
-    const applied = await submit(this.options.engine, planCommand(body, scale, suffix));
+    const applied = await submit(this.options.engine, planCommand(body, scale, suffix, operatorId));
     if (!applied.result.ok) throw new AppError(errorCodeOf(applied.result.code));
     const plan = this.plans("real").find((p) => p.planId === body.planId);
     if (!plan) throw new AppError("internal_error");
@@ -257,7 +261,7 @@ export class SavingsService {
     asset: string;
     amount: string;
     reference?: string;
-  }): Promise<{ mode: Mode; asset: string; yieldAvailable: string }> {
+  }, operatorId: string): Promise<{ mode: Mode; asset: string; yieldAvailable: string }> {
     const scale = this.options.engine
       .query((s) => getAssets(s))
       .find((a) => a.assetId === input.asset)?.scale;
@@ -274,7 +278,7 @@ export class SavingsService {
       assetId: input.asset,
       amount: amount.value,
       reference: input.reference ?? null,
-      operatorId: "operator",
+      operatorId,
     });
     if (!applied.result.ok) throw new AppError(errorCodeOf(applied.result.code));
     const available = this.options.engine.query((s) =>
@@ -292,7 +296,7 @@ export class SavingsService {
       if (have.has(body.planId)) continue;
       const scale = assets.find((a) => a.assetId === body.asset)?.scale;
       if (scale === undefined) continue;
-      await submit(engine, planCommand(body, scale, "setup"));
+      await submit(engine, planCommand(body, scale, "setup", "config"));
       // Demo plans are demo money from the start: the demo yield account is topped up with the
       // definition (real yield waits for the operator's funding; until then real shows sold out).
       const plan = engine.query((s) => getSavingsPlans(s)).find((p) => p.planId === body.planId);
@@ -376,7 +380,12 @@ function hardwareOf(details: string): SavingsPlanView["hardware"] {
   }
 }
 
-function planCommand(body: DefineSavingsPlanBody, scale: number, suffix: string): CandorCommand {
+function planCommand(
+  body: DefineSavingsPlanBody,
+  scale: number,
+  suffix: string,
+  operatorId: string,
+): CandorCommand {
   const amount = (text: string) => {
     const parsed = parseAmount(text, scale);
     if (!parsed.ok) throw new AppError(errorCodeOf(parsed.code));
@@ -403,7 +412,7 @@ function planCommand(body: DefineSavingsPlanBody, scale: number, suffix: string)
     earlyRedemption: body.earlyRedemption,
     earlyPenaltyBps: body.earlyPenaltyBps ?? 0,
     open: body.open,
-    operatorId: suffix === "setup" ? "config" : "operator",
+    operatorId,
   };
 }
 

@@ -9,6 +9,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
+import { operatorIdOf } from "../../http/operator-audit.ts";
 import { defaultSecondsProducts, type SecondsProductConfig } from "./seconds.products.ts";
 import { SecondsRepository } from "./seconds.repository.ts";
 import {
@@ -110,7 +111,7 @@ export const secondsModule: FastifyPluginAsync<SecondsModuleOptions> = async (ap
     }),
   );
 
-  defineRoute(app, configureSecondsProduct, { bodyBytes: 1_024 }, async ({ body }) => ({
-    product: await service.configure(body),
+  defineRoute(app, configureSecondsProduct, { bodyBytes: 2_048 }, async ({ body, request }) => ({
+    product: await service.configure(body, operatorIdOf(request)),
   }));
 };

@@ -311,7 +311,10 @@ export class SecondsService {
   }
 
   /** Operator: a product's terms (applies to later purchases only). */
-  async configure(config: SecondsProductConfig & { open: boolean }): Promise<SecondsProductView> {
+  async configure(
+    config: SecondsProductConfig & { open: boolean },
+    operatorId: string,
+  ): Promise<SecondsProductView> {
     const scale = this.options.engine
       .query((s) => getAssets(s))
       .find((a) => a.assetId === config.asset)?.scale;
@@ -321,6 +324,7 @@ export class SecondsService {
       scale,
       this.options.tickAgeMaxMs ?? 5_000,
       uniqueSuffix(),
+      operatorId,
     );
     const applied = await submit(this.options.engine, command);
     if (!applied.result.ok) throw new AppError(errorCodeOf(applied.result.code));
@@ -352,6 +356,7 @@ export class SecondsService {
           scale,
           this.options.tickAgeMaxMs ?? 5_000,
           "setup",
+          "config",
         ),
       );
     }
@@ -438,6 +443,7 @@ function configureCommand(
   scale: number,
   tickAgeMaxMs: number,
   suffix: string,
+  operatorId: string,
 ): CandorCommand {
   const amount = (text: string) => {
     const parsed = parseAmount(text, scale);
@@ -458,7 +464,7 @@ function configureCommand(
     graceMs: config.graceS * 1_000,
     tickAgeMaxMs,
     open: config.open,
-    operatorId: suffix === "setup" ? "config" : "operator",
+    operatorId,
   };
 }
 

@@ -17,6 +17,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
+import { operatorIdOf } from "../../http/operator-audit.ts";
 import { StocksRepository } from "./stocks.repository.ts";
 import { TradePasswordGate, type TradePasswordCheck } from "../../http/trade-password-gate.ts";
 import {
@@ -162,7 +163,7 @@ export const stocksModule: FastifyPluginAsync<StocksModuleOptions> = async (app,
     async ({ user }) => ({ balances: await service.demoFunds(session(user)) }),
   );
 
-  defineRoute(app, fundStockInventory, { bodyBytes: 1_024 }, async ({ body }) =>
-    service.fundInventory(body),
+  defineRoute(app, fundStockInventory, { bodyBytes: 2_048 }, async ({ body, request }) =>
+    service.fundInventory(body, operatorIdOf(request)),
   );
 };

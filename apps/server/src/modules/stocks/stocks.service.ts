@@ -588,7 +588,7 @@ export class StocksService {
     direction: "add" | "remove";
     quantity: string;
     reference: string;
-  }) {
+  }, operatorId: string) {
     const c = this.config(input.instrumentId);
     const applied = await submit(this.options.engine, {
       type: "stock_fund_inventory",
@@ -596,7 +596,7 @@ export class StocksService {
       mode: input.mode,
       instrumentId: c.instrumentId,
       quantity: input.direction === "add" ? BigInt(input.quantity) : -BigInt(input.quantity),
-      operatorId: "operator",
+      operatorId,
       reference: input.reference,
     });
     if (!applied.result.ok) throw new AppError(errorCodeOf(applied.result.code));

@@ -199,7 +199,10 @@ export class QuickExchange {
   }
 
   /** Operator: real money the operator put in, credited to the house with its reference. */
-  async fundHouse(body: { id: string; assetId: string; amount: string; reference: string }) {
+  async fundHouse(
+    body: { id: string; assetId: string; amount: string; reference: string },
+    operatorId: string,
+  ) {
     const asset = this.options.engine
       .query((s) => getAssets(s))
       .find((a) => a.assetId === body.assetId);
@@ -214,7 +217,7 @@ export class QuickExchange {
       assetId: asset.assetId,
       amount: amount.value,
       reference: body.reference,
-      operatorId: "operator",
+      operatorId,
     });
     if (!applied.result.ok) throw new AppError(errorCodeOf(applied.result.code));
     return { postingSeq: String(applied.result.value.postingSeq) };

@@ -31,10 +31,11 @@ import {
   walletAccounts,
   walletAccountStatement,
 } from "@candor/contract";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
+import { operatorIdOf, touchesUser } from "../../http/operator-audit.ts";
 import { FileReply } from "../../http/file-reply.ts";
 import { statementCsv } from "./wallet.statement-csv.ts";
 import { QuickExchange, type QuickExchangeOptions } from "./wallet.exchange.ts";
@@ -91,11 +92,6 @@ export interface WalletModuleOptions {
   withdrawalGate?: (userId: bigint, totpCode: string | undefined) => Promise<void>;
 }
 
-/**
- * The operator id of the request. Today one bearer token is the one operator, "operator" (as
- * deposits record it); named operators with their own ids arrive with issue 17.
- */
-const operatorIdOf = (): string => "operator";
 
 /** Balances, statement and demo funds of the signed-in user, and the private balances stream. */
 export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app, options) => {
@@ -263,7 +259,9 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
   );
 
   // The operator funds the real house with money actually put in: a journaled deposit credit.
-  defineRoute(app, fundHouse, { bodyBytes: 1024 }, ({ body }) => exchange.fundHouse(body));
+  defineRoute(app, fundHouse, { bodyBytes: 2_048 }, ({ body, request }) =>
+    exchange.fundHouse(body, operatorIdOf(request)),
+  );
 
   // Withdrawal address book.
   defineRoute(app, listWithdrawAddresses, { perUser: { max: 300, windowMs: minute } }, ({ user }) =>
@@ -330,16 +328,27 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
   defineRoute(app, operatorWithdrawals, {}, ({ query }) =>
     withdrawals.pending(query.status, query.limit),
   );
-  defineRoute(app, approveWithdrawal, {}, ({ params }) =>
-    withdrawals.approve(params.withdrawalId, operatorIdOf()),
+  // Each names the user it touched, for the audit entry and the user's own history.
+  const touched = <T extends { userId: string }>(request: FastifyRequest, view: T): T => {
+    touchesUser(request, view.userId);
+    return view;
+  };
+  defineRoute(app, approveWithdrawal, { bodyBytes: 2_048 }, async ({ params, request }) =>
+    touched(request, await withdrawals.approve(params.withdrawalId, operatorIdOf(request))),
   );
-  defineRoute(app, markWithdrawalSent, { bodyBytes: 512 }, ({ params, body }) =>
-    withdrawals.markSent(params.withdrawalId, operatorIdOf(), body.txHash),
+  defineRoute(app, markWithdrawalSent, { bodyBytes: 2_048 }, async ({ params, body, request }) =>
+    touched(
+      request,
+      await withdrawals.markSent(params.withdrawalId, operatorIdOf(request), body.txHash),
+    ),
   );
-  defineRoute(app, completeWithdrawal, {}, ({ params }) =>
-    withdrawals.complete(params.withdrawalId, operatorIdOf()),
+  defineRoute(app, completeWithdrawal, { bodyBytes: 2_048 }, async ({ params, request }) =>
+    touched(request, await withdrawals.complete(params.withdrawalId, operatorIdOf(request))),
   );
-  defineRoute(app, rejectWithdrawal, { bodyBytes: 1024 }, ({ params, body }) =>
-    withdrawals.reject(params.withdrawalId, operatorIdOf(), body.reason),
+  defineRoute(app, rejectWithdrawal, { bodyBytes: 2_048 }, async ({ params, body, request }) =>
+    touched(
+      request,
+      await withdrawals.reject(params.withdrawalId, operatorIdOf(request), body.reason),
+    ),
   );
 };

@@ -247,12 +247,18 @@ export class WalletWithdrawals {
       if (current?.status !== "sent" || current.txHash === null) {
         throw new AppError("withdrawal_state_invalid");
       }
+      // The payout's posting names every operator who approved it, then the one who completed
+      // it (`7+9`, or `7+9+12`), so the user's statement shows both approvers (issue 17).
+      const approvers = (await this.options.repository.steps([row.id]))
+        .filter((step) => step.status === "approved" && step.operatorId !== null)
+        .map((step) => step.operatorId!);
+      const named = [...new Set([...approvers, ...(operatorId === null ? [] : [operatorId])])];
       const applied = await submit(this.options.engine, {
         type: "withdrawal_complete",
         id: `withdrawal_complete:${row.commandId}`,
         withdrawalId: row.commandId,
         reference: current.txHash,
-        operatorId,
+        operatorId: named.length === 0 ? null : named.join("+"),
       });
       if (!applied.result.ok) throw new AppError(errorCodeOf(applied.result.code));
       await this.options.repository.transition(
