@@ -16,6 +16,7 @@ import {
   poll,
   returnTo,
   server,
+  type SessionData,
   signIn,
   texts,
   useTradingSuite,
@@ -79,9 +80,25 @@ async function act(scope: ReturnType<Page["getByTestId"]>, testId: string, reaso
 }
 
 let firstAdmin: Operator;
+let withdrawer: SessionData;
+let withdrawAddressId: string;
 
 describe("back office", () => {
   it("bootstraps the first admin, who signs in with a code and reviews identity", async () => {
+    // Users and money first: once a named operator exists the bootstrap token (which the
+    // suite's helpers use for the outbox and deposits) is retired everywhere.
+    const user = await newUser();
+    withdrawer = await newUser();
+    await credit(withdrawer.user.id, "USDT", "500");
+    const saved = await api<{ address: { addressId: string } }>(
+      "POST",
+      "/api/v1/wallet/withdraw-addresses",
+      { network: "ethereum", address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045", remark: "" },
+      withdrawer.token,
+    );
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    withdrawAddressId = saved.json.data.address.addressId;
+
     // Bootstrap token → first admin → confirm the authenticator, in the back office itself.
     await open("/admin/bootstrap", "en", desktop);
     await page.getByTestId("admin-bootstrap").waitFor();
@@ -110,7 +127,6 @@ describe("back office", () => {
     expect(again.status).not.toBe(200);
 
     // A user submits identity details.
-    const user = await newUser();
     await open("/identity");
     await signIn(user);
     await page.locator("#identity-title").waitFor();
@@ -224,23 +240,16 @@ describe("back office", () => {
     await page.getByRole("button", { name: admin.confirm.submit }).click();
     await page.getByTestId("admin-confirmed").waitFor();
 
-    // A user asks to withdraw 100 USDT (above the 50 USDT two-person limit).
-    const user = await newUser();
-    await credit(user.user.id, "USDT", "500");
-    const saved = await api<{ address: { addressId: string } }>(
-      "POST",
-      "/api/v1/wallet/withdraw-addresses",
-      { network: "ethereum", address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045", remark: "" },
-      user.token,
-    );
-    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    // The user (funded before the bootstrap) asks to withdraw 100 USDT, above the 50 USDT
+    // two-person limit.
+    const user = withdrawer;
     await new Promise((resolve) => setTimeout(resolve, withdrawAddressLockMs + 500));
     const requested = await api<{ withdrawalId: string }>(
       "POST",
       "/api/v1/wallet/withdrawals",
       {
         requestId: `admin-test-${Date.now()}`,
-        addressId: saved.json.data.address.addressId,
+        addressId: withdrawAddressId,
         asset: "USDT",
         amount: "100",
         tradePassword: "correct horse 1",

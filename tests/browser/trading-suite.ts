@@ -210,6 +210,7 @@ export async function credit(ownerId: string, assetId: string, amount: string) {
       assetId,
       amount,
       reference: "browser test deposit",
+      reason: "browser test deposit",
     },
     operatorToken,
   );
