@@ -71,12 +71,17 @@ async function signInOperator(operator: Operator): Promise<Page> {
 }
 
 /** Fills an action form's reason and submits it. */
-async function act(scope: ReturnType<Page["getByTestId"]>, testId: string, reason: string) {
+async function act(
+  scope: ReturnType<Page["getByTestId"]>,
+  testId: string,
+  reason: string,
+  waitDone = true,
+) {
   const form = scope.getByTestId(testId);
   const reasonField = form.getByTestId(`${testId}-reason`);
   if ((await reasonField.count()) > 0) await reasonField.fill(reason);
   await form.getByTestId(`${testId}-submit`).click();
-  await form.getByTestId(`${testId}-done`).waitFor();
+  if (waitDone) await form.getByTestId(`${testId}-done`).waitFor();
 }
 
 let firstAdmin: Operator;
@@ -152,7 +157,7 @@ describe("back office", () => {
     await expectAccessible("admin identity queue");
     await row.getByRole("link").first().click();
     await page.getByTestId("admin-identity-detail").waitFor();
-    await page.getByTestId("admin-identity-reject-reason").selectOption("name_mismatch");
+    await page.getByTestId("admin-identity-refusal-reason").selectOption("name_mismatch");
     await expectAccessible("admin identity review");
     await page.screenshot({ path: path.join(artifactsDir, "admin-identity.png"), fullPage: true });
     await act(page.getByTestId("admin-identity-detail"), "admin-identity-reject", "");
@@ -219,7 +224,12 @@ describe("back office", () => {
     await page.getByTestId("admin-operator-name").fill("Fiona Finance");
     await page.getByTestId("admin-operator-password").fill(financePassword);
     await page.getByTestId("admin-operator-role").selectOption("finance");
-    await act(page.getByTestId("admin-operators"), "admin-operator-create", "Second approver");
+    await act(
+      page.getByTestId("admin-operators"),
+      "admin-operator-create",
+      "Second approver",
+      false,
+    );
     await page.getByTestId("operator-qr").waitFor();
     await expectAccessible("admin operators");
     const financeSecret = (await page.getByTestId("operator-totp-secret").textContent())!.trim();

@@ -190,7 +190,7 @@ export function IdentityDetailPage() {
                       value,
                       text: t(`identity.reasons.${value}`),
                     }))}
-                    testId="admin-identity-reject-reason"
+                    testId="admin-identity-refusal-reason"
                   />
                   {rejectReason === "other" ? (
                     <label className="admin-field">
@@ -200,7 +200,7 @@ export function IdentityDetailPage() {
                         onChange={(event) => setText(event.target.value)}
                         maxLength={500}
                         rows={2}
-                        data-testid="admin-identity-reject-text"
+                        data-testid="admin-identity-refusal-text"
                       />
                     </label>
                   ) : null}
