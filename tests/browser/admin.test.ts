@@ -159,7 +159,7 @@ describe("back office", () => {
     await page.getByTestId("admin-identity-refusal-reason").selectOption("name_mismatch");
     await expectAccessible("admin identity review");
     await page.screenshot({ path: path.join(artifactsDir, "admin-identity.png"), fullPage: true });
-    await act(page.getByTestId("admin-identity-detail"), "admin-identity-reject", "");
+    await act(page.getByTestId("admin-identity-detail"), "admin-identity-reject", "", false);
     await poll(() => page.getByTestId("admin-identity-state-value").textContent()).toBe(
       admin.identityStates.not_approved,
     );
@@ -190,6 +190,7 @@ describe("back office", () => {
       page.getByTestId("admin-identity-detail"),
       "admin-identity-approve",
       "Name and passport number match the document",
+      false,
     );
     await poll(() => page.getByTestId("admin-identity-state-value").textContent()).toBe(
       admin.identityStates.passed,
