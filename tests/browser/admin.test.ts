@@ -309,16 +309,19 @@ describe("back office", () => {
     await poll(() => card().getByTestId("admin-withdrawal-approved-by").textContent()).toContain(
       firstAdmin.id,
     );
-    await act(card(), "admin-withdrawal-approve", "Second check of the destination address");
+    await act(card(), "admin-withdrawal-approve", "Second check of the destination address", false);
+    await poll(() => card().count()).toBe(0);
     await page.getByTestId("admin-withdrawal-status").selectOption("approved");
     await card().waitFor();
     await card()
       .getByTestId("admin-withdrawal-tx-hash")
       .fill(`0x${"7a".repeat(32)}`);
-    await act(card(), "admin-withdrawal-sent", "Paid from the hot wallet");
+    await act(card(), "admin-withdrawal-sent", "Paid from the hot wallet", false);
+    await poll(() => card().count()).toBe(0);
     await page.getByTestId("admin-withdrawal-status").selectOption("sent");
     await card().waitFor();
-    await act(card(), "admin-withdrawal-complete", "Twelve confirmations seen");
+    await act(card(), "admin-withdrawal-complete", "Twelve confirmations seen", false);
+    await poll(() => card().count()).toBe(0);
 
     // The user's own history names both operators.
     await open("/assets/withdraw");
