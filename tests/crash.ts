@@ -102,6 +102,7 @@ async function credit(server: ServerProcess, deposit: Deposit): Promise<boolean>
         assetId: deposit.assetId ?? "USDT",
         amount: deposit.amount,
         reference: `ref-${deposit.id}`,
+        reason: "crash test deposit",
       }),
       signal: AbortSignal.timeout(10_000),
     });

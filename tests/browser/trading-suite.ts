@@ -14,6 +14,7 @@ import {
   startServer,
   type ServerProcess,
 } from "../harness.ts";
+import { operatorPayload } from "../../apps/server/src/testing/operator-reason.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const axeSource = readFileSync(
@@ -132,7 +133,9 @@ interface Envelope<T> {
   data: T;
 }
 
-export async function api<T>(method: string, url: string, body?: unknown, token?: string) {
+export async function api<T>(method: string, url: string, given?: unknown, token?: string) {
+  // Every mutating operator call carries a reason (issue 17); the suite gives one when absent.
+  const body = operatorPayload(method, url, given).payload;
   const response = await fetch(`${server.url}${url}`, {
     method,
     headers: {

@@ -163,6 +163,7 @@ async function stockOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<strin
       direction: "add",
       quantity: "10",
       reference: "matrix",
+      reason: "matrix inventory",
     },
   });
   expect(funded.statusCode, funded.body).toBe(200);
@@ -197,7 +198,13 @@ async function secondsContractOf(suite: SecurityApp, owner: SuiteUser): Promise<
     method: "POST",
     url: "/api/v1/operator/house/deposits",
     headers: { authorization: `Bearer ${operatorToken}` },
-    payload: { id: `matrix-house-${n}`, assetId: "USDT", amount: "100", reference: "matrix" },
+    payload: {
+      id: `matrix-house-${n}`,
+      assetId: "USDT",
+      amount: "100",
+      reference: "matrix",
+      reason: "matrix house",
+    },
   });
   expect(funded.statusCode, funded.body).toBe(200);
   // A clock tick stamps the suite's time; the tick is observed then, so it is fresh.
@@ -237,7 +244,14 @@ async function savingsSubscriptionOf(suite: SecurityApp, owner: SuiteUser): Prom
     method: "POST",
     url: "/api/v1/operator/savings/yield",
     headers: { authorization: `Bearer ${operatorToken}` },
-    payload: { id: `matrix-yield-${n}`, mode: "real", asset: "USDT", amount: "10", reference: "m" },
+    payload: {
+      id: `matrix-yield-${n}`,
+      mode: "real",
+      asset: "USDT",
+      amount: "10",
+      reference: "m",
+      reason: "matrix yield",
+    },
   });
   expect(funded.statusCode, funded.body).toBe(200);
   suite.tick();
@@ -266,6 +280,7 @@ async function loanOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
       assetId: "USDT",
       amount: "1000",
       reference: "matrix",
+      reason: "matrix pool",
     },
   });
   expect(funded.statusCode, funded.body).toBe(200);

@@ -28,6 +28,8 @@ export interface SecurityApp {
   engine: Awaited<ReturnType<typeof startTestEngine>>["engine"];
   /** Moves the app's clock on (rate-limit windows are fixed windows of this clock). */
   tick(ms?: number): void;
+  /** The app's clock, ms. */
+  now(): number;
   register(phone: string): Promise<SuiteUser>;
   /** A new session of a registered user (password "trade1234"). */
   login(phone: string): Promise<SuiteUser>;
@@ -36,7 +38,11 @@ export interface SecurityApp {
   close(): Promise<void>;
 }
 
-export async function startSecurityApp(database: Database): Promise<SecurityApp> {
+export async function startSecurityApp(
+  database: Database,
+  /** Extra settings of the app (e.g. the adjustments' two-person limit). */
+  settings: Partial<Parameters<typeof buildApp>[0]> = {},
+): Promise<SecurityApp> {
   let nowMs = Date.now();
   const now = () => nowMs;
   const running = await startTestEngine(database, now);
@@ -77,6 +83,7 @@ export async function startSecurityApp(database: Database): Promise<SecurityApp>
     market,
     // Saved withdrawal addresses are usable at once, so the matrix can make withdrawals.
     withdrawAddressLockMs: 0,
+    ...settings,
   });
   let deposits = 0;
   const session = (response: { statusCode: number; body: string; json(): unknown }) => {
@@ -90,6 +97,7 @@ export async function startSecurityApp(database: Database): Promise<SecurityApp>
     tick(ms = 60_000) {
       nowMs += ms;
     },
+    now,
     async register(phone) {
       nowMs += 60_000;
       return session(await registerByPhone(app, phone, operatorToken));
@@ -119,6 +127,7 @@ export async function startSecurityApp(database: Database): Promise<SecurityApp>
           assetId,
           amount,
           reference: "suite",
+          reason: "security suite funding",
         },
       });
       expect(response.statusCode, response.body).toBe(200);

@@ -237,7 +237,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // The one audit hook of operator actions (define-route.ts calls it): who, what, why, whom.
   app.decorate("operatorAudit", (entry: OperatorAuditInput) =>
-    operatorAccounts.audit(entry.operatorId, entry.action, entry.reason, entry.userId, entry.detail),
+    operatorAccounts.audit(
+      entry.operatorId,
+      entry.action,
+      entry.reason,
+      entry.userId,
+      entry.detail,
+    ),
   );
   await app.register(operatorAccountsModule, { accounts: operatorAccounts });
   await app.register(backOfficeModule, {

@@ -196,7 +196,9 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
 export function adjustmentThresholdsOf(config: Config): Record<string, string> {
   if (config.ADJUSTMENT_TWO_APPROVALS_ABOVE === "none") return {};
   return Object.fromEntries(
-    config.ADJUSTMENT_TWO_APPROVALS_ABOVE.split(",").map((entry) => entry.split(":") as [string, string]),
+    config.ADJUSTMENT_TWO_APPROVALS_ABOVE.split(",").map(
+      (entry) => entry.split(":") as [string, string],
+    ),
   );
 }
 

@@ -95,8 +95,13 @@ export const StatementLineView = z.object({
   orderId: z.string().nullable(),
   fillId: z.string().nullable(),
   tickId: z.string().nullable(),
-  /** Operator who made it (deposits, withdrawals, adjustments), else null. */
+  /**
+   * Operator who made it (deposits, withdrawals, adjustments), else null. Where two operators
+   * had to agree (the two-person rule), both: `7+9` (requester or first approver, then second).
+   */
   operatorId: z.string().nullable(),
+  /** `operatorId` split: every operator named on the posting, in order. */
+  operatorIds: z.array(z.string()),
   reference: z.string().nullable(),
   /** Journal sequence of the command that made the posting. */
   sequence: z.string(),

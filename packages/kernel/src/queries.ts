@@ -214,7 +214,8 @@ export function getSystemAccounts(state: KernelState, mode: Mode): AccountBalanc
   for (const owner of byMode.values()) {
     if (!owner.system) continue;
     for (const account of owner.accounts.values()) {
-      if (account.available === 0n && account.held === 0n && account.postings.length === 0) continue;
+      if (account.available === 0n && account.held === 0n && account.postings.length === 0)
+        continue;
       out.push(balanceView(account));
     }
   }

@@ -15,7 +15,8 @@ export interface BackOfficeUserRow {
 }
 
 function toUser(r: Record<string, unknown>): BackOfficeUserRow {
-  const ms = (value: unknown) => (value === null ? null : new Date(value as string | Date).getTime());
+  const ms = (value: unknown) =>
+    value === null ? null : new Date(value as string | Date).getTime();
   return {
     id: String(r.id),
     kind: r.kind as BackOfficeUserRow["kind"],
@@ -97,7 +98,8 @@ export class BackOfficeRepository {
       ORDER BY coalesce(last_seen_at, created_at) DESC LIMIT 50`.execute(this.db);
     return result.rows.map((r) => {
       const created = new Date(r.created_at as string | Date);
-      const lastUsed = r.last_seen_at === null ? created : new Date(r.last_seen_at as string | Date);
+      const lastUsed =
+        r.last_seen_at === null ? created : new Date(r.last_seen_at as string | Date);
       return {
         device: (r.user_agent as string | null) ?? "",
         lastUsedAt: lastUsed.toISOString(),

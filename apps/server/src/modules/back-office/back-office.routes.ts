@@ -107,17 +107,12 @@ export const backOfficeModule: FastifyPluginAsync<BackOfficeOptions> = async (ap
     return { user: summary(user!) };
   });
 
-  defineRoute(
-    app,
-    operatorUnfreezeUser,
-    { bodyBytes: 2_048 },
-    async ({ params, request }) => {
-      await found(params.userId);
-      touchesUser(request, params.userId);
-      const user = await repository.setFrozen(params.userId, null);
-      return { user: summary(user!) };
-    },
-  );
+  defineRoute(app, operatorUnfreezeUser, { bodyBytes: 2_048 }, async ({ params, request }) => {
+    await found(params.userId);
+    touchesUser(request, params.userId);
+    const user = await repository.setFrozen(params.userId, null);
+    return { user: summary(user!) };
+  });
 
   defineRoute(app, operatorSystemAccounts, {}, () => {
     if (!engine) return { accounts: [] };
@@ -138,7 +133,10 @@ export const backOfficeModule: FastifyPluginAsync<BackOfficeOptions> = async (ap
   });
 
   defineRoute(app, accountHistory, {}, async ({ user, query }) => {
-    const entries = await options.accounts.auditLog({ userId: String(user.id), limit: query.limit });
+    const entries = await options.accounts.auditLog({
+      userId: String(user.id),
+      limit: query.limit,
+    });
     return {
       entries: entries.map((entry) => ({
         id: entry.id,

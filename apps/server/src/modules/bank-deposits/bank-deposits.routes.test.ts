@@ -16,6 +16,7 @@ import { registerByPhone } from "../../testing/register-phone.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
 import { uploadContentSecurityPolicy } from "../uploads/uploads.routes.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 // The upload pipeline against a catalogue of hostile files, owner-only access to what it
 // stores, and bank deposit requests from submission to an operator's credit or rejection.
@@ -107,7 +108,7 @@ describeEachDatabase("uploads and bank deposits", (database) => {
       url,
       remoteAddress: `10.3.1.${ip++ % 250}`,
       headers: { ...as(options.user, options.lang), ...options.headers },
-      ...(options.payload ? { payload: options.payload } : {}),
+      ...operatorPayload(method, url, options.payload),
     });
   const usdt = (user: string) =>
     running.engine.query((s) => getBalance(s, users[user]!.id, "real", "fund", "USDT").available);
@@ -456,7 +457,7 @@ describeEachDatabase("uploads and bank deposits", (database) => {
       expect(statement.json().data.items[0]).toMatchObject({
         reason: "deposit",
         amount: "250.5",
-        operatorId: "operator",
+        operatorId: "bootstrap",
         reference: `bank_deposit:${deposit.depositId}`,
       });
       const reject = await call(

@@ -107,11 +107,11 @@ export class BankDepositsService {
     const asset = this.assetOf(found.assetId);
     const applied = await this.options.operator.deposit(
       {
-      id: `bank_deposit:${found.id}`,
-      ownerId: found.ownerId,
-      assetId: found.assetId,
-      amount: formatAmount(found.amount, asset.scale),
-      reference: `bank_deposit:${found.id}`,
+        id: `bank_deposit:${found.id}`,
+        ownerId: found.ownerId,
+        assetId: found.assetId,
+        amount: formatAmount(found.amount, asset.scale),
+        reference: `bank_deposit:${found.id}`,
       },
       operatorId,
     );

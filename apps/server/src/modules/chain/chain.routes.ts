@@ -16,7 +16,6 @@ import type { LocalChain } from "./local/local-chain.ts";
 
 const minute = 60_000;
 
-
 export interface ChainModuleOptions {
   /** Unset: this deployment watches no chain (the address list is empty). */
   deposits?: ChainDeposits;

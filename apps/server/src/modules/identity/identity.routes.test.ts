@@ -14,6 +14,7 @@ import { registerByPhone } from "../../testing/register-phone.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
 import { totpCode } from "../auth/totp.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 /** A multipart/form-data body with one JPEG file part named `file`. */
 function multipart(bytes: Buffer) {
@@ -55,7 +56,7 @@ describeEachDatabase("identity verification", (database) => {
       url,
       remoteAddress: `10.4.0.${ip++ % 250}`,
       headers: { ...options.headers },
-      ...(options.payload ? { payload: options.payload } : {}),
+      ...operatorPayload(method, url, options.payload),
     });
   const upload = async (user: string, purpose = "identity_document") => {
     const body = multipart(jpeg);
@@ -164,7 +165,7 @@ describeEachDatabase("identity verification", (database) => {
     expect(rejected.statusCode, rejected.body).toBe(200);
     expect(rejected.json().data.submission).toMatchObject({
       state: "not_approved",
-      operatorId: "operator",
+      operatorId: "bootstrap",
       rejectReason: "other",
       rejectText: "The photo is cut off",
     });
@@ -195,7 +196,7 @@ describeEachDatabase("identity verification", (database) => {
     });
     expect(approved.json().data.submission).toMatchObject({
       state: "passed",
-      operatorId: "operator",
+      operatorId: "bootstrap",
     });
     const after = (await call("GET", "/api/v1/me/identity", { headers: as("a") })).json().data;
     expect(after).toMatchObject({ state: "passed", passedTier: "basic" });

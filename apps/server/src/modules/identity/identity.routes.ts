@@ -16,7 +16,6 @@ export interface IdentityModuleOptions {
   identity: IdentityService;
 }
 
-
 /** `/api/v1/me/identity*` for users and `/api/v1/operator/identity*` for the review. */
 export const identityModule: FastifyPluginAsync<IdentityModuleOptions> = async (app, options) => {
   const { identity } = options;

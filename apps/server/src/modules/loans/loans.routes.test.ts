@@ -13,6 +13,7 @@ import { describeEachDatabase } from "../../testing/databases.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 const operator = { authorization: "Bearer operator-token" };
 
@@ -54,7 +55,7 @@ describeEachDatabase("loans API", (database) => {
         ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
         ...options.headers,
       },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+      ...operatorPayload(method, url, options.payload),
     });
   const borrow = (user: string, fields: Record<string, unknown> = {}) =>
     call("POST", "/api/v1/loans", {
@@ -270,12 +271,12 @@ describeEachDatabase("loans API", (database) => {
     ]);
     const denied = await call("POST", `/api/v1/operator/loans/${loan.loanId}/decision`, {
       token: users.b!.token,
-      payload: { approve: true, reason: null },
+      payload: { approve: true, reason: "collateral checked" },
     });
     expect(denied.statusCode).toBe(401);
     const approved = await call("POST", `/api/v1/operator/loans/${loan.loanId}/decision`, {
       headers: operator,
-      payload: { approve: true, reason: null },
+      payload: { approve: true, reason: "collateral checked" },
     });
     expect(approved.statusCode, approved.body).toBe(200);
     expect(approved.json().data.loan.status).toBe("active");

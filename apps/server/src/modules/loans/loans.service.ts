@@ -344,13 +344,16 @@ export class LoansService {
    * `system:treasury` (with its reference), then moved into the pool; demo: demo money from the
    * faucet.
    */
-  async fundPool(input: {
-    id: string;
-    mode: Mode;
-    assetId: string;
-    amount: string;
-    reference: string;
-  }, operatorId: string): Promise<string> {
+  async fundPool(
+    input: {
+      id: string;
+      mode: Mode;
+      assetId: string;
+      amount: string;
+      reference: string;
+    },
+    operatorId: string,
+  ): Promise<string> {
     const engine = this.options.engine;
     if (!engine.query((s) => getAssets(s)).some((a) => a.assetId === input.assetId)) {
       throw new AppError("asset_not_found");

@@ -274,15 +274,18 @@ export class MarketMakerFunding {
   constructor(private readonly engine: KernelGateway) {}
 
   /** Credits real inventory (idempotent by `body.id`); bad input changes nothing. */
-  async fund(body: {
-    /** Idempotency key of the credit. */
-    id: string;
-    assetId: string;
-    /** Decimal string at the asset's decimals. */
-    amount: string;
-    /** The operator's reference (bank transfer, …), shown on the statement. */
-    reference: string;
-  }, operatorId: string): Promise<{ credited: true; duplicate: boolean }> {
+  async fund(
+    body: {
+      /** Idempotency key of the credit. */
+      id: string;
+      assetId: string;
+      /** Decimal string at the asset's decimals. */
+      amount: string;
+      /** The operator's reference (bank transfer, …), shown on the statement. */
+      reference: string;
+    },
+    operatorId: string,
+  ): Promise<{ credited: true; duplicate: boolean }> {
     const asset = this.engine.query((s) => getAssets(s).find((a) => a.assetId === body.assetId));
     const amount = asset ? parseAmount(body.amount, asset.scale) : undefined;
     if (!asset || !amount?.ok || amount.value <= 0n) {

@@ -87,7 +87,13 @@ describeEachDatabase("market module with a kernel", (database) => {
           payload: payload as Record<string, unknown>,
           headers: token ? { authorization: `Bearer ${token}` } : {},
         });
-      const good = { id: "f1", assetId: "USDT", amount: "1000000", reference: "bank-123" };
+      const good = {
+        id: "f1",
+        assetId: "USDT",
+        amount: "1000000",
+        reference: "bank-123",
+        reason: "market maker inventory",
+      };
       expect((await fund(good)).statusCode).toBe(401);
       expect((await fund({ ...good, amount: "-5" }, operatorToken)).statusCode).toBe(400);
       expect((await fund({ ...good, amount: "1.0000001" }, operatorToken)).statusCode).toBe(400);

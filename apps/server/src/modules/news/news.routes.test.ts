@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 // News and notice read marks (issue 23) over HTTP: publishing (operator), lists in the reader's
 // language, read counts once per user, the unread badge.
@@ -29,7 +30,7 @@ describeEachDatabase("news and read marks", (database) => {
         ...(options.lang ? { "x-lang": options.lang } : {}),
         ...options.headers,
       },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+      ...operatorPayload(method, url, options.payload),
     });
 
   beforeAll(async () => {

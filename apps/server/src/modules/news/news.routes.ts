@@ -13,7 +13,6 @@ export interface NewsModuleOptions {
   now?: () => number;
 }
 
-
 /** News (issue 23): list and detail in the request's language, read counts, publishing. */
 export const newsModule: FastifyPluginAsync<NewsModuleOptions> = async (app, options) => {
   const service = new NewsService(new NewsRepository(options.database), options.now ?? Date.now);

@@ -19,7 +19,6 @@ export interface NoticesModuleOptions {
   now?: () => number;
 }
 
-
 /**
  * Notices in the request's language, each user's read marks (the unread badge) and publishing
  * by the operator.

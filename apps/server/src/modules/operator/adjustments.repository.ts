@@ -20,7 +20,8 @@ export interface AdjustmentRow {
 }
 
 function toRow(r: Record<string, unknown>): AdjustmentRow {
-  const ms = (value: unknown) => (value === null ? null : new Date(value as string | Date).getTime());
+  const ms = (value: unknown) =>
+    value === null ? null : new Date(value as string | Date).getTime();
   return {
     id: String(r.id),
     requestKey: String(r.request_key),

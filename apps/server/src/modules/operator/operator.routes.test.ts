@@ -59,7 +59,14 @@ const post = (body: unknown, auth = `Bearer ${token}`) => ({
   payload: JSON.stringify(body),
 });
 
-const good = { id: "dep-1", ownerId: "100001", assetId: "USDT", amount: "12.5", reference: "tx-1" };
+const good = {
+  id: "dep-1",
+  ownerId: "100001",
+  assetId: "USDT",
+  amount: "12.5",
+  reference: "tx-1",
+  reason: "bank transfer received",
+};
 let phones = 0;
 const nextPhone = () => `+491510000${String(++phones).padStart(4, "0")}`;
 

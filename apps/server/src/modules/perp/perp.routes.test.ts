@@ -15,6 +15,7 @@ import { registerByPhone } from "../../testing/register-phone.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
 import { defaultPerpMarkets } from "./perp.markets.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 const operator = { authorization: "Bearer operator-token" };
 
@@ -57,7 +58,7 @@ describeEachDatabase("perpetuals API", (database) => {
         ...(options.user ? { authorization: `Bearer ${users[options.user]!.token}` } : {}),
         ...(options.lang ? { "x-lang": options.lang } : {}),
       },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+      ...operatorPayload(method, url, options.payload),
     });
   const nextId = () => `request-${String(++request).padStart(6, "0")}`;
   const order = (user: string, fields: Record<string, unknown>, lang?: string) =>

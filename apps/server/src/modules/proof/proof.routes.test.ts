@@ -13,6 +13,7 @@ import { spotSetupCommands } from "../market/spot-markets.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
 import { build, saltFor } from "./tree-builder.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 const parseAmountUnits = (text: string, scale: number) => {
   const parsed = parseDecimal(text, scale);
@@ -42,7 +43,7 @@ describeEachDatabase("proof of liabilities", (database) => {
         ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
         ...options.headers,
       },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+      ...operatorPayload(method, url, options.payload),
     });
   const submit = async (command: Unstamped<Command>) => {
     const applied = await running.engine.submit(command);

@@ -14,6 +14,7 @@ import { describeEachDatabase } from "../../testing/databases.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 const operator = { authorization: "Bearer operator-token" };
 const DAY = 86_400_000;
@@ -51,7 +52,7 @@ describeEachDatabase("savings API", (database) => {
         ...(options.lang ? { "x-lang": options.lang } : {}),
         ...options.headers,
       },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+      ...operatorPayload(method, url, options.payload),
     });
   const subscribe = (
     user: "a" | "b" | "demo",

@@ -255,13 +255,16 @@ export class SavingsService {
   }
 
   /** Operator: money into the yield account (real: from outside, with a reference). */
-  async fundYield(input: {
-    id: string;
-    mode: Mode;
-    asset: string;
-    amount: string;
-    reference?: string;
-  }, operatorId: string): Promise<{ mode: Mode; asset: string; yieldAvailable: string }> {
+  async fundYield(
+    input: {
+      id: string;
+      mode: Mode;
+      asset: string;
+      amount: string;
+      reference?: string;
+    },
+    operatorId: string,
+  ): Promise<{ mode: Mode; asset: string; yieldAvailable: string }> {
     const scale = this.options.engine
       .query((s) => getAssets(s))
       .find((a) => a.assetId === input.asset)?.scale;

@@ -14,6 +14,7 @@ import { registerByPhone } from "../../testing/register-phone.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
 import { SecondsService } from "./seconds.service.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 const operator = { authorization: "Bearer operator-token" };
 
@@ -57,7 +58,7 @@ describeEachDatabase("seconds API", (database) => {
         ...(options.lang ? { "x-lang": options.lang } : {}),
         ...options.headers,
       },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+      ...operatorPayload(method, url, options.payload),
     });
   const buy = (user: string, fields: Record<string, unknown> = {}, lang?: string) =>
     call("POST", "/api/v1/seconds/contracts", {

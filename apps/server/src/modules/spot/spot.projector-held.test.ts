@@ -67,6 +67,7 @@ describeEachDatabase("spot orders with the projector held back", (database) => {
       headers: { authorization: "Bearer operator-token" },
       payload: {
         id: "held-deposit",
+        reason: "test credit",
         ownerId: registered.json().data.user.id,
         assetId: "USDT",
         amount: "1000",

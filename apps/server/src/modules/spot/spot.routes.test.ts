@@ -23,6 +23,7 @@ import { spotInstruments, spotSetupCommands } from "../market/spot-markets.ts";
 import { errorCodeByRejectCode } from "../../engine/reject-codes.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
 import { startTestEngine } from "./spot.testing.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
 const btc = (whole: number) => BigInt(Math.round(whole * 1e8));
@@ -66,7 +67,7 @@ describeEachDatabase("spot API", (database) => {
         ...(options.lang ? { "x-lang": options.lang } : {}),
         ...options.headers,
       },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+      ...operatorPayload(method, url, options.payload),
     });
   const order = (fields: Record<string, unknown>) => ({
     clientOrderId: `client-${String(++clientOrder).padStart(6, "0")}`,
@@ -564,7 +565,7 @@ describeEachDatabase("spot API", (database) => {
     }[];
     expect(lines.find((l) => l.reason === "deposit")).toMatchObject({
       counterparty: "system:external",
-      operatorId: "operator",
+      operatorId: "bootstrap",
       reference: "bank-a-USDT",
     });
     const trade = lines.find((l) => l.reason === "trade");

@@ -16,6 +16,7 @@ import { describeEachDatabase } from "../../testing/databases.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 const operator = { authorization: "Bearer operator-token" };
 
@@ -60,7 +61,7 @@ describeEachDatabase("stocks API", (database) => {
         ...(options.lang ? { "x-lang": options.lang } : {}),
         ...options.headers,
       },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+      ...operatorPayload(method, url, options.payload),
     });
   const order = (user: string, fields: Record<string, unknown>, lang?: string) =>
     call("POST", "/api/v1/stocks/orders", {

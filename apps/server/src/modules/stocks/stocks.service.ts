@@ -581,14 +581,17 @@ export class StocksService {
   }
 
   /** Operator: shares into (or free shares out of) the house's inventory, journaled. */
-  async fundInventory(input: {
-    requestId: string;
-    mode: Mode;
-    instrumentId: string;
-    direction: "add" | "remove";
-    quantity: string;
-    reference: string;
-  }, operatorId: string) {
+  async fundInventory(
+    input: {
+      requestId: string;
+      mode: Mode;
+      instrumentId: string;
+      direction: "add" | "remove";
+      quantity: string;
+      reference: string;
+    },
+    operatorId: string,
+  ) {
     const c = this.config(input.instrumentId);
     const applied = await submit(this.options.engine, {
       type: "stock_fund_inventory",

@@ -26,6 +26,7 @@ import { accountOpener } from "../../engine/submit.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
 import { statementCsvColumns } from "./wallet.statement-csv.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 // Accounts, transfers and quick exchange through HTTP, on the real kernel and engine.
 
@@ -67,7 +68,7 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
         ...(options.lang ? { "x-lang": options.lang } : {}),
         ...options.headers,
       },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+      ...operatorPayload(method, url, options.payload),
     });
   const requestId = () => `request-${String(++request).padStart(6, "0")}`;
   const fund = (user: string, wallet: "fund" | "contract" | "fiat", asset: string) =>

@@ -92,7 +92,6 @@ export interface WalletModuleOptions {
   withdrawalGate?: (userId: bigint, totpCode: string | undefined) => Promise<void>;
 }
 
-
 /** Balances, statement and demo funds of the signed-in user, and the private balances stream. */
 export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app, options) => {
   const service = new WalletService({

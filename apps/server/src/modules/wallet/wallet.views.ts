@@ -65,6 +65,7 @@ export function statementLineView(r: StatementRow, scale: number, self: string):
     fillId: r.fillId === null ? null : String(r.fillId),
     tickId: r.tickId,
     operatorId: r.operatorId,
+    operatorIds: r.operatorId === null ? [] : r.operatorId.split("+"),
     reference: r.reference,
     sequence: String(r.sequence),
     atMs: r.atMs,

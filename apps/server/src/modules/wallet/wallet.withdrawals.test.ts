@@ -12,6 +12,7 @@ import { startTestEngine } from "../spot/spot.testing.ts";
 import type { AppError } from "../../http/app-error.ts";
 import { WithdrawAddressRepository, WithdrawalRepository } from "./wallet.repository.ts";
 import { defaultWithdrawalConfig, WalletWithdrawals } from "./wallet.withdrawals.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 // Withdrawals through HTTP on the real kernel and engine: every state, every refusal.
 
@@ -49,7 +50,7 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
         ...(options.lang ? { "x-lang": options.lang } : {}),
         ...options.headers,
       },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+      ...operatorPayload(method, url, options.payload),
     });
   const requestId = () => `wd-${String(++request).padStart(6, "0")}`;
   const balance = (user: string) =>
@@ -194,7 +195,7 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
       user: "a",
     });
     expect(late.json().error).toBe("withdrawal_state_invalid");
-    expect((await op(view.withdrawalId, "reject", { reason: "x" })).json().error).toBe(
+    expect((await op(view.withdrawalId, "reject", { reason: "too late" })).json().error).toBe(
       "withdrawal_state_invalid",
     );
     const completed = await op(view.withdrawalId, "complete");
@@ -214,9 +215,9 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
     ).toEqual([
       ["requested", null],
       ["pending", null],
-      ["approved", "operator"],
-      ["sent", "operator"],
-      ["completed", "operator"],
+      ["approved", "bootstrap"],
+      ["sent", "bootstrap"],
+      ["completed", "bootstrap"],
     ]);
     await running.projector.flush();
     const statement = await call("GET", "/api/v1/spot/statement", { user: "a" });
@@ -260,7 +261,7 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
     const steps = history.json().data.items[0].steps;
     expect(steps[steps.length - 1]).toMatchObject({
       status: "rejected",
-      operatorId: "operator",
+      operatorId: "bootstrap",
       detail: "address under review",
     });
     expect((await op(second.withdrawalId, "approve")).json().error).toBe(
