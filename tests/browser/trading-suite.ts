@@ -213,7 +213,6 @@ export async function credit(ownerId: string, assetId: string, amount: string) {
       assetId,
       amount,
       reference: "browser test deposit",
-      reason: "browser test deposit",
     },
     operatorToken,
   );
