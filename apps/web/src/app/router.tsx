@@ -1,4 +1,4 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from "react";
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
 import { HashRouter, Navigate, Route, Routes, useLocation } from "react-router";
 import { legacyRedirects, redirectForLegacyPath } from "./legacy-routes.ts";
 import { Shell } from "./shell.tsx";
@@ -65,10 +65,21 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["*", page(() => import("./routes/not-found.tsx"))],
 ];
 
+/** The back office (issue 17): desktop-first, its own chunk, outside the mobile shell. */
+const AdminPage = page(() => import("./routes/admin.tsx"));
+
 export function AppRoutes() {
   return (
     <HashRouter>
       <Routes>
+        <Route
+          path="/admin/*"
+          element={
+            <Suspense fallback={null}>
+              <AdminPage />
+            </Suspense>
+          }
+        />
         <Route element={<Shell />}>
           {pages.map(([path, Page]) => (
             <Route key={path} path={path} element={<Page />} />
