@@ -166,6 +166,10 @@ export const httpStatusByErrorCode = {
   stock_order_too_small: 400,
   stock_too_many_orders: 429,
   stock_trading_closed: 409,
+  product_unavailable_in_country: 403,
+  country_required: 409,
+  country_change_reason_required: 400,
+  country_unchanged: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

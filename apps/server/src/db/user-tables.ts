@@ -19,6 +19,10 @@ export interface UserTables {
     demo_only: Generated<boolean>;
     verification: Generated<"unverified" | "under_review" | "passed" | "not_approved">;
     created_at: Date;
+    /** Migration 0026: country of residence, anti-phishing code, uploaded avatar. */
+    country: Generated<string | null>;
+    anti_phishing_code: Generated<string | null>;
+    avatar_upload_id: Generated<string | null>;
   };
   sessions: {
     token_hash: string;
