@@ -32,7 +32,7 @@ export const residenceModule: FastifyPluginAsync<ResidenceModuleOptions> = async
   defineRoute(
     app,
     setCountryEndpoint,
-    { bodyBytes: 1024, perUser: { max: 10, windowMs: 60 * minute } },
+    { bodyBytes: 1024, perUser: { max: 20, windowMs: 60 * minute } },
     async ({ body, user }) => {
       await residence.change(user.id, body.country, body.reason);
       return auth.me(user);
