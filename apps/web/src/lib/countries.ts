@@ -1,3 +1,5 @@
+import { localCache } from "./local-cache.ts";
+
 /** ISO 3166-1 alpha-2 codes; names come from `Intl.DisplayNames` in the user's language. */
 export const countryCodes = (
   "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ " +
@@ -22,4 +24,21 @@ export function countryOptions(language: string): { code: string; name: string }
   return countryCodes
     .map((code) => ({ code, name: names?.of(code) ?? code }))
     .sort((a, b) => a.name.localeCompare(b.name, language));
+}
+
+/** A country picked on `/choose-location` before signing up, for the registration form. */
+const pendingKey = "pendingCountry";
+export const pendingCountry = {
+  get: (): string | null => localCache().get<string>(pendingKey) ?? null,
+  set: (code: string) => localCache().set(pendingKey, code, 24 * 3600),
+  clear: () => localCache().remove(pendingKey),
+};
+
+/** A country's name in `language`, or its code when the browser cannot name it. */
+export function countryName(code: string, language: string): string {
+  try {
+    return new Intl.DisplayNames([language], { type: "region" }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
