@@ -14,6 +14,7 @@ export const residenceEndpoints = endpointTable({
 });
 
 export const residenceKeys = {
+  all: ["residence"] as const,
   me: ["residence", "me"] as const,
   products: ["residence", "products"] as const,
   signIns: ["residence", "sign-ins"] as const,

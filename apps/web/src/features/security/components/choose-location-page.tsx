@@ -52,7 +52,7 @@ function SignedInChooser() {
   const save = async (code: string, why?: string) => {
     try {
       await withLoading(setCountry(code, why));
-      await queryClient.invalidateQueries({ queryKey: ["residence"] });
+      await queryClient.invalidateQueries({ queryKey: residenceKeys.all });
       showSuccess(t("residence.saved"));
       void navigate("/open-location");
     } catch (error) {
