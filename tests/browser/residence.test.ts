@@ -67,21 +67,19 @@ describe("country of residence, anti-phishing code and sign-in history", () => {
       fill(es.residence.offCountry, { country: "Estados Unidos" }),
     );
     // The server refuses it too, in the user's language.
-    const refused = await page.evaluate(async () => {
-      const response = await fetch("/api/v1/seconds/contracts", {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-lang": "es" },
-        body: JSON.stringify({
-          requestId: "browser-us-seconds-1",
-          instrumentId: "BTCUSDT",
-          periodS: 30,
-          direction: "up",
-          stake: "10",
-        }),
-      });
-      return (await response.json()) as { error: string; message: string };
-    });
-    expect(refused).toMatchObject({
+    const refused = await api(
+      "POST",
+      "/api/v1/seconds/contracts?lang=es",
+      {
+        requestId: "browser-us-seconds-1",
+        instrumentId: "BTCUSDT",
+        periodS: 30,
+        direction: "up",
+        stake: "10",
+      },
+      user.token,
+    );
+    expect(refused.json).toMatchObject({
       error: "product_unavailable_in_country",
       message: "Este producto no se ofrece en tu país de residencia",
     });

@@ -34,7 +34,6 @@ export function CountryPicker({
       <Input
         value={query}
         onChange={setQuery}
-        clearable
         placeholder={t("residence.search")}
         aria-label={t("residence.search")}
         data-testid="country-search"
