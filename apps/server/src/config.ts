@@ -66,6 +66,19 @@ const ConfigSchema = z.object({
   PERP_ENABLED: z.enum(["true", "false"]).default("true"),
   /** "false" switches savings plans and mining products off for this deployment. */
   SAVINGS_ENABLED: z.enum(["true", "false"]).default("true"),
+  /**
+   * Products not offered to residents of some countries: `product:CC,CC;product:CC` with
+   * products perp, seconds, stocks, savings, loans and ISO 3166-1 alpha-2 codes, e.g.
+   * `perp:US,GB;seconds:US`. Opening is refused (closing, selling, repaying and redeeming are
+   * not), and a blocked product needs the user to have chosen a country. Default: none.
+   */
+  COUNTRY_PRODUCT_BLOCKS: z
+    .string()
+    .regex(
+      /^(perp|seconds|stocks|savings|loans):[A-Z]{2}(,[A-Z]{2})*(;(perp|seconds|stocks|savings|loans):[A-Z]{2}(,[A-Z]{2})*)*$/,
+      "must be product:CC,CC entries separated by semicolons",
+    )
+    .optional(),
   /** "false" switches seconds contracts off for this deployment. */
   /**
    * Development and browser tests only: `always-open` treats the stock exchanges as open at any

@@ -19,6 +19,7 @@ import pino from "pino";
 import { instruments } from "@candor/market";
 import { version } from "./version.ts";
 import { serverFile } from "./server-files.ts";
+import { parseCountryProductBlocks } from "./http/country-product-gate.ts";
 
 const shutdownGraceMs = 4_000;
 
@@ -117,6 +118,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     withdrawals: withdrawalConfigOf(config),
     adjustmentTwoApprovalsAbove: adjustmentThresholdsOf(config),
     withdrawRequiresIdentity: config.WITHDRAW_REQUIRES_IDENTITY,
+    countryProductBlocks: parseCountryProductBlocks(config.COUNTRY_PRODUCT_BLOCKS),
     publicUrl: config.PUBLIC_URL,
     port: config.PORT,
     passwordCost: config.PASSWORD_COST,
