@@ -119,7 +119,7 @@ describe("withdrawal_hold_wallet", () => {
       const roll = random.next();
       let command: Command;
       let expectOk: boolean;
-      let after = () => {};
+      let after: () => void;
       if (roll < 0.5) {
         const w = random.pick(["fund", "fiat"] as const);
         const amount = BigInt(random.int(1, 150)) * USDT;
