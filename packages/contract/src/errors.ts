@@ -166,6 +166,11 @@ export const httpStatusByErrorCode = {
   stock_order_too_small: 400,
   stock_too_many_orders: 429,
   stock_trading_closed: 409,
+  demo_funds_not_allowed: 403,
+  bank_card_invalid: 400,
+  bank_card_exists: 409,
+  bank_card_limit: 409,
+  bank_card_not_found: 404,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;
