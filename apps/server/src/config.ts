@@ -105,6 +105,17 @@ const ConfigSchema = z.object({
       "must be ASSET:network:minimum:fee entries separated by commas",
     )
     .optional(),
+  /**
+   * Withdrawals to a bound bank card (paid from the fiat wallet): minimum and fee per asset,
+   * `ASSET:minimum:fee` separated by commas (default `USDT:10:1`).
+   */
+  WITHDRAW_BANK_TERMS: z
+    .string()
+    .regex(
+      /^[A-Z0-9]{1,16}:\d{1,18}(\.\d{1,18})?:\d{1,18}(\.\d{1,18})?(,[A-Z0-9]{1,16}:\d{1,18}(\.\d{1,18})?:\d{1,18}(\.\d{1,18})?)*$/,
+      "must be ASSET:minimum:fee entries separated by commas",
+    )
+    .optional(),
   /** Amount per asset above which two different operators approve: `USDT:10000,BTC:1`. */
   WITHDRAW_TWO_APPROVALS_ABOVE: z
     .string()

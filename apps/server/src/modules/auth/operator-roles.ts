@@ -30,6 +30,7 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "POST /api/v1/operator/withdrawals/:withdrawalId/approve": finance,
   "POST /api/v1/operator/withdrawals/:withdrawalId/reject": finance,
   "POST /api/v1/operator/withdrawals/:withdrawalId/sent": finance,
+  "POST /api/v1/operator/withdrawals/:withdrawalId/paid": finance,
   "POST /api/v1/operator/withdrawals/:withdrawalId/complete": finance,
   "POST /api/v1/operator/withdrawals/:withdrawalId/broadcast": finance,
   // The local test chain's faucet: valueless tokens, development deployments only.
