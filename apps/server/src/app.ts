@@ -271,8 +271,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       twoApprovalsAbove: deps.adjustmentTwoApprovalsAbove ?? {},
     });
   }
-  await app.register(authModule, { auth, publicUrl: deps.publicUrl, port: deps.port });
-  if (deps.engine) await app.register(operatorModule, { engine: deps.engine, users: auth });
   // Set once the uploads service exists (it needs the engine's branch below).
   let uploadsForAvatars: UploadsService | undefined;
   await app.register(authModule, {

@@ -3,7 +3,6 @@ import { OperatorReason } from "./operator-reason.ts";
 import { TwoFactorCode } from "./auth.ts";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
 import { AccountMode, DecimalString } from "./market.ts";
-import { OperatorReason } from "./operators.ts";
 import { ClientOrderId, PageLimit } from "./spot.ts";
 
 /**
