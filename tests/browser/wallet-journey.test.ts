@@ -206,7 +206,7 @@ describe("wallet journeys on the local chain", () => {
     expect(detail.json.data.steps.at(-1)).toEqual(
       expect.objectContaining({ status: "completed", operatorId: null }),
     );
-  });
+  }, 240_000);
 
   it("bank deposit → credited → Buy from the fiat account → withdraw to a bank card", async () => {
     const user = await newUser();
