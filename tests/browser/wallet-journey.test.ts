@@ -194,6 +194,7 @@ describe("wallet journeys on the local chain", () => {
       },
       { timeout: 30_000 },
     ).toBe(t.wallet.withdraw.states.completed);
+
     await expectAccessible("withdrawal completed");
     await shot("journey-3-withdrawal-confirmed");
     const detail = await api<{
@@ -205,7 +206,7 @@ describe("wallet journeys on the local chain", () => {
     expect(detail.json.data.steps.at(-1)).toEqual(
       expect.objectContaining({ status: "completed", operatorId: null }),
     );
-  });
+  }, 240_000);
 
   it("bank deposit → credited → Buy from the fiat account → withdraw to a bank card", async () => {
     const user = await newUser();
@@ -292,5 +293,5 @@ describe("wallet journeys on the local chain", () => {
     await shot("journey-6-bank-withdrawal-completed");
     await page.goto(`${server.url}/#/assets/account/fiat`);
     await poll(() => page.locator("body").textContent()).toContain("SEPA-0001");
-  });
+  }, 180_000);
 });
