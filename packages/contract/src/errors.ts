@@ -166,6 +166,7 @@ export const httpStatusByErrorCode = {
   stock_order_too_small: 400,
   stock_too_many_orders: 429,
   stock_trading_closed: 409,
+  trigger_would_fire_now: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;
