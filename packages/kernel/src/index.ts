@@ -38,6 +38,8 @@ export {
   getAssets,
   getBalance,
   getBalances,
+  getConditionalOrder,
+  getConditionalOrders,
   getDepth,
   getExchangeQuote,
   getLastTick,
@@ -110,6 +112,7 @@ export type {
   OrderBookFactory,
   RestingOrder,
 } from "./book/types.ts";
+export { selfTradeModes } from "./book/types.ts";
 export {
   getLoan,
   getLoanFigures,
