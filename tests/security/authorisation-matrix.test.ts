@@ -70,6 +70,11 @@ const ownedResources: Record<
   },
   "GET /api/v1/uploads/:uploadId": { make: uploadOf, answer: [404, "upload_not_found"] },
   "DELETE /api/v1/perp/orders/:orderId": { make: perpOrderOf, answer: [404, "order_not_found"] },
+  "POST /api/v1/perp/orders/:orderId/amend": {
+    make: perpOrderOf,
+    answer: [404, "order_not_found"],
+    payload: { contracts: 1 },
+  },
   "POST /api/v1/savings/subscriptions/:subscriptionId/redeem": {
     make: savingsSubscriptionOf,
     answer: [404, "savings_subscription_not_found"],
