@@ -67,7 +67,7 @@ describe.each(bookFactories)("spot orders beyond limit and market: %s book", (_n
       expect(ok(out)).toMatchObject({ orderStatus: "open", filledLots: 1, restingLots: 2 });
       const cancelled = ofType(out.events, "order_cancelled");
       expect(cancelled.map((e) => [e.orderId, e.reason])).toEqual([[own, "self_trade"]]);
-      expect(getDepth(state, "BTC-USDT", "real", 5).bids).toEqual([
+      expect(getDepth(state, "BTC-USDT", "real", 5)?.bids).toEqual([
         { priceTicks: 10_001, quantityLots: 2, orderCount: 1 },
       ]);
       // a bought 1 lot for 100,000 units and holds 2 × 10001 × 10 for the rest.
@@ -80,7 +80,7 @@ describe.each(bookFactories)("spot orders beyond limit and market: %s book", (_n
       const cancelled = ofType(out.events, "order_cancelled");
       expect(cancelled.map((e) => [e.orderId, e.reason])).toEqual([[own + 1, "self_trade"]]);
       expect(getOpenOrders(state, "a", "real").map((o) => o.orderId)).toEqual([own]);
-      expect(getDepth(state, "BTC-USDT", "real", 5).bids).toEqual([]);
+      expect(getDepth(state, "BTC-USDT", "real", 5)?.bids).toEqual([]);
       expect(balance("a", "USDT")).toEqual([1_000_000n - 100_000n, 0n]);
     });
 
@@ -374,7 +374,7 @@ describe.each(bookFactories)("spot orders beyond limit and market: %s book", (_n
       ok(s.run(s.c.limit("b", "BTC-USDT", "buy", 10_100, 1)));
       const out = s.run(s.c.oco("a", "BTC-USDT", "sell", 1, 10_100, 9_900, null));
       expect(out.result).toEqual({ ok: false, code: "post_only_would_trade" });
-      expect(out.events.filter((e) => e.type !== "command_rejected")).toEqual([]);
+      expect(out.events).toEqual([]);
       expect(getOpenOrders(s.state, "a", "real")).toEqual([]);
       expect(getConditionalOrders(s.state, "a", "real")).toEqual([]);
       expect(s.balance("a", "BTC")).toEqual([10n * LOT, 0n]);
