@@ -34,6 +34,15 @@ const ownedResources: Record<
 > = {
   "GET /api/v1/spot/orders/:orderId": { make: openOrderOf, answer: [404, "order_not_found"] },
   "DELETE /api/v1/spot/orders/:orderId": { make: openOrderOf, answer: [404, "order_not_found"] },
+  "POST /api/v1/spot/orders/:orderId/amend": {
+    make: openOrderOf,
+    answer: [404, "order_not_found"],
+    payload: { quantity: "0.005" },
+  },
+  "DELETE /api/v1/spot/conditional-orders/:orderId": {
+    make: conditionalOrderOf,
+    answer: [404, "order_not_found"],
+  },
   "PUT /api/v1/wallet/withdraw-addresses/:addressId": {
     make: addressOf,
     answer: [404, "withdraw_address_not_found"],
@@ -66,6 +75,11 @@ const ownedResources: Record<
   },
   "GET /api/v1/uploads/:uploadId": { make: uploadOf, answer: [404, "upload_not_found"] },
   "DELETE /api/v1/perp/orders/:orderId": { make: perpOrderOf, answer: [404, "order_not_found"] },
+  "POST /api/v1/perp/orders/:orderId/amend": {
+    make: perpOrderOf,
+    answer: [404, "order_not_found"],
+    payload: { contracts: 1 },
+  },
   "POST /api/v1/savings/subscriptions/:subscriptionId/redeem": {
     make: savingsSubscriptionOf,
     answer: [404, "savings_subscription_not_found"],
@@ -428,6 +442,40 @@ async function perpOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data.orderId;
+}
+
+let matrixTicks = 0;
+
+async function conditionalOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  suite.tick();
+  const nowMs = suite.engine.query((state) => getNowMs(state));
+  const recorded = await suite.engine.submit({
+    type: "record_tick",
+    id: `matrix-tick-${++matrixTicks}`,
+    tickId: `matrix:${matrixTicks}`,
+    instrumentId: "BTCUSDT",
+    price: "30000",
+    tickAtMs: nowMs,
+  });
+  expect(recorded.result.ok).toBe(true);
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/spot/conditional-orders",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: {
+      instrumentId: "BTCUSDT",
+      side: "buy",
+      kind: "stop",
+      type: "limit",
+      triggerPrice: "40000",
+      price: "40010",
+      quantity: "0.001",
+      clientOrderId: crypto.randomUUID(),
+      tradePassword: "trade1234",
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.order.orderId;
 }
 
 async function openOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {

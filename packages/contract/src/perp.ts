@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
 import { AccountMode, DecimalString } from "./market.ts";
-import { ClientOrderId, PageLimit } from "./spot.ts";
+import { ClientOrderId, PageLimit, SelfTradeMode } from "./spot.ts";
 
 /**
  * Perpetual contracts (issue 19): a central limit order book per market, leverage, isolated or
@@ -271,6 +271,8 @@ export const PlacePerpOrderBody = z.strictObject({
   price: decimalString(18, { positive: true }).optional(),
   contracts: z.number().int().min(1).max(1_000_000_000_000),
   reduceOnly: z.boolean().default(false),
+  /** Self-trade prevention (default `cancel_resting`; see the spot contract's SelfTradeMode). */
+  selfTradeMode: SelfTradeMode.optional(),
   tradePassword: TradePassword,
 });
 export type PlacePerpOrderBody = z.input<typeof PlacePerpOrderBody>;
@@ -322,6 +324,31 @@ export const cancelPerpOrder = defineEndpoint({
   params: OrderIdParam,
   response: z.object({ orderId: z.string(), cancelled: z.boolean() }),
   errors: ["perp_disabled", "order_not_found", "rate_limited"],
+});
+
+export const amendPerpOrder = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/perp/orders/:orderId/amend",
+  summary: "Lower an open perpetual order's size; it keeps its time priority",
+  tag: "perp",
+  auth: "user",
+  params: OrderIdParam,
+  body: z.strictObject({
+    /**
+     * The new remaining number of contracts, below what remains (a larger size is refused with
+     * `quantity_too_high`: cancel and place again). The margin the removed contracts held is
+     * released (the kept share rounded up).
+     */
+    contracts: z.number().int().min(1).max(1_000_000_000_000),
+  }),
+  response: OrderOutcome,
+  errors: [
+    "perp_disabled",
+    "order_not_found",
+    "quantity_too_high",
+    "quantity_must_be_positive",
+    "rate_limited",
+  ],
 });
 
 export const perpOpenOrders = defineEndpoint({

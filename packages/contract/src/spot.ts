@@ -26,6 +26,15 @@ export const TimeInForce = z.enum(["gtc", "ioc", "fok", "post_only"]);
 export type TimeInForce = z.infer<typeof TimeInForce>;
 
 /**
+ * Self-trade prevention: what happens when an order would trade with a resting order of the same
+ * user. `cancel_resting` (the default, Binance's EXPIRE_MAKER) cancels the resting order and
+ * goes on; `cancel_incoming` (EXPIRE_TAKER) cancels what is left of the new order;
+ * `cancel_both` (EXPIRE_BOTH) cancels both. A user never trades with themselves.
+ */
+export const SelfTradeMode = z.enum(["cancel_resting", "cancel_incoming", "cancel_both"]);
+export type SelfTradeMode = z.infer<typeof SelfTradeMode>;
+
+/**
  * Where an order stands: `open` (resting, possibly partly filled), `filled`, `cancelled`,
  * `expired` (an ioc / fok / market remainder that could not trade) or `rejected`.
  */
@@ -155,6 +164,8 @@ export const PlaceSpotOrderBody = z
     quantity: decimalString(18, { positive: true }).optional(),
     /** Market buys only: the quote amount to spend (whole lots are bought; the rest is released). */
     quoteAmount: decimalString(18, { positive: true }).optional(),
+    /** Self-trade prevention (default `cancel_resting`). */
+    selfTradeMode: SelfTradeMode.optional(),
     /**
      * The trade password. Needed when the session has not confirmed it within the last
      * `tradePasswordWindowMs` (see GET /api/v1/spot/markets); a user without one is told to set
@@ -325,4 +336,198 @@ export const spotMarkets = defineEndpoint({
     /** How long a confirmed trade password stays confirmed for a session, ms (0 = every order). */
     tradePasswordWindowMs: z.number().int().nonnegative(),
   }),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Size-only amend
+
+export const AmendSpotOrderBody = z.strictObject({
+  /**
+   * The new remaining base quantity. Smaller than what remains: the order keeps its place in the
+   * queue and the funds it no longer needs are released. Larger: the order moves to the back of
+   * its price level (it loses its time priority, as on Binance and Coinbase) and holds the extra
+   * funds. An OCO leg cannot be amended (cancel the pair and place it again).
+   */
+  quantity: decimalString(18, { positive: true }),
+});
+export type AmendSpotOrderBody = z.input<typeof AmendSpotOrderBody>;
+
+export const amendSpotOrder = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/spot/orders/:orderId/amend",
+  summary: "Change an open order's size only; a smaller size keeps its time priority",
+  tag: "spot",
+  auth: "user",
+  params: SpotOrderParams,
+  body: AmendSpotOrderBody,
+  response: z.object({ order: SpotOrderView }),
+  errors: [
+    "order_not_found",
+    "market_closed",
+    "insufficient_balance",
+    "quantity_not_on_lot",
+    "quantity_below_minimum",
+    "quantity_too_high",
+    "quantity_must_be_positive",
+    "order_type_invalid",
+    "book_full",
+    "rate_limited",
+  ],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Conditional orders: stop, take-profit, OCO
+
+/** `stop` fires when the price moves against you, `take_profit` when it moves your way. */
+export const SpotConditionalKind = z.enum(["stop", "take_profit"]);
+export type SpotConditionalKind = z.infer<typeof SpotConditionalKind>;
+
+/**
+ * `pending` waits for its trigger (its funds held); `triggered` placed its order when a tape
+ * tick reached the trigger price; `rejected` fired but its order was refused (funds released);
+ * `cancelled` by the user, by cancel-all, or by its OCO sibling.
+ */
+export const SpotConditionalStatus = z.enum(["pending", "triggered", "cancelled", "rejected"]);
+export type SpotConditionalStatus = z.infer<typeof SpotConditionalStatus>;
+
+/** A stop, take-profit or OCO stop leg of the signed-in user. */
+export const SpotConditionalOrderView = z.object({
+  orderId: z.string(),
+  clientOrderId: z.string(),
+  instrumentId: z.string(),
+  marketId: z.string(),
+  mode: AccountMode,
+  side: SpotSide,
+  kind: SpotConditionalKind,
+  /** The order it places when it fires. */
+  type: SpotOrderType,
+  timeInForce: TimeInForce,
+  /** It fires when a tape tick reaches this price (a buy stop at or above, a sell stop at or below). */
+  triggerPrice: DecimalString,
+  price: DecimalString.nullable(),
+  quantity: DecimalString.nullable(),
+  quoteAmount: DecimalString.nullable(),
+  selfTradeMode: SelfTradeMode,
+  /** The limit leg, when this is the stop leg of an OCO pair. */
+  ocoOrderId: z.string().nullable(),
+  status: SpotConditionalStatus,
+  /** Why it was cancelled: `user`, `cancel_all`, `oco`, `demo_reset`. */
+  reason: z.string().nullable(),
+  /** The tape tick that fired it (GET /api/v1/tape), and its price. */
+  tickId: z.string().nullable(),
+  tickPrice: DecimalString.nullable(),
+  /** The order it placed (GET /api/v1/spot/orders/:orderId). */
+  resultOrderId: z.string().nullable(),
+  /** Why that order was refused (an error code), when `rejected`. */
+  rejectCode: z.string().nullable(),
+  createdAtMs: z.number().int(),
+  doneAtMs: z.number().int().nullable(),
+});
+export type SpotConditionalOrderView = z.infer<typeof SpotConditionalOrderView>;
+
+export const PlaceSpotConditionalOrderBody = z
+  .strictObject({
+    clientOrderId: ClientOrderId,
+    instrumentId: InstrumentId,
+    side: SpotSide,
+    /**
+     * `stop` or `take_profit`: one order that waits for `triggerPrice`. `oco`: a post-only limit
+     * order at `limitPrice` that rests now plus a stop at `triggerPrice`; the first fill of one
+     * cancels the other.
+     */
+    kind: z.enum(["stop", "take_profit", "oco"]),
+    /** The order placed when it fires: `limit` (give `price`) or `market`. */
+    type: SpotOrderType,
+    /** Limit orders: default `gtc`; market orders are `ioc`. Not for OCO. */
+    timeInForce: TimeInForce.optional(),
+    triggerPrice: decimalString(18, { positive: true }),
+    /** The limit price of the order placed when it fires (type `limit`). */
+    price: decimalString(18, { positive: true }).optional(),
+    /** Base quantity: limit orders, market sells and OCO. */
+    quantity: decimalString(18, { positive: true }).optional(),
+    /**
+     * Market buys: the quote amount to spend, held in full until it fires (the price it will pay
+     * is unknown until then).
+     */
+    quoteAmount: decimalString(18, { positive: true }).optional(),
+    /** OCO only: the limit leg's price. */
+    limitPrice: decimalString(18, { positive: true }).optional(),
+    selfTradeMode: SelfTradeMode.optional(),
+    /** As for POST /api/v1/spot/orders. */
+    tradePassword: z.string().min(1).max(64).optional(),
+  })
+  .superRefine((b, ctx) => {
+    const issue = (path: string, key: ValidationKey) =>
+      ctx.addIssue({ code: "custom", path: [path], ...issueKey(key) });
+    if (b.kind === "oco") {
+      if (b.limitPrice === undefined) issue("limitPrice", "required_for_order_type");
+      if (b.quantity === undefined) issue("quantity", "required_for_order_type");
+      if (b.quoteAmount !== undefined) issue("quoteAmount", "only_for_market_buys");
+      if (b.timeInForce !== undefined) issue("timeInForce", "no_input_expected");
+      if (b.type === "limit" && b.price === undefined) issue("price", "required_for_order_type");
+      if (b.type === "market" && b.price !== undefined) issue("price", "not_for_market_orders");
+      return;
+    }
+    if (b.limitPrice !== undefined) issue("limitPrice", "no_input_expected");
+    if (b.type === "limit") {
+      if (b.price === undefined) issue("price", "required_for_order_type");
+      if (b.quantity === undefined) issue("quantity", "required_for_order_type");
+      if (b.quoteAmount !== undefined) issue("quoteAmount", "only_for_market_buys");
+      return;
+    }
+    if (b.price !== undefined) issue("price", "not_for_market_orders");
+    if (b.timeInForce !== undefined && b.timeInForce !== "ioc") {
+      issue("timeInForce", "market_orders_are_ioc");
+    }
+    if (b.side === "sell") {
+      if (b.quoteAmount !== undefined) issue("quoteAmount", "only_for_market_buys");
+      if (b.quantity === undefined) issue("quantity", "required_for_order_type");
+    } else {
+      if (b.quantity !== undefined) issue("quantity", "not_for_market_orders");
+      if (b.quoteAmount === undefined) issue("quoteAmount", "required_for_order_type");
+    }
+  });
+export type PlaceSpotConditionalOrderBody = z.input<typeof PlaceSpotConditionalOrderBody>;
+
+export const placeSpotConditionalOrder = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/spot/conditional-orders",
+  summary: "Place a stop, take-profit or OCO order; its funds are held now (idempotent)",
+  tag: "spot",
+  auth: "user",
+  body: PlaceSpotConditionalOrderBody,
+  response: z.object({ order: SpotConditionalOrderView, duplicate: z.boolean() }),
+  errors: [...spotOrderErrors, "trigger_would_fire_now", "order_type_invalid"],
+  description:
+    "Triggers fire only from ticks of the recorded price tape (never from trades) and record " +
+    "the tick id. Funds are held at placement, so a conditional order can never overdraw.",
+});
+
+export const SpotConditionalOrdersQuery = z.strictObject({
+  instrumentId: InstrumentId.optional(),
+  /** `pending` (default, from memory) or `finished` (history, newest first). */
+  status: z.enum(["pending", "finished"]).default("pending"),
+  limit: PageLimit,
+});
+
+export const spotConditionalOrders = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/spot/conditional-orders",
+  summary: "Pending or finished stop, take-profit and OCO orders of the session's mode",
+  tag: "spot",
+  auth: "user",
+  query: SpotConditionalOrdersQuery,
+  response: z.object({ items: z.array(SpotConditionalOrderView) }),
+  errors: ["instrument_not_found"],
+});
+
+export const cancelSpotConditionalOrder = defineEndpoint({
+  method: "DELETE",
+  path: "/api/v1/spot/conditional-orders/:orderId",
+  summary: "Cancel a pending conditional order (an OCO pair goes together); funds released",
+  tag: "spot",
+  auth: "user",
+  params: SpotOrderParams,
+  response: z.object({ order: SpotConditionalOrderView }),
+  errors: ["order_not_found", "order_already_closed", "rate_limited"],
 });

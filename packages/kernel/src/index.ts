@@ -38,6 +38,8 @@ export {
   getAssets,
   getBalance,
   getBalances,
+  getConditionalOrder,
+  getConditionalOrders,
   getDepth,
   getExchangeQuote,
   getLastTick,
@@ -111,6 +113,7 @@ export type {
   OrderBookFactory,
   RestingOrder,
 } from "./book/types.ts";
+export { selfTradeModes } from "./book/types.ts";
 export {
   getLoan,
   getLoanFigures,

@@ -21,7 +21,22 @@ type Step =
   | { kind: "cancel_all"; owner: number }
   | { kind: "tick"; price: number }
   | { kind: "deposit"; owner: number; amount: number }
-  | { kind: "withdraw"; owner: number; amount: number };
+  | { kind: "withdraw"; owner: number; amount: number }
+  | { kind: "limit_stp"; owner: number; side: Side; price: number; lots: number; stp: number }
+  | { kind: "amend"; owner: number; pick: number; lots: number }
+  | {
+      kind: "conditional";
+      owner: number;
+      side: Side;
+      takeProfit: boolean;
+      trigger: number;
+      price: number;
+      lots: number;
+      market: boolean;
+    }
+  | { kind: "oco"; owner: number; side: Side; lots: number; limit: number; trigger: number };
+
+const STP_MODES = ["cancel_resting", "cancel_incoming", "cancel_both"];
 
 const owner = fc.integer({ min: 0, max: USERS.length - 1 });
 const side = fc.constantFrom<Side>("buy", "sell");
@@ -81,6 +96,45 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       amount: fc.integer({ min: 0, max: 100_000 }),
     }),
   },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("limit_stp" as const),
+      owner,
+      side,
+      price,
+      lots,
+      stp: fc.integer({ min: 0, max: 2 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("amend" as const), owner, pick: fc.nat(), lots }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("conditional" as const),
+      owner,
+      side,
+      takeProfit: fc.boolean(),
+      trigger: price,
+      price,
+      lots,
+      market: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("oco" as const),
+      owner,
+      side,
+      lots,
+      limit: price,
+      trigger: price,
+    }),
+  },
 );
 
 function setup(factory: OrderBookFactory): { state: KernelState; c: CommandMaker } {
@@ -131,6 +185,40 @@ function toCommand(c: CommandMaker, state: KernelState, s: Step, mode: Mode = "r
       return c.deposit(ownerId, "USDT", BigInt(s.amount));
     case "withdraw":
       return c.withdrawHold(ownerId, "USDT", BigInt(s.amount), `w${c.nowMs}`);
+    case "limit_stp":
+      return c.limitStp(
+        ownerId,
+        "BTC-USDT",
+        s.side,
+        s.price,
+        s.lots,
+        STP_MODES[s.stp]!,
+        "gtc",
+        mode,
+      );
+    case "amend":
+      return c.amend(ownerId, open(), s.lots, mode);
+    case "conditional":
+      return c.conditional(ownerId, "BTC-USDT", s.side, s.trigger, {
+        mode,
+        kind: s.takeProfit ? "take_profit" : "stop",
+        ...(s.market
+          ? s.side === "buy"
+            ? { orderType: "market", timeInForce: "ioc", quoteAmount: BigInt(s.lots * 1_000) }
+            : { orderType: "market", timeInForce: "ioc", quantityLots: s.lots }
+          : { priceTicks: s.price, quantityLots: s.lots }),
+      });
+    case "oco":
+      return c.oco(
+        ownerId,
+        "BTC-USDT",
+        s.side,
+        s.lots,
+        s.limit,
+        s.trigger,
+        s.side === "buy" ? s.trigger + 1 : null,
+        mode,
+      );
   }
 }
 

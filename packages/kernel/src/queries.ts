@@ -7,8 +7,8 @@ import { accountKey } from "./ledger/state.ts";
 import type { AccountBalance, Posting } from "./ledger/types.ts";
 import { marketView } from "./reference/markets.ts";
 import type { AssetView, MarketView, Tick } from "./reference/types.ts";
-import type { DepthView, OrderView } from "./spot/types.ts";
-import { orderView } from "./spot/views.ts";
+import type { ConditionalOrderView, DepthView, OrderView } from "./spot/types.ts";
+import { conditionalView, orderView } from "./spot/views.ts";
 import type { KernelState } from "./state.ts";
 import type { Mode, Wallet } from "./types.ts";
 
@@ -59,6 +59,35 @@ export function getOpenOrders(
     if (marketId === null || order.market.marketId === marketId) out.push(orderView(order));
   }
   return out;
+}
+
+/** An owner's pending conditional orders in one mode (optionally one market), oldest first. */
+export function getConditionalOrders(
+  state: KernelState,
+  ownerId: string,
+  mode: Mode,
+  marketId: string | null = null,
+): ConditionalOrderView[] {
+  const owner = ownerOf(state, mode, ownerId);
+  if (owner === undefined) return [];
+  const out: ConditionalOrderView[] = [];
+  const ids = [...(state.spot.conditionalsByOwner[owner.index] ?? [])].sort((a, b) => a - b);
+  for (const orderId of ids) {
+    const order = state.spot.conditionals.get(orderId)!;
+    if (marketId === null || order.market.marketId === marketId) {
+      out.push(conditionalView(order));
+    }
+  }
+  return out;
+}
+
+/** A pending conditional order by id; undefined once it fired or was cancelled. */
+export function getConditionalOrder(
+  state: KernelState,
+  orderId: number,
+): ConditionalOrderView | undefined {
+  const order = state.spot.conditionals.get(orderId);
+  return order === undefined ? undefined : conditionalView(order);
 }
 
 /** An open order by id; undefined once it is filled, cancelled or expired. */

@@ -130,6 +130,9 @@ export const rejectCodes = [
   "loan_not_found",
   "loan_not_pending",
   "loan_not_active",
+  "trigger_would_fire_now",
+  "self_trade_mode_invalid",
+  "conditional_kind_invalid",
 ] as const;
 
 /** One of the stable rejection codes above. */

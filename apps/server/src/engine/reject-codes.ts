@@ -146,6 +146,10 @@ export const errorCodeByRejectCode = {
   loan_not_found: "loan_not_found",
   loan_not_pending: "loan_state_invalid",
   loan_not_active: "loan_state_invalid",
+  trigger_would_fire_now: "trigger_would_fire_now",
+  // The API validates these fields first; the kernel's codes are its own defence.
+  self_trade_mode_invalid: "validation_failed",
+  conditional_kind_invalid: "validation_failed",
 } as const satisfies Record<RejectCode, ErrorCode>;
 
 export function errorCodeOf(code: RejectCode): ErrorCode {

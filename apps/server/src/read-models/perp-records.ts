@@ -54,7 +54,13 @@ interface OrderRow {
 const json = (value: unknown) =>
   JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v));
 
-const orderCommands = new Set(["place_perp_order", "close_perp_position", "reverse_perp_position"]);
+const orderCommands = new Set([
+  "place_perp_order",
+  "place_perp_order_stp",
+  "close_perp_position",
+  "reverse_perp_position",
+]);
+const placeCommands = new Set(["place_perp_order", "place_perp_order_stp"]);
 
 /** Collects one batch's perpetual rows; `write` stores them in the projector's transaction. */
 export class PerpRecords {
@@ -75,7 +81,7 @@ export class PerpRecords {
       command && orderCommands.has(command.type) && result?.ok ? result.value : undefined;
     let placedRow: OrderRow | undefined;
     if (placed?.orderId !== undefined && command) {
-      const isPlace = command.type === "place_perp_order";
+      const isPlace = placeCommands.has(command.type);
       placedRow = {
         orderId: placed.orderId,
         clientOrderId: commandId,
@@ -117,7 +123,7 @@ export class PerpRecords {
           const makerSide = takerSide === "buy" ? "sell" : "buy";
           const lots = e.quantityLots as number;
           if (placedRow && placedRow.orderId === takerOrderId) {
-            if (command?.type !== "place_perp_order") placedRow.side = takerSide;
+            if (!placeCommands.has(command?.type ?? "")) placedRow.side = takerSide;
           } else if (!this.newOrders.has(takerOrderId)) {
             // An order the kernel placed itself (close all, a trigger, a liquidation).
             this.newOrders.set(takerOrderId, {

@@ -131,6 +131,38 @@ export interface ProjectableCommand {
   result?: unknown;
 }
 
+/** A spot conditional order as conditional_accepted carries it (see the kernel's spot types). */
+interface ConditionalViewShape {
+  orderId: number;
+  clientOrderId: string;
+  ownerId: string;
+  mode: string;
+  marketId: string;
+  side: string;
+  kind: string;
+  orderType: string;
+  timeInForce: string;
+  triggerTicks: number;
+  priceTicks: number | null;
+  quantityLots: number | null;
+  quoteAmount: bigint | null;
+  selfTradeMode: string;
+  ocoOrderId: number | null;
+  createdAtMs: number;
+}
+
+interface ConditionalPatch {
+  sequence: bigint;
+  base?: ConditionalViewShape;
+  status?: string;
+  reason?: string | null;
+  tickId?: string;
+  tickPrice?: string;
+  resultOrderId?: number | null;
+  rejectCode?: string | null;
+  doneAtMs?: number;
+}
+
 interface OrderPatch {
   sequence: bigint;
   base?: OrderViewShape;
@@ -242,6 +274,16 @@ export class ReadModelProjector {
       entry.sequence = sequence;
       return entry;
     };
+    const conditionals = new Map<number, ConditionalPatch>();
+    const conditional = (orderId: number, sequence: bigint) => {
+      let entry = conditionals.get(orderId);
+      if (!entry) {
+        entry = { sequence };
+        conditionals.set(orderId, entry);
+      }
+      entry.sequence = sequence;
+      return entry;
+    };
     const perp = new PerpRecords();
     for (const { sequence, events, command, result } of batch) {
       perp.add(sequence, events, command, result as Parameters<PerpRecords["add"]>[3]);
@@ -271,6 +313,43 @@ export class ReadModelProjector {
             entry.remainingAbsolute = e.remainingLots;
             entry.remainingDelta = 0;
             entry.status = "open";
+            break;
+          }
+          case "order_amended": {
+            const e = event as unknown as { orderId: number; remainingLots: number };
+            const entry = patch(e.orderId, sequence);
+            entry.remainingAbsolute = e.remainingLots;
+            entry.remainingDelta = 0;
+            break;
+          }
+          case "conditional_accepted": {
+            const order = (event as unknown as { order: ConditionalViewShape }).order;
+            const entry = conditional(order.orderId, sequence);
+            entry.base = order;
+            entry.status = "pending";
+            break;
+          }
+          case "conditional_triggered": {
+            const e = event as unknown as { orderId: number; tickId: string; tickPrice: string };
+            const entry = conditional(e.orderId, sequence);
+            entry.tickId = e.tickId;
+            entry.tickPrice = e.tickPrice;
+            break;
+          }
+          case "conditional_done": {
+            const e = event as unknown as {
+              orderId: number;
+              status: string;
+              reason: string | null;
+              resultOrderId: number | null;
+              rejectCode: string | null;
+            };
+            const entry = conditional(e.orderId, sequence);
+            entry.status = e.status;
+            entry.reason = e.reason;
+            entry.resultOrderId = e.resultOrderId;
+            entry.rejectCode = e.rejectCode;
+            entry.doneAtMs = command?.atMs ?? 0;
             break;
           }
           case "order_cancelled": {
@@ -367,6 +446,22 @@ export class ReadModelProjector {
         );
       }
     }
+    const newConditionals: RawBuilder<unknown>[] = [];
+    const conditionalUpdates: RawBuilder<unknown>[] = [];
+    for (const [orderId, p] of conditionals) {
+      const seq = String(p.sequence);
+      if (p.base) {
+        const b = p.base;
+        const quote = b.quoteAmount === null ? null : String(b.quoteAmount);
+        newConditionals.push(
+          sql`(${orderId}, ${b.clientOrderId}, ${b.ownerId}, ${b.mode}, ${b.marketId}, ${b.side}, ${b.kind}, ${b.orderType}, ${b.timeInForce}, ${b.triggerTicks}, ${b.priceTicks}, ${b.quantityLots}, ${quote}, ${b.selfTradeMode}, ${b.ocoOrderId}, ${p.status ?? "pending"}, ${p.reason ?? null}, ${p.tickId ?? null}, ${p.tickPrice ?? null}, ${p.resultOrderId ?? null}, ${p.rejectCode ?? null}, ${b.createdAtMs}, ${p.doneAtMs ?? null}, ${seq}, ${seq})`,
+        );
+      } else {
+        conditionalUpdates.push(
+          sql`(${orderId}::int8, ${p.status ?? null}::text, ${p.reason ?? null}::text, ${p.tickId ?? null}::text, ${p.tickPrice ?? null}::text, ${p.resultOrderId ?? null}::int8, ${p.rejectCode ?? null}::text, ${p.doneAtMs ?? null}::int8, ${seq}::int8)`,
+        );
+      }
+    }
     const contractRows = [...contracts.values()].map(
       ({ sequence, contract: c }) =>
         sql`(${c.contractId}, ${c.ownerId}, ${c.mode}, ${c.instrumentId}, ${c.periodMs}, ${c.assetId}, ${c.direction}, ${String(c.stake)}, ${c.payoutBps}, ${String(c.payoutMax)}, ${c.boughtAtMs}, ${c.expiresAtMs}, ${c.openTickId}, ${c.openPrice}, ${c.status}, ${c.settleTickId}, ${c.settlePrice}, ${c.settleTickAtMs}, ${c.settledAtMs}, ${c.outcome}, ${c.returned === null ? null : String(c.returned)}, ${String(sequence)})`,
@@ -389,6 +484,23 @@ export class ReadModelProjector {
             status = COALESCE(v.status, o.status),
             updated_sequence = v.sequence
           FROM (VALUES ${sql.join(chunk)}) AS v(order_id, price_ticks, filled_absolute, filled_delta, remaining_absolute, remaining_delta, status, sequence)
+          WHERE o.order_id = v.order_id`.execute(trx);
+      }
+      for (const chunk of chunks(newConditionals)) {
+        await sql`INSERT INTO rm_spot_conditional_orders (order_id, client_order_id, owner_id, mode, market_id, side, kind, order_type, time_in_force, trigger_ticks, price_ticks, quantity_lots, quote_amount, self_trade_mode, oco_order_id, status, reason, tick_id, tick_price, result_order_id, reject_code, created_at_ms, done_at_ms, sequence, updated_sequence)
+          VALUES ${sql.join(chunk)} ON CONFLICT (order_id) DO NOTHING`.execute(trx);
+      }
+      for (const chunk of chunks(conditionalUpdates)) {
+        await sql`UPDATE rm_spot_conditional_orders o SET
+            status = COALESCE(v.status, o.status),
+            reason = COALESCE(v.reason, o.reason),
+            tick_id = COALESCE(v.tick_id, o.tick_id),
+            tick_price = COALESCE(v.tick_price, o.tick_price),
+            result_order_id = COALESCE(v.result_order_id, o.result_order_id),
+            reject_code = COALESCE(v.reject_code, o.reject_code),
+            done_at_ms = COALESCE(v.done_at_ms, o.done_at_ms),
+            updated_sequence = v.sequence
+          FROM (VALUES ${sql.join(chunk)}) AS v(order_id, status, reason, tick_id, tick_price, result_order_id, reject_code, done_at_ms, sequence)
           WHERE o.order_id = v.order_id`.execute(trx);
       }
       for (const chunk of chunks(fills)) {
@@ -446,7 +558,7 @@ function chunks<T>(rows: T[], size = 1_000): T[][] {
 /** Empties every read model and its cursor (before a rebuild). */
 export async function clearReadModels(database: Database) {
   await database.execScript(
-    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM rm_seconds_contracts; DELETE FROM rm_savings_subscriptions; DELETE FROM rm_stock_orders; DELETE FROM rm_stock_fills; DELETE FROM rm_perp_orders; DELETE FROM rm_perp_records; DELETE FROM read_model_cursor",
+    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM rm_seconds_contracts; DELETE FROM rm_savings_subscriptions; DELETE FROM rm_stock_orders; DELETE FROM rm_stock_fills; DELETE FROM rm_perp_orders; DELETE FROM rm_perp_records; DELETE FROM rm_spot_conditional_orders; DELETE FROM read_model_cursor",
   );
 }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createOrderBook } from "./order-book.ts";
 import { createReferenceBook } from "./order-book.reference.ts";
 import { recorder } from "./testing.ts";
-import type { BookLimits, OrderBook, Side, TimeInForce } from "./types.ts";
+import type { BookLimits, OrderBook, SelfTradeMode, Side, TimeInForce } from "./types.ts";
 
 type Command =
   | {
@@ -16,14 +16,17 @@ type Command =
       priceTicks: number;
       quantityLots: number;
       timeInForce: TimeInForce;
+      selfTradeMode: SelfTradeMode;
     }
   | { type: "cancel"; pick: number }
+  | { type: "reduce"; pick: number; by: number }
   | {
       type: "replace";
       pick: number;
       priceTicks: number;
       quantityLots: number;
       timeInForce: TimeInForce;
+      selfTradeMode: SelfTradeMode;
     }
   | { type: "query"; ownerId: number; side: Side; priceTicks: number; lotsWanted: number };
 
@@ -42,6 +45,12 @@ function commandArbitrary(profile: Profile): fc.Arbitrary<Command> {
   const quantity = fc.integer({ min: 1, max: profile.quantityMax });
   const side = fc.constantFrom<Side>("buy", "sell");
   const timeInForce = fc.constantFrom<TimeInForce>("gtc", "gtc", "gtc", "ioc", "fok", "post_only");
+  const selfTradeMode = fc.constantFrom<SelfTradeMode>(
+    "cancel_resting",
+    "cancel_resting",
+    "cancel_incoming",
+    "cancel_both",
+  );
   return fc.oneof(
     {
       weight: 6,
@@ -52,9 +61,18 @@ function commandArbitrary(profile: Profile): fc.Arbitrary<Command> {
         priceTicks: price,
         quantityLots: quantity,
         timeInForce,
+        selfTradeMode,
       }),
     },
     { weight: 2, arbitrary: fc.record({ type: fc.constant("cancel" as const), pick: fc.nat() }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        type: fc.constant("reduce" as const),
+        pick: fc.nat(),
+        by: fc.integer({ min: 1, max: profile.quantityMax }),
+      }),
+    },
     {
       weight: 3,
       arbitrary: fc.record({
@@ -63,6 +81,7 @@ function commandArbitrary(profile: Profile): fc.Arbitrary<Command> {
         priceTicks: price,
         quantityLots: quantity,
         timeInForce,
+        selfTradeMode,
       }),
     },
     {
@@ -89,6 +108,14 @@ function run(book: OrderBook, command: Command, orderIds: number[], orderIdNext:
     }
     case "cancel":
       return book.cancel(orderIds[command.pick % orderIds.length] ?? 1);
+    case "reduce": {
+      const orderId = orderIds[command.pick % orderIds.length] ?? 1;
+      const resting = book.get(orderId);
+      if (resting === undefined || resting.remainingLots <= command.by) {
+        return book.reduce(orderId + 1_000_000, 1);
+      }
+      return book.reduce(orderId, resting.remainingLots - command.by);
+    }
     case "replace": {
       const orderId = orderIds[command.pick % orderIds.length] ?? 1;
       const { type: _type, pick: _pick, ...change } = command;

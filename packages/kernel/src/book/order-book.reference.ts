@@ -70,12 +70,21 @@ export function createReferenceBook(limits: BookLimits): OrderBook {
     return [...new Set(sideEntries(side).map((entry) => entry.order.priceTicks))];
   }
 
-  function fillableLots(side: Side, limitPriceTicks: number, ownerId: number, lotsWanted: number) {
+  function fillableLots(
+    side: Side,
+    limitPriceTicks: number,
+    ownerId: number,
+    lotsWanted: number,
+    stopAtOwn = false,
+  ) {
     let lots = 0;
     for (const entry of sideEntries(opposite(side))) {
       if (lots >= lotsWanted) break;
       if (!crosses(side, limitPriceTicks, entry.order.priceTicks)) break;
-      if (entry.order.ownerId === ownerId) continue;
+      if (entry.order.ownerId === ownerId) {
+        if (stopAtOwn) break;
+        continue;
+      }
       lots += entry.order.remainingLots;
     }
     return Math.min(lots, lotsWanted);
@@ -112,7 +121,14 @@ export function createReferenceBook(limits: BookLimits): OrderBook {
     if (timeInForce === "post_only" && best && crosses(side, priceTicks, best.order.priceTicks)) {
       return { outcome: "rejected_post_only", filledLots: 0, restingLots: 0 };
     }
-    const fillable = fillableLots(side, priceTicks, order.ownerId, quantityLots);
+    const selfTradeMode = order.selfTradeMode ?? "cancel_resting";
+    const fillable = fillableLots(
+      side,
+      priceTicks,
+      order.ownerId,
+      quantityLots,
+      selfTradeMode !== "cancel_resting",
+    );
     if (timeInForce === "fok" && fillable < quantityLots) {
       return { outcome: "rejected_fok", filledLots: 0, restingLots: 0 };
     }
@@ -122,14 +138,19 @@ export function createReferenceBook(limits: BookLimits): OrderBook {
     }
 
     let remainingLots = quantityLots;
+    let stopped = false;
     for (const entry of others) {
       if (remainingLots === 0) break;
       const maker = entry.order;
       if (!crosses(side, priceTicks, maker.priceTicks)) break;
       if (maker.ownerId === order.ownerId) {
-        entries.delete(maker.orderId);
-        listener.onSelfTradeCancel(maker.orderId, maker.remainingLots);
-        continue;
+        if (selfTradeMode !== "cancel_incoming") {
+          entries.delete(maker.orderId);
+          listener.onSelfTradeCancel(maker.orderId, maker.remainingLots);
+        }
+        if (selfTradeMode === "cancel_resting") continue;
+        stopped = true;
+        break;
       }
       const lots = Math.min(remainingLots, maker.remainingLots);
       remainingLots -= lots;
@@ -148,6 +169,9 @@ export function createReferenceBook(limits: BookLimits): OrderBook {
     assert(filledLots === fillable, "matching filled what fillableLots promised");
 
     if (remainingLots === 0) return { outcome: "filled", filledLots, restingLots: 0 };
+    if (stopped) {
+      return { outcome: "expired", filledLots, restingLots: 0, selfTradeStopped: true };
+    }
     if (!rests) return { outcome: "expired", filledLots, restingLots: 0 };
     entries.set(order.orderId, {
       order: {
@@ -191,11 +215,25 @@ export function createReferenceBook(limits: BookLimits): OrderBook {
           priceTicks: change.priceTicks,
           quantityLots: change.quantityLots,
           timeInForce: change.timeInForce ?? "gtc",
+          selfTradeMode: change.selfTradeMode ?? "cancel_resting",
         },
         listener,
       );
       if (result.outcome.startsWith("rejected_")) entries.set(orderId, entry);
       return result;
+    },
+
+    reduce(orderId, remainingLots) {
+      const entry = entries.get(orderId);
+      if (!entry) return undefined;
+      assert(
+        Number.isSafeInteger(remainingLots) &&
+          remainingLots > 0 &&
+          remainingLots < entry.order.remainingLots,
+        "a reduction must leave between 1 lot and less than before",
+      );
+      entry.order.remainingLots = remainingLots;
+      return copy(entry.order);
     },
 
     get(orderId) {

@@ -24,6 +24,94 @@ function place(book: OrderBook, ...orders: BookOrderInput[]): BookEvent[] {
 }
 
 describe.each(bookFactories)("order book: %s", (_name, createBook) => {
+  describe("self-trade prevention modes", () => {
+    // Resting: owner 2 sells 1 lot at 100, owner 1 sells 2 at 100, owner 3 sells 2 at 101.
+    function setup(): OrderBook {
+      const book = createBook(limits);
+      place(book, order(1, 2, "sell", 100, 1), order(2, 1, "sell", 100, 2));
+      place(book, order(3, 3, "sell", 101, 2));
+      return book;
+    }
+
+    it("cancel_resting (the default) removes the own order and keeps matching", () => {
+      const book = setup();
+      const { events, listener } = recorder();
+      const result = book.submit(order(4, 1, "buy", 101, 4), listener);
+      expect(result).toEqual({ outcome: "rested", filledLots: 3, restingLots: 1 });
+      expect(events).toEqual([
+        ["fill", 1, 2, 100, 1, 0],
+        ["self_trade_cancel", 2, 2],
+        ["fill", 3, 3, 101, 2, 0],
+      ]);
+    });
+
+    it("cancel_incoming stops at the own order, keeps it and drops the incoming rest", () => {
+      const book = setup();
+      const { events, listener } = recorder();
+      const input = { ...order(4, 1, "buy", 101, 4), selfTradeMode: "cancel_incoming" as const };
+      const result = book.submit(input, listener);
+      expect(result).toEqual({
+        outcome: "expired",
+        filledLots: 1,
+        restingLots: 0,
+        selfTradeStopped: true,
+      });
+      expect(events).toEqual([["fill", 1, 2, 100, 1, 0]]);
+      expect(book.get(2)?.remainingLots).toBe(2);
+      expect(book.get(4)).toBeUndefined();
+    });
+
+    it("cancel_both removes the own order and drops the incoming rest", () => {
+      const book = setup();
+      const { events, listener } = recorder();
+      const input = { ...order(4, 1, "buy", 101, 4), selfTradeMode: "cancel_both" as const };
+      const result = book.submit(input, listener);
+      expect(result).toEqual({
+        outcome: "expired",
+        filledLots: 1,
+        restingLots: 0,
+        selfTradeStopped: true,
+      });
+      expect(events).toEqual([
+        ["fill", 1, 2, 100, 1, 0],
+        ["self_trade_cancel", 2, 2],
+      ]);
+      expect(book.get(2)).toBeUndefined();
+      expect(book.get(3)?.remainingLots).toBe(2);
+    });
+
+    it("a fok order under cancel_incoming counts only what lies before the own order", () => {
+      const book = setup();
+      const { listener } = recorder();
+      const input = {
+        ...order(4, 1, "buy", 101, 3, "fok"),
+        selfTradeMode: "cancel_incoming" as const,
+      };
+      expect(book.submit(input, listener).outcome).toBe("rejected_fok");
+      expect(book.orderCount).toBe(3);
+    });
+  });
+
+  it("reduce lowers a resting order in place and keeps its time priority", () => {
+    const book = createBook(limits);
+    place(book, order(1, 1, "sell", 100, 5), order(2, 2, "sell", 100, 5));
+    expect(book.reduce(1, 2)).toEqual({
+      orderId: 1,
+      ownerId: 1,
+      side: "sell",
+      priceTicks: 100,
+      remainingLots: 2,
+    });
+    expect(book.depth("sell", 1)).toEqual([{ priceTicks: 100, quantityLots: 7, orderCount: 2 }]);
+    const { events, listener } = recorder();
+    book.submit(order(3, 3, "buy", 100, 3), listener);
+    expect(events).toEqual([
+      ["fill", 1, 1, 100, 2, 0],
+      ["fill", 2, 2, 100, 1, 4],
+    ]);
+    expect(book.reduce(99, 1)).toBeUndefined();
+  });
+
   it("rests orders on both sides and reports depth best first", () => {
     const book = createBook(limits);
     place(

@@ -13,6 +13,7 @@ import type {
   OrderBook,
   OrderChange,
   RestingOrder,
+  SelfTradeMode,
   Side,
   SubmitResult,
   TimeInForce,
@@ -23,6 +24,9 @@ function sideNumber(side: Side): number {
 }
 
 class FastBook extends BookStore implements OrderBook {
+  /** Set by `match` when self-trade prevention dropped the incoming remainder. */
+  private selfTradeStopped = false;
+
   /** True when an incoming order on `side` at `limitPriceTicks` would trade with the best. */
   private crossesBest(side: number, limitPriceTicks: number): boolean {
     if (side === buy) return this.bestAsk >= 0 && this.base + this.bestAsk <= limitPriceTicks;
@@ -34,6 +38,7 @@ class FastBook extends BookStore implements OrderBook {
     limitPriceTicks: number,
     ownerId: number,
     lotsWanted: number,
+    stopAtOwn = false,
   ): number {
     let lots = 0;
     let offset = side === buy ? this.bestAsk : this.bestBid;
@@ -43,6 +48,7 @@ class FastBook extends BookStore implements OrderBook {
       if (side === buy ? priceTicks > limitPriceTicks : priceTicks < limitPriceTicks) break;
       for (let node = this.levelHead[level]!; node !== none; node = this.nodeNext[node]!) {
         if (this.nodeOwnerId[node] !== ownerId) lots += this.nodeLots[node]!;
+        else if (stopAtOwn) return Math.min(lots, lotsWanted);
         if (lots >= lotsWanted) break;
       }
       offset =
@@ -99,6 +105,7 @@ class FastBook extends BookStore implements OrderBook {
     ownerId: number,
     quantityLots: number,
     listener: BookListener,
+    selfTradeMode: SelfTradeMode,
   ): number {
     let remaining = quantityLots;
     let offset = side === buy ? this.bestAsk : this.bestBid;
@@ -113,8 +120,16 @@ class FastBook extends BookStore implements OrderBook {
         const makerOrderId = this.nodeOrderId[node]!;
         const makerOwnerId = this.nodeOwnerId[node]!;
         if (makerOwnerId === ownerId) {
+          if (selfTradeMode === "cancel_incoming") {
+            this.selfTradeStopped = true;
+            return remaining;
+          }
           this.remove(node);
           listener.onSelfTradeCancel(makerOrderId, makerLots);
+          if (selfTradeMode === "cancel_both") {
+            this.selfTradeStopped = true;
+            return remaining;
+          }
         } else {
           const lots = remaining < makerLots ? remaining : makerLots;
           const makerRemainingLots = makerLots - lots;
@@ -172,7 +187,16 @@ class FastBook extends BookStore implements OrderBook {
     assert(this.nodeByOrderId.get(orderId) === none, "orderId already resting");
     const side = order.side === "buy" ? buy : order.side === "sell" ? sell : -1;
     assert(side >= 0, "side must be buy or sell");
-    return this.place(orderId, ownerId, side, priceTicks, quantityLots, timeInForce, listener);
+    return this.place(
+      orderId,
+      ownerId,
+      side,
+      priceTicks,
+      quantityLots,
+      timeInForce,
+      listener,
+      order.selfTradeMode ?? "cancel_resting",
+    );
   }
 
   /** Submits an order given as scalars (no input object), after the caller checked ids. */
@@ -184,16 +208,20 @@ class FastBook extends BookStore implements OrderBook {
     quantityLots: number,
     timeInForce: TimeInForce,
     listener: BookListener,
+    selfTradeMode: SelfTradeMode,
   ): SubmitResult {
     assert(Number.isSafeInteger(priceTicks) && priceTicks > 0, "price must be positive");
     assert(Number.isSafeInteger(quantityLots) && quantityLots > 0, "quantity must be positive");
     const crosses = this.crossesBest(side, priceTicks);
+    const stopAtOwn = selfTradeMode !== "cancel_resting";
     if (timeInForce === "post_only" && crosses) {
       return { outcome: "rejected_post_only", filledLots: 0, restingLots: 0 };
     }
     let fillableLots = -1;
     if (timeInForce === "fok") {
-      fillableLots = crosses ? this.fillable(side, priceTicks, ownerId, quantityLots) : 0;
+      fillableLots = crosses
+        ? this.fillable(side, priceTicks, ownerId, quantityLots, stopAtOwn)
+        : 0;
       if (fillableLots < quantityLots) {
         return { outcome: "rejected_fok", filledLots: 0, restingLots: 0 };
       }
@@ -201,18 +229,24 @@ class FastBook extends BookStore implements OrderBook {
     const rests = timeInForce === "gtc" || timeInForce === "post_only";
     if (rests && this.mayBreakLimits(side, priceTicks)) {
       if (fillableLots < 0) {
-        fillableLots = crosses ? this.fillable(side, priceTicks, ownerId, quantityLots) : 0;
+        fillableLots = crosses
+          ? this.fillable(side, priceTicks, ownerId, quantityLots, stopAtOwn)
+          : 0;
       }
       if (fillableLots < quantityLots && this.breaksLimits(side, priceTicks)) {
         return { outcome: "rejected_book_full", filledLots: 0, restingLots: 0 };
       }
     }
 
+    this.selfTradeStopped = false;
     const remaining = crosses
-      ? this.match(side, priceTicks, ownerId, quantityLots, listener)
+      ? this.match(side, priceTicks, ownerId, quantityLots, listener, selfTradeMode)
       : quantityLots;
     const filledLots = quantityLots - remaining;
     if (remaining === 0) return { outcome: "filled", filledLots, restingLots: 0 };
+    if (this.selfTradeStopped) {
+      return { outcome: "expired", filledLots, restingLots: 0, selfTradeStopped: true };
+    }
     if (!rests) return { outcome: "expired", filledLots, restingLots: 0 };
     this.rest(orderId, ownerId, side, priceTicks, remaining);
     return { outcome: "rested", filledLots, restingLots: remaining };
@@ -250,6 +284,7 @@ class FastBook extends BookStore implements OrderBook {
       change.quantityLots,
       change.timeInForce ?? "gtc",
       listener,
+      change.selfTradeMode ?? "cancel_resting",
     );
     if (
       result.outcome === "rejected_book_full" ||
@@ -276,6 +311,19 @@ class FastBook extends BookStore implements OrderBook {
       this.nodeRelease(node);
     }
     return result;
+  }
+
+  reduce(orderId: number, remainingLots: number): RestingOrder | undefined {
+    const node = this.nodeByOrderId.get(orderId);
+    if (node === none) return undefined;
+    const lots = this.nodeLots[node]!;
+    assert(
+      Number.isSafeInteger(remainingLots) && remainingLots > 0 && remainingLots < lots,
+      "a reduction must leave between 1 lot and less than before",
+    );
+    this.nodeLots[node] = remainingLots;
+    this.levelLots[this.nodeLevel[node]!]! -= lots - remainingLots;
+    return this.view(node);
   }
 
   get(orderId: number): RestingOrder | undefined {

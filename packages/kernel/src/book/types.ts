@@ -14,6 +14,22 @@ export type Side = "buy" | "sell";
 export type TimeInForce = "gtc" | "ioc" | "fok" | "post_only";
 
 /**
+ * Self-trade prevention: what happens when an incoming order would trade with a resting order
+ * of the same owner (the modes of Binance's STP and Coinbase's self-trade prevention).
+ * `cancel_resting` (the default, Binance's EXPIRE_MAKER) removes the resting order and matching
+ * goes on; `cancel_incoming` (EXPIRE_TAKER) stops matching there and drops the incoming
+ * remainder, the resting order stays; `cancel_both` (EXPIRE_BOTH) removes the resting order and
+ * drops the incoming remainder. An incoming remainder dropped this way never rests.
+ */
+export type SelfTradeMode = "cancel_resting" | "cancel_incoming" | "cancel_both";
+
+export const selfTradeModes: readonly SelfTradeMode[] = [
+  "cancel_resting",
+  "cancel_incoming",
+  "cancel_both",
+];
+
+/**
  * An order arriving at the book. Market orders arrive as `ioc` at the edge of the price band.
  * Books read it during the call and never keep it, so a caller may reuse one object.
  */
@@ -28,6 +44,8 @@ export interface BookOrderInput {
   /** Quantity in lots. Positive. */
   quantityLots: number;
   timeInForce: TimeInForce;
+  /** Default `cancel_resting`. */
+  selfTradeMode?: SelfTradeMode;
 }
 
 /** What matching reports, in the order it happens. */
@@ -68,6 +86,11 @@ export interface SubmitResult {
   filledLots: number;
   /** Lots left resting in the book (0 unless `rested`). */
   restingLots: number;
+  /**
+   * True when self-trade prevention (`cancel_incoming` or `cancel_both`) dropped the incoming
+   * remainder; the outcome is then `expired`. Absent otherwise.
+   */
+  selfTradeStopped?: true;
 }
 
 /** A resting order as the book holds it. */
@@ -112,6 +135,8 @@ export interface OrderChange {
   quantityLots: number;
   /** Default `gtc`. */
   timeInForce?: TimeInForce;
+  /** Default `cancel_resting`. */
+  selfTradeMode?: SelfTradeMode;
 }
 
 /** A central limit order book for one market: price-time priority. */
@@ -127,6 +152,12 @@ export interface OrderBook {
    * the order is not resting.
    */
   replace(orderId: number, change: OrderChange, listener: BookListener): SubmitResult | undefined;
+  /**
+   * Lowers a resting order's remaining lots to `remainingLots` (positive, below what remains)
+   * in place: it keeps its time priority. Undefined when the order is not resting, else the
+   * order as it now rests.
+   */
+  reduce(orderId: number, remainingLots: number): RestingOrder | undefined;
   /** A resting order, or undefined. */
   get(orderId: number): RestingOrder | undefined;
   /**

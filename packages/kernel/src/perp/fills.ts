@@ -234,6 +234,7 @@ export function submitOrder(state: KernelState, order: PerpOrder) {
       priceTicks: order.priceTicks,
       quantityLots: order.quantityLots,
       timeInForce: order.timeInForce,
+      selfTradeMode: order.selfTradeMode ?? "cancel_resting",
     },
     perp.listener,
   );

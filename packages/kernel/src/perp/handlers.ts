@@ -1,11 +1,14 @@
 // The perpetuals commands' handlers and the helpers they share with the module (module.ts).
 
+import { selfTradeModes, type SelfTradeMode } from "../book/types.ts";
+import { emit } from "../events.ts";
 import { findOwner } from "../ledger/accounts.ts";
 import { hold, release } from "../ledger/post.ts";
 import type { OwnerState } from "../ledger/state.ts";
 import type { Handler } from "../module.ts";
 import { fail, type RejectCode } from "../reject-codes.ts";
 import { DONE, ok } from "../results.ts";
+import type { PlacePerpOrderCommand } from "./kernel-types.ts";
 import { scheduleEntry } from "../schedule.ts";
 import type { KernelState } from "../state.ts";
 import { systemOwners, type Mode } from "../types.ts";
@@ -16,6 +19,7 @@ import { sideOf, type PerpAccount, type PerpOrder } from "./kernel-state.ts";
 import { initialMargin, maxRemovableMargin, orderMarginHold } from "./margin.ts";
 import { notionalMaxForLeverage } from "./params.ts";
 import { notional, unrealisedPnl } from "./position.ts";
+import { divCeil } from "../amount/amount.ts";
 import { abs, BPS, divFloor, max, min } from "./units.ts";
 import { PRICE_MAX, buildMarket } from "./markets.ts";
 
@@ -54,7 +58,9 @@ type PerpCommandType =
   | "cancel_perp_tp_sl"
   | "close_perp_position"
   | "reverse_perp_position"
-  | "close_all_perp";
+  | "close_all_perp"
+  | "place_perp_order_stp"
+  | "amend_perp_order_size";
 
 /** A market order for a position action, through place_perp_order's checks. */
 function positionOrder(
@@ -94,6 +100,127 @@ function positionOrder(
     priceTicks: null,
     quantityLots: Number(lots),
     reduceOnly: !reverse,
+  });
+}
+
+function placePerpOrder(
+  state: KernelState,
+  command: PlacePerpOrderCommand,
+  selfTradeMode: SelfTradeMode,
+): ReturnType<Handler<"place_perp_order">> {
+  const account = commandedAccount(state, command);
+  if (typeof account === "string") return fail(account);
+  const side = account.side;
+  const params = side.market.params;
+  if (side.mark === null) return fail("no_reference_price");
+  const mark = side.mark.priceTicks;
+  const lots = command.quantityLots;
+  if (!Number.isSafeInteger(lots) || lots <= 0) return fail("quantity_must_be_positive");
+  if (lots < params.quantityLotsMin) return fail("quantity_below_minimum");
+  if (lots > params.quantityLotsMax) return fail("quantity_too_high");
+  let priceTicks: number;
+  if (command.orderType === "limit") {
+    if (command.priceTicks === null) return fail("command_malformed");
+    if (command.priceTicks <= 0) return fail("price_must_be_positive");
+    if (command.priceTicks > PRICE_MAX) return fail("price_too_high");
+    priceTicks = command.priceTicks;
+  } else {
+    if (command.priceTicks !== null) return fail("order_type_invalid");
+    if (command.timeInForce !== "ioc") return fail("time_in_force_invalid");
+    const band = divFloor(mark * BigInt(params.priceBandBps), BPS);
+    const edge = command.side === "buy" ? mark + band : max(1n, mark - band);
+    priceTicks = Number(edge);
+  }
+  const size = account.position.sizeLots;
+  const bigLots = BigInt(lots);
+  let reducingOpen = 0n;
+  for (const id of account.orders) {
+    const other = state.perp.orders.get(id)!;
+    if (other.side === command.side) reducingOpen += BigInt(other.quantityLots - other.filledLots);
+  }
+  if (command.reduceOnly) {
+    const closing = command.side === "buy" ? size < 0n : size > 0n;
+    if (!closing || bigLots + reducingOpen > abs(size)) return fail("reduce_only_would_increase");
+  }
+  const holdInfo = orderMarginHold({
+    market: params,
+    leverage: account.leverage,
+    side: command.side,
+    priceTicks: BigInt(priceTicks),
+    lots: bigLots,
+    markTicks: mark,
+    positionSizeLots: size,
+    reducingLotsOpen: reducingOpen,
+  });
+  if (holdInfo.openingLots > 0n) {
+    const after = abs(size + (command.side === "buy" ? bigLots : -bigLots));
+    if (after > BigInt(params.quantityLotsMax)) return fail("quantity_too_high");
+    const cap = notionalMaxForLeverage(params, account.leverage);
+    const price = max(BigInt(priceTicks), mark);
+    if (cap !== null && notional(after, price, params.tickLotUnits) > cap) {
+      return fail("leverage_above_tier");
+    }
+  }
+  const holdAmount = holdInfo.total;
+  // Binance's available balance: a cross account's unrealised loss is not available.
+  const lossOpen =
+    account.marginMode === "cross" && holdAmount > 0n
+      ? -min(0n, crossUnrealised(state, account))
+      : 0n;
+  if (holdAmount + lossOpen > account.wallet.available) return fail("insufficient_margin");
+  const mayRest = command.timeInForce === "gtc" || command.timeInForce === "post_only";
+  if (mayRest && account.orders.size >= state.options.openOrdersPerOwnerMax) {
+    return fail("too_many_open_orders");
+  }
+  const order: PerpOrder = {
+    orderId: state.perp.orderIdNext++,
+    clientOrderId: command.id,
+    account,
+    side: command.side,
+    orderType: command.orderType,
+    timeInForce: command.timeInForce,
+    priceTicks,
+    quantityLots: lots,
+    filledLots: 0,
+    reduceOnly: command.reduceOnly,
+    heldAmount: holdAmount,
+    createdAtMs: command.atMs,
+  };
+  if (selfTradeMode !== "cancel_resting") order.selfTradeMode = selfTradeMode;
+  if (holdAmount > 0n) hold(state, account.wallet, holdAmount);
+  const outcome = submitOrder(state, order);
+  if (
+    outcome.outcome === "rejected_post_only" ||
+    outcome.outcome === "rejected_fok" ||
+    outcome.outcome === "rejected_book_full"
+  ) {
+    if (holdAmount > 0n) release(state, account.wallet, holdAmount);
+    state.perp.orders.delete(order.orderId);
+    account.orders.delete(order.orderId);
+    state.perp.orderIdNext--;
+    return fail(
+      outcome.outcome === "rejected_post_only"
+        ? "post_only_would_trade"
+        : outcome.outcome === "rejected_fok"
+          ? "fok_not_filled"
+          : "book_full",
+    );
+  }
+  let orderStatus: "open" | "filled" | "expired" | "cancelled" = "open";
+  if (outcome.outcome !== "rested") {
+    const status = outcome.selfTradeStopped === true ? "cancelled" : outcome.outcome;
+    if (state.perp.orders.has(order.orderId)) finishOrder(state, order, status);
+    orderStatus = status;
+  }
+  state.perp.touched.add(account);
+  settleTouched(state);
+  const resting = state.perp.orders.has(order.orderId);
+  if (orderStatus === "open" && !resting) orderStatus = "cancelled";
+  return ok({
+    orderId: order.orderId,
+    orderStatus,
+    filledLots: outcome.filledLots,
+    restingLots: resting ? outcome.restingLots : 0,
   });
 }
 
@@ -176,119 +303,43 @@ export const handlers: { [K in PerpCommandType]: Handler<K> } = {
     return done(state);
   },
   place_perp_order(state, command) {
-    const account = commandedAccount(state, command);
-    if (typeof account === "string") return fail(account);
-    const side = account.side;
-    const params = side.market.params;
-    if (side.mark === null) return fail("no_reference_price");
-    const mark = side.mark.priceTicks;
+    return placePerpOrder(state, command, "cancel_resting");
+  },
+  place_perp_order_stp(state, command) {
+    const mode = command.selfTradeMode as SelfTradeMode;
+    if (!selfTradeModes.includes(mode)) return fail("self_trade_mode_invalid");
+    return placePerpOrder(state, command as unknown as PlacePerpOrderCommand, mode);
+  },
+  amend_perp_order_size(state, command) {
+    const order = state.perp.orders.get(command.orderId);
+    if (order === undefined) return fail("order_not_found");
+    const owner = order.account.owner;
+    if (owner.ownerId !== command.ownerId) return fail("order_not_found");
+    if (owner.mode !== command.mode) return fail("mode_mismatch");
     const lots = command.quantityLots;
-    if (!Number.isSafeInteger(lots) || lots <= 0) return fail("quantity_must_be_positive");
-    if (lots < params.quantityLotsMin) return fail("quantity_below_minimum");
-    if (lots > params.quantityLotsMax) return fail("quantity_too_high");
-    let priceTicks: number;
-    if (command.orderType === "limit") {
-      if (command.priceTicks === null) return fail("command_malformed");
-      if (command.priceTicks <= 0) return fail("price_must_be_positive");
-      if (command.priceTicks > PRICE_MAX) return fail("price_too_high");
-      priceTicks = command.priceTicks;
-    } else {
-      if (command.priceTicks !== null) return fail("order_type_invalid");
-      if (command.timeInForce !== "ioc") return fail("time_in_force_invalid");
-      const band = divFloor(mark * BigInt(params.priceBandBps), BPS);
-      const edge = command.side === "buy" ? mark + band : max(1n, mark - band);
-      priceTicks = Number(edge);
+    if (lots <= 0) return fail("quantity_must_be_positive");
+    const remaining = order.quantityLots - order.filledLots;
+    if (lots > remaining) return fail("quantity_too_high");
+    if (lots < remaining) {
+      const resting = order.account.side.book.reduce(order.orderId, lots);
+      if (resting === undefined) return fail("order_not_found");
+      order.quantityLots = order.filledLots + lots;
+      // Keep the kept lots' share of the hold, rounded up: never less than they need.
+      const kept = divCeil(order.heldAmount * BigInt(lots), BigInt(remaining));
+      const released = order.heldAmount - kept;
+      if (released > 0n) release(state, order.account.wallet, released);
+      order.heldAmount = kept;
+      emit(state, {
+        type: "perp_order_amended",
+        orderId: order.orderId,
+        remainingLots: lots,
+        heldAmount: kept,
+        releasedAmount: released,
+      });
+      state.perp.touched.add(order.account);
+      settleTouched(state);
     }
-    const size = account.position.sizeLots;
-    const bigLots = BigInt(lots);
-    let reducingOpen = 0n;
-    for (const id of account.orders) {
-      const other = state.perp.orders.get(id)!;
-      if (other.side === command.side)
-        reducingOpen += BigInt(other.quantityLots - other.filledLots);
-    }
-    if (command.reduceOnly) {
-      const closing = command.side === "buy" ? size < 0n : size > 0n;
-      if (!closing || bigLots + reducingOpen > abs(size)) return fail("reduce_only_would_increase");
-    }
-    const holdInfo = orderMarginHold({
-      market: params,
-      leverage: account.leverage,
-      side: command.side,
-      priceTicks: BigInt(priceTicks),
-      lots: bigLots,
-      markTicks: mark,
-      positionSizeLots: size,
-      reducingLotsOpen: reducingOpen,
-    });
-    if (holdInfo.openingLots > 0n) {
-      const after = abs(size + (command.side === "buy" ? bigLots : -bigLots));
-      if (after > BigInt(params.quantityLotsMax)) return fail("quantity_too_high");
-      const cap = notionalMaxForLeverage(params, account.leverage);
-      const price = max(BigInt(priceTicks), mark);
-      if (cap !== null && notional(after, price, params.tickLotUnits) > cap) {
-        return fail("leverage_above_tier");
-      }
-    }
-    const holdAmount = holdInfo.total;
-    // Binance's available balance: a cross account's unrealised loss is not available.
-    const lossOpen =
-      account.marginMode === "cross" && holdAmount > 0n
-        ? -min(0n, crossUnrealised(state, account))
-        : 0n;
-    if (holdAmount + lossOpen > account.wallet.available) return fail("insufficient_margin");
-    const mayRest = command.timeInForce === "gtc" || command.timeInForce === "post_only";
-    if (mayRest && account.orders.size >= state.options.openOrdersPerOwnerMax) {
-      return fail("too_many_open_orders");
-    }
-    const order: PerpOrder = {
-      orderId: state.perp.orderIdNext++,
-      clientOrderId: command.id,
-      account,
-      side: command.side,
-      orderType: command.orderType,
-      timeInForce: command.timeInForce,
-      priceTicks,
-      quantityLots: lots,
-      filledLots: 0,
-      reduceOnly: command.reduceOnly,
-      heldAmount: holdAmount,
-      createdAtMs: command.atMs,
-    };
-    if (holdAmount > 0n) hold(state, account.wallet, holdAmount);
-    const outcome = submitOrder(state, order);
-    if (
-      outcome.outcome === "rejected_post_only" ||
-      outcome.outcome === "rejected_fok" ||
-      outcome.outcome === "rejected_book_full"
-    ) {
-      if (holdAmount > 0n) release(state, account.wallet, holdAmount);
-      state.perp.orders.delete(order.orderId);
-      account.orders.delete(order.orderId);
-      state.perp.orderIdNext--;
-      return fail(
-        outcome.outcome === "rejected_post_only"
-          ? "post_only_would_trade"
-          : outcome.outcome === "rejected_fok"
-            ? "fok_not_filled"
-            : "book_full",
-      );
-    }
-    let orderStatus: "open" | "filled" | "expired" | "cancelled" = "open";
-    if (outcome.outcome !== "rested") {
-      if (state.perp.orders.has(order.orderId)) finishOrder(state, order, outcome.outcome);
-      orderStatus = outcome.outcome;
-    }
-    state.perp.touched.add(account);
-    settleTouched(state);
-    const resting = state.perp.orders.has(order.orderId);
-    if (orderStatus === "open" && !resting) orderStatus = "cancelled";
-    return ok({
-      orderId: order.orderId,
-      orderStatus,
-      filledLots: outcome.filledLots,
-      restingLots: resting ? outcome.restingLots : 0,
-    });
+    return ok({ orderId: order.orderId, orderStatus: "open", filledLots: 0, restingLots: lots });
   },
   cancel_perp_order(state, command) {
     const order = state.perp.orders.get(command.orderId);

@@ -3,7 +3,7 @@
 // and open orders. Money never lives here: the records say how the ledger's contract-wallet
 // balances are split (order holds, position margins, debts), and the invariants check that.
 
-import type { OrderBook } from "../book/types.ts";
+import type { OrderBook, SelfTradeMode } from "../book/types.ts";
 import type { Account, OwnerState } from "../ledger/state.ts";
 import type { Mode } from "../types.ts";
 import type { PremiumSample } from "./funding.ts";
@@ -51,6 +51,8 @@ export interface PerpOrder {
   /** Quote held in the owner's contract wallet for the opening lots. */
   heldAmount: bigint;
   createdAtMs: number;
+  /** Self-trade prevention; absent means `cancel_resting`. */
+  selfTradeMode?: SelfTradeMode;
 }
 
 /** One mode of one market. */

@@ -89,6 +89,34 @@ export interface PlacePerpOrderCommand extends CommandBase {
   reduceOnly: boolean;
 }
 
+/** place_perp_order with a self-trade prevention mode (spot's `SelfTradeMode`). */
+export interface PlacePerpOrderStpCommand extends Omit<PlacePerpOrderCommand, "type"> {
+  type: "place_perp_order_stp";
+  selfTradeMode: string;
+}
+
+/**
+ * Lowers the remaining size of an open perpetual order in place: it keeps its time priority and
+ * releases the margin the removed lots held (the kept share rounded up). A larger size is
+ * refused (`quantity_too_high`): cancel and place again, which loses the queue place.
+ */
+export interface AmendPerpOrderSizeCommand extends CommandBase {
+  type: "amend_perp_order_size";
+  ownerId: string;
+  mode: Mode;
+  orderId: number;
+  quantityLots: number;
+}
+
+/** An open perpetual order's size was lowered in place. */
+export interface PerpOrderAmendedEvent {
+  type: "perp_order_amended";
+  orderId: number;
+  remainingLots: number;
+  heldAmount: bigint;
+  releasedAmount: bigint;
+}
+
 export interface CancelPerpOrderCommand extends CommandBase {
   type: "cancel_perp_order";
   ownerId: string;
@@ -302,6 +330,8 @@ declare module "../types.ts" {
     close_perp_position: ClosePerpPositionCommand;
     reverse_perp_position: ReversePerpPositionCommand;
     close_all_perp: CloseAllPerpCommand;
+    place_perp_order_stp: PlacePerpOrderStpCommand;
+    amend_perp_order_size: AmendPerpOrderSizeCommand;
   }
   interface ResultMap {
     define_perp_market: NoValue;
@@ -316,6 +346,8 @@ declare module "../types.ts" {
     close_perp_position: PerpOrderOutcome;
     reverse_perp_position: PerpOrderOutcome;
     close_all_perp: NoValue;
+    place_perp_order_stp: PerpOrderOutcome;
+    amend_perp_order_size: PerpOrderOutcome;
   }
   interface EventMap {
     perp_mark: PerpMarkEvent;
@@ -328,5 +360,6 @@ declare module "../types.ts" {
     perp_funding_settled: PerpFundingEvent;
     perp_trigger_fired: PerpTriggerFiredEvent;
     perp_order_done: PerpOrderDoneEvent;
+    perp_order_amended: PerpOrderAmendedEvent;
   }
 }

@@ -2,6 +2,7 @@
 // for the decisions and engine.ts for the money paths.
 
 import { assert } from "../assert.ts";
+import type { SelfTradeMode } from "../book/types.ts";
 import type { Json, KernelModule } from "../module.ts";
 import { scheduleEntry } from "../schedule.ts";
 import type { KernelState } from "../state.ts";
@@ -97,6 +98,25 @@ export const perpModule = {
       result: ["orderId", "orderStatus", "filledLots", "restingLots"],
     },
     close_all_perp: { typeCode: 41, fields: [...ownerMode], result: [] },
+    place_perp_order_stp: {
+      typeCode: 44,
+      fields: [
+        ...ownerMarket,
+        ["side", "side"],
+        ["orderType", "order_type"],
+        ["timeInForce", "tif"],
+        ["priceTicks", "int?"],
+        ["quantityLots", "int"],
+        ["reduceOnly", "bool"],
+        ["selfTradeMode", "string"],
+      ],
+      result: ["orderId", "orderStatus", "filledLots", "restingLots"],
+    },
+    amend_perp_order_size: {
+      typeCode: 46,
+      fields: [...ownerMode, ["orderId", "int"], ["quantityLots", "int"]],
+      result: ["orderId", "orderStatus", "filledLots", "restingLots"],
+    },
   },
   handlers,
   onTick(state, tick) {
@@ -173,6 +193,7 @@ export const perpModule = {
           o.reduceOnly,
           o.heldAmount.toString(),
           o.createdAtMs,
+          ...(o.selfTradeMode !== undefined ? [o.selfTradeMode] : []),
         ]);
       return {
         perp: { orderIdNext: perp.orderIdNext, fillIdNext: perp.fillIdNext, markets, orders },
@@ -255,6 +276,7 @@ export const perpModule = {
           heldAmount: BigInt(r[10] as string),
           createdAtMs: r[11] as number,
         };
+        if (r[12] !== undefined) order.selfTradeMode = r[12] as SelfTradeMode;
         perp.orders.set(order.orderId, order);
         account.orders.add(order.orderId);
       }

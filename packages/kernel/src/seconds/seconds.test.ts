@@ -354,6 +354,38 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
   loans_decide: (c) => [c.loansDecide("c1", true)],
   loans_repay: (c) => [c.loansRepay("1", "c1", 1_000_000n)],
   loans_add_collateral: (c) => [c.loansAddCollateral("1", "c1", 1_000n)],
+  place_order_stp: (c) => [c.limitStp("1", "BTC-USDT", "buy", 100, 1, "cancel_both")],
+  amend_order_size: (c) => [c.amend("1", 1, 1)],
+  place_conditional_order: (c) => [
+    c.conditional("1", "BTC-USDT", "sell", 1, { priceTicks: 1, quantityLots: 1 }),
+  ],
+  place_oco_order: (c) => [c.oco("1", "BTC-USDT", "sell", 1, 1_000_000, 1, null)],
+  place_perp_order_stp: (c) => [
+    {
+      type: "place_perp_order_stp",
+      ...stamp(c),
+      ownerId: "1",
+      mode: "real",
+      marketId: PERP,
+      side: "buy",
+      orderType: "limit",
+      timeInForce: "gtc",
+      priceTicks: 1,
+      quantityLots: 1,
+      reduceOnly: false,
+      selfTradeMode: "cancel_incoming",
+    },
+  ],
+  amend_perp_order_size: (c) => [
+    {
+      type: "amend_perp_order_size",
+      ...stamp(c),
+      ownerId: "1",
+      mode: "real",
+      orderId: 1,
+      quantityLots: 1,
+    },
+  ],
 };
 
 /** Every command type, in type-code order (the table has holes at unused codes). */

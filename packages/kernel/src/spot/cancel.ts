@@ -4,11 +4,24 @@ import type { Handler } from "../module.ts";
 import { fail } from "../reject-codes.ts";
 import { ok } from "../results.ts";
 import { commandedOrder, traderOwner } from "./orders.ts";
-import { cancelOpenOrder, cancelOwnerOrders } from "./settle.ts";
+import { cancelConditional, cancelOpenOrder, cancelOwnerOrders } from "./settle.ts";
 
 export const cancelOrder: Handler<"cancel_order"> = (state, command) => {
   const order = commandedOrder(state, command.ownerId, command.mode, command.orderId);
-  if (typeof order === "string") return fail(order);
+  if (typeof order === "string") {
+    // A pending conditional order is cancelled by its id too.
+    const conditional = state.spot.conditionals.get(command.orderId);
+    if (
+      order === "order_not_found" &&
+      conditional !== undefined &&
+      conditional.owner.ownerId === command.ownerId &&
+      conditional.owner.mode === command.mode
+    ) {
+      cancelConditional(state, conditional, "user");
+      return ok({ orderId: conditional.orderId, cancelledCount: 1 });
+    }
+    return fail(order);
+  }
   cancelOpenOrder(state, order, "user");
   return ok({ orderId: order.orderId, cancelledCount: 1 });
 };

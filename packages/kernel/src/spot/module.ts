@@ -1,17 +1,34 @@
 // Spot trading as a kernel module.
 
 import { assert } from "../assert.ts";
-import type { BookListener, Side } from "../book/types.ts";
+import type { BookListener, SelfTradeMode, Side } from "../book/types.ts";
+import type { TriggerDirection } from "../perp/trigger-index.ts";
 import { accountOf } from "../ledger/accounts.ts";
 import type { FieldKind, Json, KernelModule } from "../module.ts";
 import type { KernelState } from "../state.ts";
 import type { Mode } from "../types.ts";
 import { cancelAll, cancelOrder } from "./cancel.ts";
-import { placeOrder } from "./place.ts";
+import {
+  amendOrderSize,
+  directionOf,
+  expectedConditionalHold,
+  fireConditionals,
+  placeConditionalOrder,
+  placeOcoOrder,
+  triggerScaled,
+} from "./conditional.ts";
+import { placeOrder, placeOrderStp } from "./place.ts";
 import { replaceOrder } from "./replace.ts";
-import { cancelOwnerOrders, createListener } from "./settle.ts";
-import { openOrderIds, unitsOf, type OrderState, type SpotState } from "./state.ts";
-import type { OrderType, TimeInForce } from "./types.ts";
+import { cancelOwnerOrders, createListener, triggerId, triggersOf } from "./settle.ts";
+import {
+  conditionalIds,
+  openOrderIds,
+  unitsOf,
+  type ConditionalState,
+  type OrderState,
+  type SpotState,
+} from "./state.ts";
+import type { ConditionalKind, OrderType, TimeInForce } from "./types.ts";
 
 declare module "../state.ts" {
   interface KernelSlices {
@@ -56,6 +73,9 @@ function createSpotState(state: KernelState): SpotState {
       timeInForce: "gtc",
     },
     bookChange: { priceTicks: 0, quantityLots: 0, timeInForce: "gtc" },
+    conditionals: new Map(),
+    conditionalsByOwner: [],
+    triggers: new Map(),
   };
 }
 
@@ -92,12 +112,70 @@ export const spotModule = {
       fields: [...ownerMode, ["marketId", "string?"]],
       result: ["cancelledCount"],
     },
+    place_order_stp: {
+      typeCode: 43,
+      fields: [
+        ...ownerMode,
+        ["marketId", "string"],
+        ["side", "side"],
+        ["orderType", "order_type"],
+        ["timeInForce", "tif"],
+        ["priceTicks", "int?"],
+        ["quantityLots", "int?"],
+        ["quoteAmount", "bigint?"],
+        ["selfTradeMode", "string"],
+      ],
+      result: orderOutcome,
+    },
+    amend_order_size: {
+      typeCode: 45,
+      fields: [...ownerMode, ["orderId", "int"], ["quantityLots", "int"]],
+      result: orderOutcome,
+    },
+    place_conditional_order: {
+      typeCode: 47,
+      fields: [
+        ...ownerMode,
+        ["marketId", "string"],
+        ["side", "side"],
+        ["kind", "string"],
+        ["orderType", "order_type"],
+        ["timeInForce", "tif"],
+        ["triggerTicks", "int"],
+        ["priceTicks", "int?"],
+        ["quantityLots", "int?"],
+        ["quoteAmount", "bigint?"],
+        ["selfTradeMode", "string"],
+      ],
+      result: ["orderId"],
+    },
+    place_oco_order: {
+      typeCode: 48,
+      fields: [
+        ...ownerMode,
+        ["marketId", "string"],
+        ["side", "side"],
+        ["quantityLots", "int"],
+        ["limitPriceTicks", "int"],
+        ["triggerTicks", "int"],
+        ["stopPriceTicks", "int?"],
+        ["selfTradeMode", "string"],
+      ],
+      result: ["orderId"],
+    },
   },
   handlers: {
     place_order: placeOrder,
     cancel_order: cancelOrder,
     replace_order: replaceOrder,
     cancel_all: cancelAll,
+    place_order_stp: placeOrderStp,
+    amend_order_size: amendOrderSize,
+    place_conditional_order: placeConditionalOrder,
+    place_oco_order: placeOcoOrder,
+  },
+  onTick(state, tick) {
+    fireConditionals(state, tick);
   },
   onDemoReset(state, owner) {
     return cancelOwnerOrders(state, owner, null, "demo_reset");
@@ -122,6 +200,33 @@ export const spotModule = {
           o.filledLots,
           big(o.heldAmount),
           o.createdAtMs,
+          // Later fields only when one says something, so older states hash as before.
+          ...(o.selfTradeMode !== "cancel_resting" ||
+          o.ocoConditionalId !== 0 ||
+          o.fromConditionalId !== 0
+            ? [o.selfTradeMode, o.ocoConditionalId, o.fromConditionalId]
+            : []),
+        ]);
+      const conditionals = [...spot.conditionals.values()]
+        .sort((a, b) => a.orderId - b.orderId)
+        .map((c): Json => [
+          c.orderId,
+          c.clientOrderId,
+          c.owner.mode,
+          c.owner.ownerId,
+          c.market.marketId,
+          c.side,
+          c.kind,
+          c.orderType,
+          c.timeInForce,
+          c.triggerTicks,
+          c.priceTicks,
+          c.quantityLots,
+          big(c.quoteAmount),
+          c.selfTradeMode,
+          big(c.heldAmount),
+          c.ocoOrderId,
+          c.createdAtMs,
         ]);
       const books: Json[] = [];
       const markets = [...state.reference.markets.values()].sort((a, b) =>
@@ -135,7 +240,13 @@ export const spotModule = {
           books.push([market.marketId, mode, queue]);
         }
       }
-      return { orderIdNext: spot.orderIdNext, fillIdNext: spot.fillIdNext, orders, books };
+      return {
+        orderIdNext: spot.orderIdNext,
+        fillIdNext: spot.fillIdNext,
+        orders,
+        books,
+        spotConditionals: conditionals.length > 0 ? conditionals : undefined,
+      };
     },
     read(state, json) {
       const spot = state.spot;
@@ -175,6 +286,9 @@ export const spotModule = {
           quoteAccount,
           status: "open",
           createdAtMs: r[13] as number,
+          selfTradeMode: (r[14] as SelfTradeMode | undefined) ?? "cancel_resting",
+          ocoConditionalId: (r[15] as number | undefined) ?? 0,
+          fromConditionalId: (r[16] as number | undefined) ?? 0,
         };
         spot.orders.set(order.orderId, order);
         openOrderIds(spot, owner).add(order.orderId);
@@ -198,6 +312,46 @@ export const spotModule = {
           );
           assert(outcome.outcome === "rested", "a restored order did not rest");
         }
+      }
+      for (const r of (json.spotConditionals as Json[][] | undefined) ?? []) {
+        const mode = r[2] as Mode;
+        const owner = owners.get(mode + "|" + (r[3] as string));
+        const market = state.reference.markets.get(r[4] as string);
+        assert(owner !== undefined && market !== undefined, "snapshot conditional unknown");
+        const side = r[5] as Side;
+        const kind = r[6] as ConditionalKind;
+        const order: ConditionalState = {
+          orderId: r[0] as number,
+          clientOrderId: r[1] as string,
+          owner,
+          market,
+          side,
+          kind,
+          orderType: r[7] as OrderType,
+          timeInForce: r[8] as TimeInForce,
+          triggerTicks: r[9] as number,
+          direction: directionOf(kind, side),
+          priceTicks: r[10] as number | null,
+          quantityLots: r[11] as number | null,
+          quoteAmount: r[12] === null ? null : BigInt(r[12] as string),
+          selfTradeMode: r[13] as SelfTradeMode,
+          heldAmount: BigInt(r[14] as string),
+          holdAccount: accountOf(
+            state,
+            owner,
+            "fund",
+            side === "buy" ? market.quote.assetId : market.base.assetId,
+          ),
+          ocoOrderId: r[15] as number,
+          createdAtMs: r[16] as number,
+        };
+        spot.conditionals.set(order.orderId, order);
+        conditionalIds(spot, owner).add(order.orderId);
+        triggersOf(state, market.marketId, mode).upsert({
+          id: triggerId(order.orderId),
+          priceTicks: triggerScaled(market, order.triggerTicks),
+          direction: order.direction,
+        });
       }
     },
   },
@@ -239,5 +393,42 @@ export const spotModule = {
       }
     }
     assert(booked === spot.orders.size, "books hold orders the kernel does not know");
+    let indexed = 0;
+    for (const index of spot.triggers.values()) indexed += index.size;
+    assert(indexed === spot.conditionals.size, "trigger indexes and conditionals disagree");
+    let pending = 0;
+    for (const ids of spot.conditionalsByOwner) pending += ids?.size ?? 0;
+    assert(pending === spot.conditionals.size, "owners list conditionals that are not pending");
+    for (const c of spot.conditionals.values()) {
+      const id = c.orderId;
+      assert(c.orderId < spot.orderIdNext, `conditional ${id} id from the future`);
+      assert(conditionalIds(spot, c.owner).has(id), `conditional ${id} not listed by owner`);
+      const trigger = triggersOf(state, c.market.marketId, c.owner.mode).get(triggerId(id));
+      const direction: TriggerDirection = directionOf(c.kind, c.side);
+      assert(
+        trigger !== undefined &&
+          trigger.direction === direction &&
+          c.direction === direction &&
+          trigger.priceTicks === triggerScaled(c.market, c.triggerTicks),
+        `conditional ${id} trigger is wrong`,
+      );
+      assert(c.heldAmount >= 0n, `conditional ${id} hold is negative`);
+      if (c.ocoOrderId === 0) assert(c.heldAmount > 0n, `conditional ${id} holds nothing`);
+      else {
+        const leg = spot.orders.get(c.ocoOrderId);
+        assert(
+          leg !== undefined && leg.ocoConditionalId === id && leg.filledLots === 0,
+          `OCO ${id} and its limit leg disagree`,
+        );
+        assert(leg.holdAccount === c.holdAccount, `OCO ${id} legs hold different accounts`);
+      }
+      assert(c.heldAmount === expectedConditionalHold(state, c), `conditional ${id} hold is wrong`);
+      c.holdAccount.heldExpected += c.heldAmount;
+    }
+    for (const order of spot.orders.values()) {
+      if (order.ocoConditionalId === 0) continue;
+      const c = spot.conditionals.get(order.ocoConditionalId);
+      assert(c !== undefined && c.ocoOrderId === order.orderId, "an OCO leg lost its stop leg");
+    }
   },
 } satisfies KernelModule;

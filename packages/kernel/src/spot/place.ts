@@ -2,7 +2,7 @@
 
 import { divFloor } from "../amount/amount.ts";
 import { assert } from "../assert.ts";
-import type { OrderBook } from "../book/types.ts";
+import { selfTradeModes, type OrderBook, type SelfTradeMode } from "../book/types.ts";
 import { accountOf, availableOf } from "../ledger/accounts.ts";
 import { amountCode, hold, release } from "../ledger/post.ts";
 import { PRICE_TICKS_MAX } from "../market-units.ts";
@@ -12,9 +12,9 @@ import { fail } from "../reject-codes.ts";
 import { ok } from "../results.ts";
 import { bookRejectCode, holdFor, limitCode, lotsCode } from "./holds.ts";
 import { openOrdersMax, traderOwner } from "./orders.ts";
-import { settleGone, settleRest } from "./settle.ts";
+import { settleGone, settleRest, settleSelfTradeStopped } from "./settle.ts";
 import { openOrderIds, setHeld, unitsOf, type OrderState } from "./state.ts";
-import type { OrderStatus } from "./types.ts";
+import type { OrderStatus, PlaceOrderCommand } from "./types.ts";
 import { orderView } from "./views.ts";
 import { emit } from "../events.ts";
 
@@ -23,7 +23,26 @@ import { emit } from "../events.ts";
  * Everything is validated before anything changes; the book's own rejections (post-only,
  * fok, full) change nothing in the book, and the hold taken before matching is given back.
  */
-export const placeOrder: Handler<"place_order"> = (state, command) => {
+export const placeOrder: Handler<"place_order"> = (state, command) =>
+  placeWith(state, command, "cancel_resting", 0);
+
+/** place_order_stp: place_order with a self-trade prevention mode. */
+export const placeOrderStp: Handler<"place_order_stp"> = (state, command) => {
+  const mode = command.selfTradeMode as SelfTradeMode;
+  if (!selfTradeModes.includes(mode)) return fail("self_trade_mode_invalid");
+  return placeWith(state, command as unknown as PlaceOrderCommand, mode, 0);
+};
+
+/**
+ * Places an order with a self-trade prevention mode; `fromConditionalId` names the conditional
+ * order whose trigger placed it (0: none).
+ */
+export function placeWith(
+  state: Parameters<Handler<"place_order">>[0],
+  command: PlaceOrderCommand,
+  selfTradeMode: SelfTradeMode,
+  fromConditionalId: number,
+): ReturnType<Handler<"place_order">> {
   const market = state.reference.markets.get(command.marketId);
   if (market === undefined) return fail("market_not_found");
   const owner = traderOwner(state, command.ownerId, command.mode);
@@ -110,6 +129,9 @@ export const placeOrder: Handler<"place_order"> = (state, command) => {
     quoteAccount,
     status: "open",
     createdAtMs: command.atMs,
+    selfTradeMode,
+    ocoConditionalId: 0,
+    fromConditionalId,
   };
   if (lots === 0) {
     // A market buy whose quote amount cannot pay for one lot within the band: nothing trades.
@@ -130,6 +152,7 @@ export const placeOrder: Handler<"place_order"> = (state, command) => {
   input.priceTicks = priceTicks;
   input.quantityLots = lots;
   input.timeInForce = tif;
+  input.selfTradeMode = selfTradeMode;
   const outcome = book.submit(input, spot.listener);
   spot.taker = null;
   let orderStatus: OrderStatus;
@@ -154,8 +177,13 @@ export const placeOrder: Handler<"place_order"> = (state, command) => {
       break;
     case "filled":
     case "expired":
-      settleGone(state, order, outcome.outcome);
-      orderStatus = outcome.outcome;
+      if (outcome.selfTradeStopped === true) {
+        settleSelfTradeStopped(state, order);
+        orderStatus = "cancelled";
+      } else {
+        settleGone(state, order, outcome.outcome);
+        orderStatus = outcome.outcome;
+      }
       break;
   }
   return ok({
@@ -164,7 +192,7 @@ export const placeOrder: Handler<"place_order"> = (state, command) => {
     filledLots: outcome.filledLots,
     restingLots: outcome.restingLots,
   });
-};
+}
 
 /** Lots a quote amount buys, walking the asks best first up to the band edge. */
 function lotsForQuote(

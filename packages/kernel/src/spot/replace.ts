@@ -7,7 +7,7 @@ import { fail } from "../reject-codes.ts";
 import { ok } from "../results.ts";
 import { bookRejectCode, holdFor, holdUnits, limitCode } from "./holds.ts";
 import { commandedOrder } from "./orders.ts";
-import { settleGone, settleRest } from "./settle.ts";
+import { settleGone, settleRest, settleSelfTradeStopped } from "./settle.ts";
 import { setHeld, setHeldUnits } from "./state.ts";
 import type { OrderOutcome } from "./types.ts";
 import { emit } from "../events.ts";
@@ -17,6 +17,8 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   if (typeof order === "string") return fail(order);
   const market = order.market;
   if (!market.open) return fail("market_closed");
+  // An OCO leg keeps the terms its pair was accepted with: cancel the pair and place it again.
+  if (order.ocoConditionalId !== 0) return fail("order_type_invalid");
   const priceTicks = command.priceTicks;
   const lots = command.quantityLots;
   const code = limitCode(market, priceTicks, lots);
@@ -73,6 +75,7 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   change.priceTicks = priceTicks;
   change.quantityLots = lots;
   change.timeInForce = order.timeInForce;
+  change.selfTradeMode = order.selfTradeMode;
   const outcome = order.book.replace(order.orderId, change, spot.listener);
   spot.taker = null;
   assert(outcome !== undefined, "an open order was not in its book");
@@ -101,8 +104,13 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
       break;
     case "filled":
     case "expired":
-      settleGone(state, order, outcome.outcome);
-      orderStatus = outcome.outcome;
+      if (outcome.selfTradeStopped === true) {
+        settleSelfTradeStopped(state, order);
+        orderStatus = "cancelled";
+      } else {
+        settleGone(state, order, outcome.outcome);
+        orderStatus = outcome.outcome;
+      }
       break;
   }
   return ok({

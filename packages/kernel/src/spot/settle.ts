@@ -8,9 +8,17 @@ import { post, release } from "../ledger/post.ts";
 import type { OwnerState } from "../ledger/state.ts";
 import type { KernelState } from "../state.ts";
 import { holdFor, holdUnits } from "./holds.ts";
-import { openOrderIds, setHeld, setHeldUnits, type OrderState } from "./state.ts";
+import {
+  conditionalIds,
+  openOrderIds,
+  setHeld,
+  setHeldUnits,
+  type ConditionalState,
+  type OrderState,
+} from "./state.ts";
 import type { CancelReason } from "./types.ts";
 import { emit } from "../events.ts";
+import { createTriggerIndex, type TriggerIndex } from "../perp/trigger-index.ts";
 import { collectFee } from "../funds/fee.ts";
 
 const BPS = 10_000n;
@@ -93,6 +101,9 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
   });
   maker.filledLots += fill.quantityLots;
   taker.filledLots += fill.quantityLots;
+  // The first fill of an OCO limit leg cancels its stop leg (Binance does the same).
+  if (maker.ocoConditionalId !== 0) breakOco(state, maker);
+  if (taker.ocoConditionalId !== 0) breakOco(state, taker);
   assert(
     maker.quantityLots - maker.filledLots === fill.makerRemainingLots,
     "maker lots disagree with the book",
@@ -138,6 +149,27 @@ export function removeOpenOrder(
     status,
     filledLots: order.filledLots,
   });
+  // The limit leg of an OCO pair left the book: its stop leg goes with it.
+  if (order.ocoConditionalId !== 0) breakOco(state, order);
+}
+
+/** The limit leg of an OCO pair traded or left: cancel its pending stop leg. */
+function breakOco(state: KernelState, order: OrderState): void {
+  const conditionalId = order.ocoConditionalId;
+  order.ocoConditionalId = 0;
+  const conditional = state.spot.conditionals.get(conditionalId);
+  if (conditional !== undefined) {
+    conditional.ocoOrderId = 0;
+    cancelConditional(state, conditional, "oco");
+  }
+}
+
+/**
+ * The incoming order met its owner's resting order under `cancel_incoming` or `cancel_both`:
+ * what it did not fill is cancelled (reason `self_trade`), never rested.
+ */
+export function settleSelfTradeStopped(state: KernelState, order: OrderState): void {
+  finishCancelled(state, order, "self_trade");
 }
 
 /** Releases an open (already out of the book) order's hold and reports it cancelled. */
@@ -171,9 +203,19 @@ export function cancelOwnerOrders(
   const ids = [...openOrderIds(state.spot, owner)].sort((a, b) => a - b);
   let count = 0;
   for (const orderId of ids) {
-    const order = state.spot.orders.get(orderId)!;
+    const order = state.spot.orders.get(orderId);
+    // An OCO limit leg may have gone with its stop leg.
+    if (order === undefined) continue;
     if (marketId !== null && order.market.marketId !== marketId) continue;
     cancelOpenOrder(state, order, reason);
+    count++;
+  }
+  const pending = [...conditionalIds(state.spot, owner)].sort((a, b) => a - b);
+  for (const orderId of pending) {
+    const conditional = state.spot.conditionals.get(orderId);
+    if (conditional === undefined) continue;
+    if (marketId !== null && conditional.market.marketId !== marketId) continue;
+    cancelConditional(state, conditional, reason);
     count++;
   }
   return count;
@@ -232,4 +274,62 @@ export function settleGone(
   if (order.heldAmount > 0n) release(state, order.holdAccount, order.heldAmount);
   setHeld(order, 0n);
   removeOpenOrder(state, order, status);
+}
+
+/** The trigger index of a market's book in one mode (made on first use). */
+export function triggersOf(state: KernelState, marketId: string, mode: string): TriggerIndex {
+  const key = marketId + "|" + mode;
+  let index = state.spot.triggers.get(key);
+  if (index === undefined) {
+    index = createTriggerIndex();
+    state.spot.triggers.set(key, index);
+  }
+  return index;
+}
+
+/** The trigger index id of a conditional order: fixed width, so ids sort as numbers. */
+export function triggerId(orderId: number): string {
+  return orderId.toString().padStart(16, "0");
+}
+
+/** Forgets a pending conditional order (index, owner list, map); its hold stays as it is. */
+export function dropConditional(state: KernelState, order: ConditionalState): void {
+  const spot = state.spot;
+  spot.conditionals.delete(order.orderId);
+  conditionalIds(spot, order.owner).delete(order.orderId);
+  triggersOf(state, order.market.marketId, order.owner.mode).remove(triggerId(order.orderId));
+}
+
+/**
+ * Cancels a pending conditional order: releases its hold and, for an OCO stop leg, cancels the
+ * limit leg too.
+ */
+export function cancelConditional(
+  state: KernelState,
+  order: ConditionalState,
+  reason: CancelReason,
+): void {
+  dropConditional(state, order);
+  const released = order.heldAmount;
+  if (released > 0n) release(state, order.holdAccount, released);
+  order.heldAmount = 0n;
+  emit(state, {
+    type: "conditional_done",
+    orderId: order.orderId,
+    status: "cancelled",
+    reason,
+    resultOrderId: null,
+    rejectCode: null,
+    tickId: null,
+    releasedAmount: released,
+  });
+  const legId = order.ocoOrderId;
+  if (legId !== 0) {
+    order.ocoOrderId = 0;
+    const leg = state.spot.orders.get(legId);
+    if (leg !== undefined) {
+      leg.ocoConditionalId = 0;
+      cancelOpenOrder(state, leg, "oco");
+    }
+  }
 }

@@ -1,10 +1,17 @@
 // Spot's slice of kernel state: open orders and the id sequences of orders and fills.
 
-import type { BookListener, BookOrderInput, OrderBook, OrderChange } from "../book/types.ts";
+import type {
+  BookListener,
+  BookOrderInput,
+  OrderBook,
+  OrderChange,
+  SelfTradeMode,
+} from "../book/types.ts";
+import type { TriggerDirection, TriggerIndex } from "../perp/trigger-index.ts";
 import type { Account, OwnerState } from "../ledger/state.ts";
 import type { MarketState } from "../reference/state.ts";
 import type { Mode } from "../types.ts";
-import type { OrderStatus, OrderType, Side, TimeInForce } from "./types.ts";
+import type { ConditionalKind, OrderStatus, OrderType, Side, TimeInForce } from "./types.ts";
 
 export interface OrderState {
   orderId: number;
@@ -35,6 +42,34 @@ export interface OrderState {
   quoteAccount: Account;
   status: OrderStatus;
   createdAtMs: number;
+  selfTradeMode: SelfTradeMode;
+  /** The pending stop leg of its OCO pair, when it is the unfilled limit leg of one; else 0. */
+  ocoConditionalId: number;
+  /** The conditional order that placed it; else 0. */
+  fromConditionalId: number;
+}
+
+/** A conditional order waiting for its trigger (see `PlaceConditionalOrderCommand`). */
+export interface ConditionalState {
+  orderId: number;
+  clientOrderId: string;
+  owner: OwnerState;
+  market: MarketState;
+  side: Side;
+  kind: ConditionalKind;
+  orderType: OrderType;
+  timeInForce: TimeInForce;
+  triggerTicks: number;
+  direction: TriggerDirection;
+  priceTicks: number | null;
+  quantityLots: number | null;
+  quoteAmount: bigint | null;
+  selfTradeMode: SelfTradeMode;
+  heldAmount: bigint;
+  holdAccount: Account;
+  /** The limit leg of its OCO pair; else 0. */
+  ocoOrderId: number;
+  createdAtMs: number;
 }
 
 /** Spot's slice: `state.spot`. */
@@ -52,6 +87,22 @@ export interface SpotState {
   /** Scratch arguments of book calls, filled in per call (books never keep them). */
   bookInput: BookOrderInput;
   bookChange: OrderChange;
+  /** Pending conditional orders by id (ids from `orderIdNext`, shared with orders). */
+  conditionals: Map<number, ConditionalState>;
+  /** Pending conditional ids of each owner, by `OwnerState.index`. */
+  conditionalsByOwner: (Set<number> | undefined)[];
+  /** Trigger indexes by `marketId|mode`: prices in the tape's scaled units. */
+  triggers: Map<string, TriggerIndex>;
+}
+
+/** The pending conditional ids of an owner. */
+export function conditionalIds(spot: SpotState, owner: OwnerState): Set<number> {
+  let ids = spot.conditionalsByOwner[owner.index];
+  if (ids === undefined) {
+    ids = new Set();
+    spot.conditionalsByOwner[owner.index] = ids;
+  }
+  return ids;
 }
 
 /** The open order ids of an owner (an empty set from the first call on). */

@@ -2,7 +2,13 @@
 // defaults, ids and times supplied by a small counter so tables stay short.
 
 import type { DefineMarketCommand } from "../reference/types.ts";
-import type { OrderType, PlaceOrderCommand, Side, TimeInForce } from "../spot/types.ts";
+import type {
+  OrderType,
+  PlaceConditionalOrderCommand,
+  PlaceOrderCommand,
+  Side,
+  TimeInForce,
+} from "../spot/types.ts";
 import type { SavingsDefinePlanCommand } from "../savings/types.ts";
 import type { SecondsConfigureCommand } from "../seconds/types.ts";
 import type { StockConfigureCommand, StockPlaceOrderCommand } from "../stocks/types.ts";
@@ -127,6 +133,85 @@ export class CommandMaker {
       priceTicks,
       quantityLots,
       quoteAmount,
+    };
+  }
+
+  /** place_order_stp: a limit order with a self-trade prevention mode. */
+  limitStp(
+    ownerId: string,
+    marketId: string,
+    side: Side,
+    priceTicks: number,
+    quantityLots: number,
+    selfTradeMode: string,
+    timeInForce: TimeInForce = "gtc",
+    mode: Mode = "real",
+  ): Command {
+    const { type: _type, ...rest } = this.limit(
+      ownerId,
+      marketId,
+      side,
+      priceTicks,
+      quantityLots,
+      timeInForce,
+      mode,
+    );
+    return { ...rest, type: "place_order_stp", selfTradeMode };
+  }
+
+  amend(ownerId: string, orderId: number, quantityLots: number, mode: Mode = "real"): Command {
+    return { type: "amend_order_size", ...this.next(), ownerId, mode, orderId, quantityLots };
+  }
+
+  /** place_conditional_order; `terms` default to a gtc stop-limit with cancel_resting. */
+  conditional(
+    ownerId: string,
+    marketId: string,
+    side: Side,
+    triggerTicks: number,
+    terms: Partial<PlaceConditionalOrderCommand> = {},
+  ): Command {
+    return {
+      type: "place_conditional_order",
+      ...this.next(),
+      ownerId,
+      mode: "real",
+      marketId,
+      side,
+      kind: "stop",
+      orderType: "limit",
+      timeInForce: "gtc",
+      triggerTicks,
+      priceTicks: null,
+      quantityLots: null,
+      quoteAmount: null,
+      selfTradeMode: "cancel_resting",
+      ...terms,
+    };
+  }
+
+  oco(
+    ownerId: string,
+    marketId: string,
+    side: Side,
+    quantityLots: number,
+    limitPriceTicks: number,
+    triggerTicks: number,
+    stopPriceTicks: number | null,
+    mode: Mode = "real",
+  ): Command {
+    return {
+      type: "place_oco_order",
+      ...this.next(),
+      ownerId,
+      mode,
+      marketId,
+      side,
+      quantityLots,
+      limitPriceTicks,
+      triggerTicks,
+      stopPriceTicks,
+      selfTradeMode: "cancel_resting",
     };
   }
 

@@ -82,6 +82,11 @@ export interface SimulationOptions {
    * number is drawn).
    */
   fiatWithdrawals?: boolean;
+  /**
+   * Mix self-trade prevention modes, size amends, stop / take-profit orders and OCO pairs into
+   * the stream (default false; off, no random number is drawn).
+   */
+  conditional?: boolean;
 }
 
 export interface SimulationReport {
@@ -102,6 +107,8 @@ export interface SimulationReport {
   /** Loans lent and closed (loan_changed events "approved" and "repaid"/"liquidated"). */
   loansLent: number;
   loansClosed: number;
+  /** Conditional orders that fired (conditional_triggered events). */
+  conditionalsFired: number;
   rejections: Record<string, number>;
   hash: string;
 }
@@ -155,6 +162,7 @@ export function simulate(options: SimulationOptions): SimulationReport {
     stockFills: 0,
     loansLent: 0,
     loansClosed: 0,
+    conditionalsFired: 0,
     rejections: {},
     hash: "",
   };
@@ -179,6 +187,7 @@ export function simulate(options: SimulationOptions): SimulationReport {
         if (event.type === "savings_subscribed") report.savingsSubscribed++;
         if (event.type === "savings_subscription_ended") report.savingsEnded++;
         if (event.type === "stock_order_filled") report.stockFills++;
+        if (event.type === "conditional_triggered") report.conditionalsFired++;
         if (event.type === "loan_changed" && event.change === "approved") report.loansLent++;
         if (
           event.type === "loan_changed" &&
@@ -187,7 +196,8 @@ export function simulate(options: SimulationOptions): SimulationReport {
         ) {
           report.loansClosed++;
         }
-        if (event.type === "order_rested") {
+        // A triggered order may rest and leave again within one tick.
+        if (event.type === "order_rested" && state.spot.orders.has(event.orderId)) {
           const order = state.spot.orders.get(event.orderId)!;
           const key = order.owner.mode + "|" + order.owner.ownerId;
           let list = openOrders.get(key);
@@ -311,7 +321,9 @@ export function simulate(options: SimulationOptions): SimulationReport {
                   ? loansCommand(random, c, loanIds)
                   : options.fiatWithdrawals === true && random.chance(0.1)
                     ? fiatWithdrawalCommand(random, c, withdrawals, history.length)
-                    : randomCommand(random, c, state, history, openOrders, withdrawals);
+                    : options.conditional === true && random.chance(0.2)
+                      ? conditionalCommand(random, c, state)
+                      : randomCommand(random, c, state, history, openOrders, withdrawals);
       send(command, options.checkEveryStep !== false);
     }
     if (snapshotBytes === null) {
@@ -472,6 +484,75 @@ function stocksCommand(random: Random, c: CommandMaker, state: KernelState): Com
       queueForOpen: random.chance(0.3),
     },
   );
+}
+
+/**
+ * An order with a self-trade prevention mode, a size amend, a stop / take-profit order, an OCO
+ * pair, a cancel of a pending one, or a violent tick that fires them.
+ */
+function conditionalCommand(random: Random, c: CommandMaker, state: KernelState): Command {
+  const mode: Mode = random.chance(0.25) ? "demo" : "real";
+  const owner = random.chance(0.1) ? "system:market_maker" : random.pick(USERS);
+  const market = random.pick(MARKETS);
+  const side: Side = random.chance(0.5) ? "buy" : "sell";
+  const price = () => market.center + random.int(-60, 60);
+  const lots = () => random.int(1, 30);
+  const stp = random.pick(["cancel_resting", "cancel_incoming", "cancel_both"]);
+  const roll = random.next();
+  if (roll < 0.25) {
+    const tif: TimeInForce = random.pick(["gtc", "gtc", "ioc", "fok"]);
+    return c.limitStp(owner, market.marketId, side, price(), lots(), stp, tif, mode);
+  }
+  if (roll < 0.4) {
+    const own = [...state.spot.orders.values()].filter(
+      (o) => o.owner.ownerId === owner && o.owner.mode === mode,
+    );
+    const orderId = own.length > 0 ? random.pick(own).orderId : random.int(1, 50);
+    return c.amend(owner, orderId, lots(), mode);
+  }
+  if (roll < 0.45) {
+    const pending = [...state.spot.conditionals.values()];
+    if (pending.length > 0) {
+      const order = random.pick(pending);
+      return c.cancel(order.owner.ownerId, order.orderId, order.owner.mode);
+    }
+  }
+  if (roll < 0.7) {
+    const market_ = random.chance(0.4);
+    return c.conditional(owner, market.marketId, side, price(), {
+      mode,
+      kind: random.chance(0.5) ? "stop" : "take_profit",
+      selfTradeMode: stp,
+      ...(market_
+        ? side === "buy"
+          ? {
+              orderType: "market",
+              timeInForce: "ioc",
+              quoteAmount: BigInt(random.int(1, 5_000_000)),
+            }
+          : { orderType: "market", timeInForce: "ioc", quantityLots: lots() }
+        : { priceTicks: price(), quantityLots: lots(), timeInForce: "gtc" }),
+    });
+  }
+  if (roll < 0.85) {
+    const trigger = price();
+    return c.oco(
+      owner,
+      market.marketId,
+      side,
+      lots(),
+      price(),
+      trigger,
+      side === "buy" || random.chance(0.5) ? trigger + random.int(0, 10) : null,
+      mode,
+    );
+  }
+  // Violent ticks: far from the centre, so stops on both sides fire.
+  const ticks = market.center + random.int(-90, 90);
+  const stepTicks = market.marketId === "BTC-USDT" ? 100 : 1_000_000;
+  const whole = Math.floor(ticks / stepTicks);
+  const fraction = String(ticks % stepTicks).padStart(String(stepTicks).length - 1, "0");
+  return c.tick(market.marketId, `${whole}.${fraction}`);
 }
 
 /** A loan application, repayment or top-up, or days and ticks passing. */

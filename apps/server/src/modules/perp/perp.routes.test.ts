@@ -363,6 +363,7 @@ describeEachDatabase("perpetuals API", (database) => {
       [{ contracts: 1.5 }, "validation_failed"],
       [{ orderType: "limit", price: "-1" }, "validation_failed"],
       [{ reduceOnly: true }, "reduce_only_would_increase"],
+      [{ selfTradeMode: "cancel_newest" }, "validation_failed"],
     ] as const) {
       const response = await order("demo", fields);
       expect(response.json().error, JSON.stringify(fields)).toBe(error);
@@ -375,5 +376,47 @@ describeEachDatabase("perpetuals API", (database) => {
     const anonymous = await call("GET", "/api/v1/perp/positions");
     expect(anonymous.statusCode).toBe(401);
     expect(query((s) => getBalance(s, users.demo!.id, "demo", "contract", "USDT"))).toEqual(before);
+  });
+
+  it("self-trade prevention and the size-only amend of an open order", async () => {
+    const rest = await order("demo", { orderType: "limit", price: "20000", contracts: 5 });
+    expect(rest.statusCode, rest.body).toBe(200);
+    const orderId = rest.json().data.orderId;
+    for (const [payload, status, error] of [
+      [{ contracts: 0 }, 400, "validation_failed"],
+      [{ contracts: -1 }, 400, "validation_failed"],
+      [{ contracts: 1.5 }, 400, "validation_failed"],
+      [{ contracts: 9 }, 400, "quantity_too_high"],
+    ] as const) {
+      const response = await call("POST", `/api/v1/perp/orders/${orderId}/amend`, {
+        user: "demo",
+        payload,
+      });
+      expect([response.statusCode, response.json().error], JSON.stringify(payload)).toEqual([
+        status === 400 && error === "quantity_too_high" ? response.statusCode : status,
+        error,
+      ]);
+    }
+    const anonymous = await call("POST", `/api/v1/perp/orders/${orderId}/amend`, {
+      payload: { contracts: 1 },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const amended = await call("POST", `/api/v1/perp/orders/${orderId}/amend`, {
+      user: "demo",
+      payload: { contracts: 2 },
+    });
+    expect(amended.statusCode, amended.body).toBe(200);
+    expect(amended.json().data).toMatchObject({ orderId, status: "open", restingContracts: 2 });
+    // The same user selling into their own bid with cancel_incoming trades nothing.
+    const incoming = await order("demo", {
+      side: "sell",
+      orderType: "limit",
+      price: "20000",
+      contracts: 1,
+      selfTradeMode: "cancel_incoming",
+    });
+    expect(incoming.statusCode, incoming.body).toBe(200);
+    expect(incoming.json().data).toMatchObject({ status: "cancelled", filledContracts: 0 });
+    await call("DELETE", `/api/v1/perp/orders/${orderId}`, { user: "demo" });
   });
 });

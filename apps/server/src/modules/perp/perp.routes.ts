@@ -1,4 +1,5 @@
 import {
+  amendPerpOrder,
   cancelPerpOrder,
   cancelPerpTpSl,
   changePerpMargin,
@@ -121,6 +122,9 @@ export const perpModule: FastifyPluginAsync<PerpModuleOptions> = async (app, opt
     return service.placeOrder(session(user), order);
   });
 
+  defineRoute(app, amendPerpOrder, trade, async ({ params, body, user }) =>
+    service.amendOrder(session(user), Number(params.orderId), body.contracts),
+  );
   defineRoute(app, cancelPerpOrder, trade, async ({ params, user }) =>
     service.cancelOrder(session(user), Number(params.orderId)),
   );

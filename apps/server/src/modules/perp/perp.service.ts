@@ -308,6 +308,7 @@ export class PerpService {
       price?: string;
       contracts: number;
       reduceOnly: boolean;
+      selfTradeMode?: "cancel_resting" | "cancel_incoming" | "cancel_both";
     },
   ) {
     const { step } = this.market(session, input.marketId);
@@ -338,13 +339,35 @@ export class PerpService {
       quantityLots: input.contracts,
       reduceOnly: input.reduceOnly,
     };
-    const applied = await this.run(session, command);
+    const stp = input.selfTradeMode ?? "cancel_resting";
+    const applied =
+      stp === "cancel_resting"
+        ? await this.run(session, command)
+        : await this.run(session, {
+            ...command,
+            type: "place_perp_order_stp",
+            selfTradeMode: stp,
+          });
     const first = applied.first?.command;
     if (applied.duplicate && first && !sameOrder(first, command)) {
       throw new AppError("client_order_id_reused");
     }
     const outcome = (applied.result as { ok: true; value: PerpOrderOutcome }).value;
     return outcomeView(outcome, applied.duplicate);
+  }
+
+  async amendOrder(session: PerpSession, orderId: number, contracts: number) {
+    this.guard();
+    const applied = await submit(this.options.engine, {
+      type: "amend_perp_order_size",
+      id: `perp-amend-${session.ownerId}-${session.mode}-${orderId}-${crypto.randomUUID()}`,
+      ownerId: session.ownerId,
+      mode: session.mode,
+      orderId,
+      quantityLots: contracts,
+    });
+    if (!applied.result.ok) throw new AppError(errorCodeOf(applied.result.code));
+    return outcomeView(applied.result.value, false);
   }
 
   async cancelOrder(session: PerpSession, orderId: number) {
@@ -617,7 +640,7 @@ function outcomeView(outcome: PerpOrderOutcome, duplicate: boolean) {
 
 function sameOrder(first: CandorCommand, retry: Omit<PlaceCommand, "atMs">): boolean {
   return (
-    first.type === "place_perp_order" &&
+    (first.type === "place_perp_order" || first.type === "place_perp_order_stp") &&
     first.marketId === retry.marketId &&
     first.side === retry.side &&
     first.orderType === retry.orderType &&

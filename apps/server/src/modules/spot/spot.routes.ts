@@ -1,6 +1,10 @@
 import {
+  amendSpotOrder,
   cancelAllSpotOrders,
+  cancelSpotConditionalOrder,
   cancelSpotOrder,
+  placeSpotConditionalOrder,
+  spotConditionalOrders,
   openSpotOrders,
   placeSpotOrder,
   spotMarkets,
@@ -12,6 +16,7 @@ import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { ClientOrderIdIndex } from "./spot.client-order-ids.ts";
+import { SpotConditionalService } from "./spot.conditional.ts";
 import { SpotMarkets } from "./spot.markets.ts";
 import { SpotQueries } from "./spot.queries.ts";
 import { SpotRepository } from "./spot.repository.ts";
@@ -63,6 +68,7 @@ export const spotModule: FastifyPluginAsync<SpotModuleOptions> = async (app, opt
     await loading;
   });
   const service = new SpotService(engine, markets, repository, queries, clientOrderIds);
+  const conditional = new SpotConditionalService(engine, markets, repository, options.database);
   const gate = new TradePasswordGate({
     tradePassword: options.tradePassword,
     now: options.now ?? Date.now,
@@ -93,6 +99,42 @@ export const spotModule: FastifyPluginAsync<SpotModuleOptions> = async (app, opt
       await gate.check(user, tradePassword);
       return service.place(session(user), order);
     },
+  );
+
+  defineRoute(
+    app,
+    placeSpotConditionalOrder,
+    { bodyBytes: 1_024, perUser: { max: 600, windowMs: minute } },
+    async ({ body, user }) => {
+      const { tradePassword, ...order } = body;
+      await gate.check(user, tradePassword);
+      return conditional.place(session(user), order);
+    },
+  );
+
+  defineRoute(
+    app,
+    spotConditionalOrders,
+    { perUser: { max: 600, windowMs: minute } },
+    async ({ query, user }) => ({ items: await conditional.list(session(user), query) }),
+  );
+
+  defineRoute(
+    app,
+    cancelSpotConditionalOrder,
+    { perUser: { max: 1_200, windowMs: minute } },
+    async ({ params, user }) => ({
+      order: await conditional.cancel(session(user), Number(params.orderId)),
+    }),
+  );
+
+  defineRoute(
+    app,
+    amendSpotOrder,
+    { bodyBytes: 256, perUser: { max: 1_200, windowMs: minute } },
+    async ({ params, body, user }) => ({
+      order: await conditional.amend(session(user), Number(params.orderId), body.quantity),
+    }),
   );
 
   defineRoute(

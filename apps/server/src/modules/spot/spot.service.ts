@@ -50,9 +50,12 @@ export interface PlaceOrderInput {
   price?: string;
   quantity?: string;
   quoteAmount?: string;
+  selfTradeMode?: "cancel_resting" | "cancel_incoming" | "cancel_both";
 }
 
 type PlaceOrderCommand = Extract<Command, { type: "place_order" }>;
+type PlaceOrderStpCommand = Extract<Command, { type: "place_order_stp" }>;
+type PlaceCommand = Omit<PlaceOrderCommand, "atMs"> | Omit<PlaceOrderStpCommand, "atMs">;
 
 /**
  * Spot orders on the kernel: turns decimal strings into ticks and lots (rejecting, never
@@ -71,7 +74,7 @@ export class SpotService {
 
   async place(session: SpotSession, input: PlaceOrderInput): Promise<PlaceSpotOrderResult> {
     const market = this.markets.byInstrument(input.instrumentId);
-    const command: Omit<PlaceOrderCommand, "atMs"> = {
+    const plain: Omit<PlaceOrderCommand, "atMs"> = {
       type: "place_order",
       id: orderCommandId(session.ownerId, input.clientOrderId),
       ownerId: session.ownerId,
@@ -88,6 +91,10 @@ export class SpotService {
           ? null
           : unwrap(parseAmount(input.quoteAmount, market.quoteScale)),
     };
+    // A self-trade prevention mode other than the default goes in place_order_stp.
+    const stp = input.selfTradeMode ?? "cancel_resting";
+    const command: PlaceCommand =
+      stp === "cancel_resting" ? plain : { ...plain, type: "place_order_stp", selfTradeMode: stp };
     // A retry within the kernel's idempotency window: the engine still has the first answer.
     const first = this.engine.recall(command.id);
     if (first) {
@@ -211,9 +218,12 @@ function answerOf(
 }
 
 /** Whether a retry carries the same order as the first command under its id. */
-function sameOrder(first: Command, retry: Omit<PlaceOrderCommand, "atMs">): boolean {
+function sameOrder(first: Command, retry: PlaceCommand): boolean {
   return (
-    first.type === "place_order" &&
+    first.type === retry.type &&
+    (first.type === "place_order" || first.type === "place_order_stp") &&
+    (first.type === "place_order" ||
+      first.selfTradeMode === (retry as PlaceOrderStpCommand).selfTradeMode) &&
     first.mode === retry.mode &&
     first.marketId === retry.marketId &&
     first.side === retry.side &&
@@ -230,7 +240,7 @@ function sameOrder(first: Command, retry: Omit<PlaceOrderCommand, "atMs">): bool
  * keeps less than the command (a market buy's lots are what its amount bought), so a field the
  * row cannot tell is not compared.
  */
-function sameOrderRow(known: OrderRow, retry: Omit<PlaceOrderCommand, "atMs">): boolean {
+function sameOrderRow(known: OrderRow, retry: PlaceCommand): boolean {
   return (
     known.mode === retry.mode &&
     known.marketId === retry.marketId &&

@@ -6,6 +6,7 @@ export const perpEndpoints = endpointTable({
   perpPositions: { method: "GET", path: "/api/v1/perp/positions", auth: "user" },
   placePerpOrder: { method: "POST", path: "/api/v1/perp/orders", auth: "user" },
   cancelPerpOrder: { method: "DELETE", path: "/api/v1/perp/orders/:orderId", auth: "user" },
+  amendPerpOrder: { method: "POST", path: "/api/v1/perp/orders/:orderId/amend", auth: "user" },
   perpOpenOrders: { method: "GET", path: "/api/v1/perp/orders/open", auth: "user" },
   perpOrderHistory: { method: "GET", path: "/api/v1/perp/orders/history", auth: "user" },
   perpFills: { method: "GET", path: "/api/v1/perp/fills", auth: "user" },

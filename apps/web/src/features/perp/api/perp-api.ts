@@ -35,6 +35,9 @@ export const placePerpOrder = (body: PlacePerpOrderBody) =>
   callEndpoint(perpEndpoints.placePerpOrder, { body });
 export const cancelPerpOrder = (orderId: string) =>
   callEndpoint(perpEndpoints.cancelPerpOrder, { params: { orderId } });
+/** Lowers an open order's size; it keeps its place in the queue. */
+export const amendPerpOrder = (orderId: string, contracts: number) =>
+  callEndpoint(perpEndpoints.amendPerpOrder, { params: { orderId }, body: { contracts } });
 export const setPerpLeverage = (marketId: string, leverage: number) =>
   callEndpoint(perpEndpoints.setPerpLeverage, { params: { marketId }, body: { leverage } });
 export const setPerpMarginMode = (marketId: string, marginMode: "cross" | "isolated") =>

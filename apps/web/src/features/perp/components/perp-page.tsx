@@ -1,4 +1,9 @@
-import type { PerpDisclosureView, PerpMarketView, PerpPositionView } from "@candor/contract";
+import type {
+  PerpDisclosureView,
+  PerpMarketView,
+  PerpPositionView,
+  SelfTradeMode,
+} from "@candor/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Checkbox, Input, Popup, Selector } from "antd-mobile";
 import { useEffect, useState, type ReactNode } from "react";
@@ -44,6 +49,7 @@ interface Draft {
   contracts: string;
   reduceOnly: boolean;
   leverage: number;
+  selfTradeMode: SelfTradeMode;
 }
 
 /** The risks in plain words and the share of real-money accounts that lost (90 days). */
@@ -118,6 +124,7 @@ export function PerpPage({
   const [price, setPrice] = useState("");
   const [contracts, setContracts] = useState("1");
   const [reduceOnly, setReduceOnly] = useState(false);
+  const [selfTradeMode, setSelfTradeMode] = useState<SelfTradeMode>("cancel_resting");
   const [draft, setDraft] = useState<Draft | undefined>();
   const [showDisclosure, setShowDisclosure] = useState(false);
 
@@ -171,6 +178,7 @@ export function PerpPage({
       contracts,
       reduceOnly,
       leverage,
+      selfTradeMode,
     };
     if (!localCache().get<boolean>(disclosureKey)) {
       setDraft(order);
@@ -191,6 +199,7 @@ export function PerpPage({
         : {}),
       contracts: Number(order.contracts),
       reduceOnly: order.reduceOnly,
+      ...(order.selfTradeMode === "cancel_resting" ? {} : { selfTradeMode: order.selfTradeMode }),
       ...(tradePassword === undefined ? {} : { tradePassword }),
     });
     refresh();
@@ -341,6 +350,24 @@ export function PerpPage({
         <Checkbox checked={reduceOnly} onChange={setReduceOnly}>
           {t("perp.form.reduceOnly")}
         </Checkbox>
+        <details className="order-advanced" data-testid="perp-advanced">
+          <summary>{t("coinCoin.form.advanced")}</summary>
+          <label className="order-field order-field-inline">
+            <span className="label">{t("coinCoin.form.stp.label")}</span>
+            <select
+              className="native-select"
+              value={selfTradeMode}
+              onChange={(event) => setSelfTradeMode(event.target.value as SelfTradeMode)}
+              data-testid="perp-self-trade-mode"
+            >
+              {(["cancel_resting", "cancel_incoming", "cancel_both"] as const).map((value) => (
+                <option key={value} value={value}>
+                  {t(`coinCoin.form.stp.${value}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </details>
         <dl className="detail-list" data-testid="perp-estimate">
           <dt>{t("perp.form.notional")}</dt>
           <dd>

@@ -1,6 +1,6 @@
 import type { PerpOrderView, PerpPositionView } from "@candor/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Input, Selector } from "antd-mobile";
+import { Button, Dialog, Input, Selector } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Amount } from "../../../components/ui/amount.tsx";
@@ -8,6 +8,7 @@ import { showError, withLoading } from "../../../lib/feedback.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { bpsText } from "../lib/perp-math.ts";
 import {
+  amendPerpOrder,
   cancelPerpOrder,
   changePerpMargin,
   closeAllPerpPositions,
@@ -41,6 +42,38 @@ export function PerpPositions({
   const [marginAmount, setMarginAmount] = useState("");
   const open = positions.filter((p) => p.side !== "flat");
   const refresh = () => void queryClient.invalidateQueries({ queryKey: perpKeys.all });
+
+  /** Lower an open order's size (it keeps its queue place; a larger size is refused). */
+  const amend = async (orderId: string, remaining: number) => {
+    let contracts = String(remaining);
+    const confirmed = await Dialog.confirm({
+      title: t("coinCoin.order.amendTitle"),
+      content: (
+        <div>
+          <p className="hint">{t("perp.orders.amendHint")}</p>
+          <Input
+            className="boxed-input"
+            inputMode="numeric"
+            defaultValue={contracts}
+            onChange={(text) => {
+              contracts = text.trim();
+            }}
+            aria-label={t("perp.form.contracts")}
+            data-testid="perp-amend-contracts"
+          />
+        </div>
+      ),
+      confirmText: t("common.confirm"),
+      cancelText: t("common.cancel"),
+    });
+    if (!confirmed) return;
+    const value = Number(contracts);
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      showError(new Error(t("perp.orders.amendHint")));
+      return;
+    }
+    await withLoading(amendPerpOrder(orderId, value)).then(refresh).catch(showError);
+  };
   const close = () => setAction(undefined);
 
   const run = async (tradePassword: string | undefined) => {
@@ -190,6 +223,13 @@ export function PerpPositions({
             · {o.filledContracts}/{o.contracts}{" "}
             {o.reduceOnly ? `· ${t("perp.form.reduceOnly")}` : ""}
           </p>
+          <Button
+            size="small"
+            onClick={() => void amend(o.orderId, o.contracts - o.filledContracts)}
+            data-testid="perp-order-amend"
+          >
+            {t("coinCoin.order.amend")}
+          </Button>
           <Button
             size="small"
             onClick={() =>

@@ -1,4 +1,9 @@
-import type { PlaceSpotOrderBody, SpotFillView, SpotOrderView } from "@candor/contract";
+import type {
+  PlaceSpotConditionalOrderBody,
+  PlaceSpotOrderBody,
+  SpotFillView,
+  SpotOrderView,
+} from "@candor/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { callEndpoint, endpointUrl } from "../../../lib/api-client.ts";
@@ -21,6 +26,9 @@ export const spotTradingKeys = {
   historyAll: () => [...spotTradingKeys.all, "history"] as const,
   history: (instrumentId: string) => [...spotTradingKeys.historyAll(), instrumentId] as const,
   order: (orderId: string) => [...spotTradingKeys.all, "order", orderId] as const,
+  conditionalAll: () => [...spotTradingKeys.all, "conditional"] as const,
+  conditional: (instrumentId: string, status: "pending" | "finished") =>
+    [...spotTradingKeys.conditionalAll(), instrumentId, status] as const,
 };
 
 /** Marks the user's orders (every pair) and the balances stale after a change. */
@@ -29,6 +37,7 @@ export function useRefreshOrders(onFundsChanged: () => void) {
   return useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: spotTradingKeys.openOrdersAll() });
     void queryClient.invalidateQueries({ queryKey: spotTradingKeys.historyAll() });
+    void queryClient.invalidateQueries({ queryKey: spotTradingKeys.conditionalAll() });
     onFundsChanged();
   }, [queryClient, onFundsChanged]);
 }
@@ -40,6 +49,29 @@ export function fetchSpotMarkets() {
 
 export function placeSpotOrder(body: PlaceSpotOrderBody) {
   return callEndpoint(spotTradingEndpoints.placeSpotOrder, { body });
+}
+
+/** A stop, take-profit or OCO order: its funds are held now, a tape tick fires it. */
+export function placeSpotConditionalOrder(body: PlaceSpotConditionalOrderBody) {
+  return callEndpoint(spotTradingEndpoints.placeSpotConditionalOrder, { body });
+}
+
+export function fetchConditionalOrders(instrumentId: string, status: "pending" | "finished") {
+  return callEndpoint(spotTradingEndpoints.spotConditionalOrders, {
+    query: { instrumentId, status, limit: 50 },
+  });
+}
+
+export function cancelConditionalOrder(orderId: string) {
+  return callEndpoint(spotTradingEndpoints.cancelSpotConditionalOrder, { params: { orderId } });
+}
+
+/** Size-only amend: a smaller size keeps the order's place in the queue. */
+export function amendSpotOrder(orderId: string, quantity: string) {
+  return callEndpoint(spotTradingEndpoints.amendSpotOrder, {
+    params: { orderId },
+    body: { quantity },
+  });
 }
 
 export function cancelSpotOrder(orderId: string) {

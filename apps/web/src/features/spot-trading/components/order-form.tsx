@@ -1,5 +1,6 @@
 import type {
   InstrumentView,
+  SelfTradeMode,
   SpotBalanceView,
   SpotMarketView,
   SpotSide,
@@ -38,7 +39,27 @@ export interface OrderDraft {
   feeAsset: string;
   /** The far-from-market warning text, shown again on the confirmation sheet. */
   priceWarning?: string;
+  /** Self-trade prevention (the "advanced" section); absent means the default. */
+  selfTradeMode?: SelfTradeMode;
+  /**
+   * A conditional order: it waits (its funds held) until a tape tick reaches `triggerPrice`.
+   * For an OCO, `price` is the limit leg and `stopPrice` the stop leg's limit (buys only).
+   */
+  conditional?: { kind: "stop" | "take_profit" | "oco"; triggerPrice: string; stopPrice?: string };
 }
+
+/** What the type picker offers. */
+export type FormOrderType =
+  "limit" | "market" | "stop_limit" | "stop_market" | "take_profit" | "oco";
+
+const formOrderTypes: readonly FormOrderType[] = [
+  "limit",
+  "market",
+  "stop_limit",
+  "stop_market",
+  "take_profit",
+  "oco",
+];
 
 const percents = [25, 50, 75, 100] as const;
 
@@ -67,7 +88,15 @@ export function OrderForm({
 }) {
   const { t } = useTranslation();
   const [side, setSide] = useState<SpotSide>("buy");
-  const [type, setType] = useState<"limit" | "market">("limit");
+  const [formType, setFormType] = useState<FormOrderType>("limit");
+  // The order placed now (or when the trigger fires): limit or market.
+  const type: "limit" | "market" =
+    formType === "market" || formType === "stop_market" ? "market" : "limit";
+  const setType = (value: "limit") => setFormType(value);
+  const conditional = formType !== "limit" && formType !== "market";
+  const [triggerPrice, setTriggerPrice] = useState("");
+  const [stopPrice, setStopPrice] = useState("");
+  const [selfTradeMode, setSelfTradeMode] = useState<SelfTradeMode>("cancel_resting");
   const [timeInForce, setTimeInForce] = useState<TimeInForce>("gtc");
   const [price, setPrice] = useState("");
   const [quantity, setQuantity] = useState("");
@@ -113,6 +142,11 @@ export function OrderForm({
   const priceField = type === "limit" ? readField(price, pair.priceScale, market.priceStep) : null;
   const quantityField = marketBuy ? null : readField(quantity, pair.quantityScale, market.lotSize);
   const quoteField = marketBuy ? readField(quoteAmount, market.quoteDecimals, "0") : null;
+  const triggerField = conditional
+    ? readField(triggerPrice, pair.priceScale, market.priceStep)
+    : null;
+  const ocoBuy = formType === "oco" && side === "buy";
+  const stopField = ocoBuy ? readField(stopPrice, pair.priceScale, market.priceStep) : null;
 
   const totalUnits = useMemo(() => {
     if (!priceField || !("units" in priceField) || !quantityField || !("units" in quantityField)) {
@@ -173,6 +207,8 @@ export function OrderForm({
     quoteField,
     t("coinCoin.form.amount", { asset: market.quoteAsset }),
   );
+  const triggerProblem = fieldMessage(triggerField, t("coinCoin.form.triggerPrice"));
+  const stopProblem = fieldMessage(stopField, t("coinCoin.form.stopPrice"));
   const closed = !marketOpen || !market.open;
 
   const applyPercent = (percent: (typeof percents)[number]) => {
@@ -195,7 +231,9 @@ export function OrderForm({
     const fieldsValid =
       (!priceField || "units" in priceField) &&
       (!quantityField || "units" in quantityField) &&
-      (!quoteField || "units" in quoteField);
+      (!quoteField || "units" in quoteField) &&
+      (!triggerField || "units" in triggerField) &&
+      (!stopField || "units" in stopField);
     if (!fieldsValid || insufficient || closed) return;
     onSubmit({
       side,
@@ -209,6 +247,17 @@ export function OrderForm({
       ...(fee !== undefined ? { fee } : {}),
       feeAsset: receiveAsset,
       ...(priceWarning ? { priceWarning } : {}),
+      ...(selfTradeMode !== "cancel_resting" ? { selfTradeMode } : {}),
+      ...(conditional
+        ? {
+            conditional: {
+              kind:
+                formType === "oco" ? "oco" : formType === "take_profit" ? "take_profit" : "stop",
+              triggerPrice,
+              ...(ocoBuy ? { stopPrice } : {}),
+            },
+          }
+        : {}),
     });
   };
 
@@ -228,18 +277,42 @@ export function OrderForm({
         <Tabs.Tab key="buy" title={t("coinCoin.form.buy", { asset: market.baseAsset })} />
         <Tabs.Tab key="sell" title={t("coinCoin.form.sell", { asset: market.baseAsset })} />
       </Tabs>
-      <Selector<"limit" | "market">
+      <Selector<FormOrderType>
         aria-label={t("coinCoin.form.type")}
         showCheckMark={false}
-        columns={2}
-        value={[type]}
-        onChange={(value) => value[0] && setType(value[0])}
-        options={[
-          { label: t("coinCoin.form.limit"), value: "limit" },
-          { label: t("coinCoin.form.market"), value: "market" },
-        ]}
+        columns={3}
+        value={[formType]}
+        onChange={(value) => value[0] && setFormType(value[0])}
+        options={formOrderTypes.map((value) => ({
+          label: t(`coinCoin.form.types.${value}`),
+          value,
+        }))}
+        data-testid="order-type"
       />
-      {type === "limit" ? (
+      {conditional ? (
+        <>
+          <p className="hint" data-testid="conditional-hint">
+            {t(`coinCoin.form.conditionalHint.${formType}`)}
+          </p>
+          <FormInput
+            label={t("coinCoin.form.triggerPriceIn", { asset: market.quoteAsset })}
+            value={triggerPrice}
+            onChange={setTriggerPrice}
+            problem={triggerProblem}
+            testId="order-trigger-price"
+          />
+        </>
+      ) : null}
+      {ocoBuy ? (
+        <FormInput
+          label={t("coinCoin.form.stopPriceIn", { asset: market.quoteAsset })}
+          value={stopPrice}
+          onChange={setStopPrice}
+          problem={stopProblem}
+          testId="order-stop-price"
+        />
+      ) : null}
+      {type === "limit" && formType !== "oco" ? (
         <label className="order-field order-field-inline">
           <span className="label">{t("coinCoin.form.timeInForce")}</span>
           <select
@@ -327,6 +400,25 @@ export function OrderForm({
           <Amount value={fee} /> {receiveAsset}
         </span>
       </div>
+      <details className="order-advanced" data-testid="order-advanced">
+        <summary>{t("coinCoin.form.advanced")}</summary>
+        <label className="order-field order-field-inline">
+          <span className="label">{t("coinCoin.form.stp.label")}</span>
+          <select
+            className="native-select"
+            value={selfTradeMode}
+            onChange={(event) => setSelfTradeMode(event.target.value as SelfTradeMode)}
+            data-testid="self-trade-mode"
+          >
+            {(["cancel_resting", "cancel_incoming", "cancel_both"] as const).map((value) => (
+              <option key={value} value={value}>
+                {t(`coinCoin.form.stp.${value}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="hint">{t("coinCoin.form.stp.hint")}</p>
+      </details>
       {closed ? (
         <p className="order-warning" role="alert" data-testid="warning-closed">
           {t("coinCoin.closed")}

@@ -1,6 +1,6 @@
-import type { SpotOrderView } from "@candor/contract";
+import type { SpotConditionalOrderView, SpotOrderView } from "@candor/contract";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { Button, Dialog, Tabs, Tag } from "antd-mobile";
+import { Button, Dialog, Input, Tabs, Tag } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormat } from "../../../lib/format.ts";
@@ -9,8 +9,11 @@ import { Amount } from "../../../components/ui/amount.tsx";
 import { EmptyState, EndOfList, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import {
+  amendSpotOrder,
   cancelAllSpotOrders,
+  cancelConditionalOrder,
   cancelSpotOrder,
+  fetchConditionalOrders,
   fetchOpenOrders,
   fetchOrderHistory,
   spotTradingKeys,
@@ -24,9 +27,11 @@ export const ordersRefetchMs = 3_000;
 export function OrderCard({
   order,
   onCancel,
+  onAmend,
 }: {
   order: SpotOrderView;
   onCancel?: (order: SpotOrderView) => void;
+  onAmend?: (order: SpotOrderView) => void;
 }) {
   const { t } = useTranslation();
   const format = useFormat();
@@ -68,12 +73,80 @@ export function OrderCard({
         <Link to={`/coin-coin/orders/${order.orderId}`} data-testid="order-detail-link">
           {t("coinCoin.order.details")}
         </Link>
+        {onAmend ? (
+          <Button size="mini" onClick={() => onAmend(order)} data-testid="order-amend">
+            {t("coinCoin.order.amend")}
+          </Button>
+        ) : null}
         {onCancel ? (
           <Button size="mini" onClick={() => onCancel(order)} data-testid="order-cancel">
             {t("coinCoin.order.cancel")}
           </Button>
         ) : null}
       </div>
+    </li>
+  );
+}
+
+/** A stop, take-profit or OCO stop leg: trigger, state and, once fired, the tape tick. */
+export function ConditionalCard({
+  order,
+  onCancel,
+}: {
+  order: SpotConditionalOrderView;
+  onCancel?: (order: SpotConditionalOrderView) => void;
+}) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  return (
+    <li className="order-card" data-testid="conditional-card" data-order-id={order.orderId}>
+      <div className="order-card-head">
+        <span className={order.side === "buy" ? "change up" : "change down"}>
+          {t(`coinCoin.order.side.${order.side}`)} ·{" "}
+          {t(`coinCoin.order.kind.${order.ocoOrderId ? "oco" : order.kind}`)} ·{" "}
+          {t(`coinCoin.form.${order.type}`)}
+        </span>
+        <Tag color="primary" fill="outline" data-testid="conditional-status">
+          {t(`coinCoin.order.conditionalStatus.${order.status}`)}
+        </Tag>
+      </div>
+      <dl>
+        <dt>{t("coinCoin.form.triggerPrice")}</dt>
+        <dd data-testid="conditional-trigger">
+          <Amount value={order.triggerPrice} />
+        </dd>
+        <dt>{t("coinCoin.book.price")}</dt>
+        <dd>{order.price === null ? t("coinCoin.form.market") : <Amount value={order.price} />}</dd>
+        <dt>{t("coinCoin.book.quantity")}</dt>
+        <dd>
+          <Amount value={order.quantity ?? order.quoteAmount ?? undefined} />
+        </dd>
+        {order.tickId ? (
+          <>
+            <dt>{t("coinCoin.order.firedBy")}</dt>
+            <dd data-testid="conditional-tick">
+              {order.tickId} · <Amount value={order.tickPrice ?? undefined} />
+            </dd>
+          </>
+        ) : null}
+        {order.resultOrderId ? (
+          <>
+            <dt>{t("coinCoin.order.placedOrder")}</dt>
+            <dd>
+              <Link to={`/coin-coin/orders/${order.resultOrderId}`}>{order.resultOrderId}</Link>
+            </dd>
+          </>
+        ) : null}
+        <dt>{t("coinCoin.order.time")}</dt>
+        <dd>{format.dateTime(order.createdAtMs)}</dd>
+      </dl>
+      {onCancel ? (
+        <div className="order-card-head">
+          <Button size="mini" onClick={() => onCancel(order)} data-testid="conditional-cancel">
+            {t("coinCoin.order.cancel")}
+          </Button>
+        </div>
+      ) : null}
     </li>
   );
 }
@@ -104,7 +177,69 @@ export function OrdersPanel({
     refetchInterval: tab === "history" ? ordersRefetchMs : false,
   });
 
+  const pending = useQuery({
+    queryKey: spotTradingKeys.conditional(instrumentId, "pending"),
+    queryFn: () => fetchConditionalOrders(instrumentId, "pending"),
+    enabled: tab === "conditional",
+    refetchInterval: tab === "conditional" ? ordersRefetchMs : false,
+  });
+  const finished = useQuery({
+    queryKey: spotTradingKeys.conditional(instrumentId, "finished"),
+    queryFn: () => fetchConditionalOrders(instrumentId, "finished"),
+    enabled: tab === "conditional",
+    refetchInterval: tab === "conditional" ? ordersRefetchMs : false,
+  });
+
   const refresh = useRefreshOrders(onFundsChanged);
+
+  const amend = async (order: SpotOrderView) => {
+    let quantity = order.remainingQuantity;
+    const confirmed = await Dialog.confirm({
+      title: t("coinCoin.order.amendTitle"),
+      content: (
+        <div>
+          <p className="hint">{t("coinCoin.order.amendHint")}</p>
+          <Input
+            className="boxed-input"
+            inputMode="decimal"
+            defaultValue={quantity}
+            onChange={(text) => {
+              quantity = text.replace(",", ".");
+            }}
+            aria-label={t("coinCoin.form.quantity")}
+            data-testid="amend-quantity"
+          />
+        </div>
+      ),
+      confirmText: t("common.confirm"),
+      cancelText: t("common.cancel"),
+    });
+    if (!confirmed) return;
+    try {
+      await withLoading(amendSpotOrder(order.orderId, quantity));
+      showSuccess();
+    } catch (error) {
+      showError(error);
+    }
+    refresh();
+  };
+
+  const cancelConditional = async (order: SpotConditionalOrderView) => {
+    const confirmed = await Dialog.confirm({
+      content: t("coinCoin.order.cancelConfirm"),
+      "aria-label": t("coinCoin.order.cancelConfirm"),
+      confirmText: t("common.confirm"),
+      cancelText: t("common.cancel"),
+    });
+    if (!confirmed) return;
+    try {
+      await withLoading(cancelConditionalOrder(order.orderId));
+      showSuccess();
+    } catch (error) {
+      showError(error);
+    }
+    refresh();
+  };
 
   const cancel = async (order: SpotOrderView) => {
     const confirmed = await Dialog.confirm({
@@ -158,10 +293,40 @@ export function OrdersPanel({
               </Button>
               <ul className="order-list" data-testid="open-orders">
                 {open.data.items.map((order) => (
-                  <OrderCard key={order.orderId} order={order} onCancel={(o) => void cancel(o)} />
+                  <OrderCard
+                    key={order.orderId}
+                    order={order}
+                    onCancel={(o) => void cancel(o)}
+                    onAmend={(o) => void amend(o)}
+                  />
                 ))}
               </ul>
             </>
+          ) : null}
+        </Tabs.Tab>
+        <Tabs.Tab key="conditional" title={t("coinCoin.order.conditional")}>
+          {pending.isPending && tab === "conditional" ? <LoadingState /> : null}
+          {pending.isError ? (
+            <ErrorState message={pending.error.message} onRetry={() => void pending.refetch()} />
+          ) : null}
+          {pending.isSuccess &&
+          pending.data.items.length === 0 &&
+          (finished.data?.items.length ?? 0) === 0 ? (
+            <EmptyState />
+          ) : null}
+          {(pending.data?.items.length ?? 0) + (finished.data?.items.length ?? 0) > 0 ? (
+            <ul className="order-list" data-testid="conditional-orders">
+              {pending.data?.items.map((order) => (
+                <ConditionalCard
+                  key={order.orderId}
+                  order={order}
+                  onCancel={(o) => void cancelConditional(o)}
+                />
+              ))}
+              {finished.data?.items.map((order) => (
+                <ConditionalCard key={order.orderId} order={order} />
+              ))}
+            </ul>
           ) : null}
         </Tabs.Tab>
         <Tabs.Tab key="history" title={t("coinCoin.order.history")}>

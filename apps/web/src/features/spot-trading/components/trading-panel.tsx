@@ -13,6 +13,7 @@ import { isDemo, useSession } from "../../../lib/session.ts";
 import { marketSocket } from "../../../lib/ws-client.ts";
 import {
   fetchSpotMarkets,
+  placeSpotConditionalOrder,
   placeSpotOrder,
   spotTradingKeys,
   useRefreshOrders,
@@ -123,7 +124,56 @@ function SignedInTrading({
       windowMs === 0 ||
       Date.now() - lastPasswordMs.current > windowMs);
 
+  const placeConditional = async (
+    order: OrderDraft,
+    conditional: NonNullable<OrderDraft["conditional"]>,
+    tradePassword: string | undefined,
+  ) => {
+    const oco = conditional.kind === "oco";
+    try {
+      await withLoading(
+        placeSpotConditionalOrder({
+          clientOrderId: newIdempotencyKey(),
+          instrumentId: market.instrumentId,
+          side: order.side,
+          kind: conditional.kind,
+          // An OCO's stop leg: a stop-limit for buys, a stop-market for sells.
+          type: oco ? (conditional.stopPrice ? "limit" : "market") : order.type,
+          triggerPrice: conditional.triggerPrice,
+          ...(oco
+            ? {
+                limitPrice: order.price,
+                quantity: order.quantity,
+                ...(conditional.stopPrice ? { price: conditional.stopPrice } : {}),
+              }
+            : {
+                ...(order.type === "limit" ? { timeInForce: order.timeInForce } : {}),
+                ...(order.price ? { price: order.price } : {}),
+                ...(order.quantity ? { quantity: order.quantity } : {}),
+                ...(order.quoteAmount ? { quoteAmount: order.quoteAmount } : {}),
+              }),
+          ...(order.selfTradeMode ? { selfTradeMode: order.selfTradeMode } : {}),
+          ...(tradePassword ? { tradePassword } : {}),
+        }),
+      );
+      if (tradePassword) lastPasswordMs.current = Date.now();
+      setDraft(undefined);
+      showSuccess(t("coinCoin.confirm.conditionalPlaced"));
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === "trade_password_not_set") {
+        setDraft(undefined);
+        void askToSetTradePassword();
+        return;
+      }
+      if (code === "trade_password_required") lastPasswordMs.current = undefined;
+      showError(error);
+    }
+    refresh();
+  };
+
   const place = async (order: OrderDraft, tradePassword: string | undefined) => {
+    if (order.conditional) return placeConditional(order, order.conditional, tradePassword);
     try {
       const result = await withLoading(
         placeSpotOrder({
@@ -135,6 +185,7 @@ function SignedInTrading({
           ...(order.price ? { price: order.price } : {}),
           ...(order.quantity ? { quantity: order.quantity } : {}),
           ...(order.quoteAmount ? { quoteAmount: order.quoteAmount } : {}),
+          ...(order.selfTradeMode ? { selfTradeMode: order.selfTradeMode } : {}),
           ...(tradePassword ? { tradePassword } : {}),
         }),
       );
@@ -227,6 +278,14 @@ function ConfirmSheet({
               {t(`coinCoin.order.side.${draft.side}`)} · {t(`coinCoin.form.${draft.type}`)} ·{" "}
               {t(`coinCoin.form.tif.${draft.timeInForce}`)}
             </dd>
+            {draft.conditional ? (
+              <>
+                <dt>{t("coinCoin.form.triggerPrice")}</dt>
+                <dd data-testid="confirm-trigger">
+                  <Amount value={draft.conditional.triggerPrice} /> {market.quoteAsset}
+                </dd>
+              </>
+            ) : null}
             {draft.price ? (
               <>
                 <dt>{t("coinCoin.book.price")}</dt>
