@@ -30,6 +30,7 @@ import { checkPerpInvariants } from "./invariants.ts";
 import { splitKey, writeSide } from "./snapshot-section.ts";
 import { onSideTick, settleFunding } from "./ticks.ts";
 import { handlers } from "./handlers.ts";
+import { fundPerpMarketMaker, fundPerpMarketMakerCodec } from "./market-maker-funding.ts";
 import { buildMarket, definitionFields, ownerMarket, ownerMode, PRICE_MAX } from "./markets.ts";
 
 // ---- Ticks, triggers and funding ---------------------------------------------------------------
@@ -97,8 +98,9 @@ export const perpModule = {
       result: ["orderId", "orderStatus", "filledLots", "restingLots"],
     },
     close_all_perp: { typeCode: 41, fields: [...ownerMode], result: [] },
+    fund_perp_market_maker: fundPerpMarketMakerCodec,
   },
-  handlers,
+  handlers: { ...handlers, fund_perp_market_maker: fundPerpMarketMaker },
   onTick(state, tick) {
     for (const market of state.perp.markets.values()) {
       if (market.params.instrumentId !== tick.instrumentId) continue;
