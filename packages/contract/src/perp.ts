@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
 import { AccountMode, DecimalString } from "./market.ts";
+import { OperatorReason } from "./operators.ts";
 import { ClientOrderId, PageLimit } from "./spot.ts";
 
 /**
@@ -491,4 +492,40 @@ export const closeAllPerpPositions = defineEndpoint({
   body: PositionActionBody,
   response: z.object({ closed: z.boolean(), duplicate: z.boolean() }),
   errors: [...tradeErrors, "client_order_id_reused"],
+});
+
+/**
+ * POST /api/v1/operator/market-maker/perp-funding: the operator moves the labelled market
+ * maker's real, operator-funded inventory (credited by `POST /api/v1/operator/market-maker/
+ * funding`) from its fund wallet into its real contract wallet, so it can quote the real
+ * perpetual books. One journaled `fund_perp_market_maker` command (kernel type 42), one posting
+ * between two accounts of `system:market_maker` naming the operator and the reference.
+ */
+export const PerpMarketMakerFundingBody = z.strictObject({
+  /** Idempotency key: the same id moves at most once. */
+  id: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/, "must be 1–100 letters, digits or . _ : -"),
+  /** A perpetual's quote asset (USDT). */
+  assetId: z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/, "must be an asset id"),
+  /** Positive decimal string; more decimals than the asset has are rejected, never rounded. */
+  amount: decimalString(18, { positive: true }),
+  /** The operator's reference (the funding deposit, a ticket), on the posting. */
+  reference: z.string().trim().min(1).max(200),
+  /** Why (journaled with the command and kept in the audit trail). */
+  reason: OperatorReason,
+});
+
+export const perpMarketMakerFundingEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/market-maker/perp-funding",
+  summary: "Move the market maker's real inventory into its contract wallet (operator)",
+  tag: "operator",
+  auth: "operator",
+  body: PerpMarketMakerFundingBody,
+  response: z.object({ funded: z.boolean(), duplicate: z.boolean() }),
+  errors: ["validation_failed", "insufficient_balance"],
+  description:
+    "A journaled `fund_perp_market_maker` from `system:market_maker`'s real fund wallet (money " +
+    "the operator credited) to its real contract wallet, naming the operator, reference and " +
+    "reason. Refused (422) when the fund wallet holds less. It creates no money; the market " +
+    "maker then quotes the real perpetual books like any participant.",
 });

@@ -10,6 +10,7 @@ import {
   perpMarkets,
   perpOpenOrders,
   perpOrderHistory,
+  perpMarketMakerFundingEndpoint,
   perpPositions,
   placePerpOrder,
   reversePerpPosition,
@@ -30,6 +31,7 @@ import {
   type PerpMarketConfig,
 } from "./perp.markets.ts";
 import { PerpRepository } from "./perp.repository.ts";
+import { PerpMarketMakerFunding } from "../market-maker/market-maker.service.ts";
 import {
   PerpService,
   type PerpEngine,
@@ -168,4 +170,9 @@ export const perpModule: FastifyPluginAsync<PerpModuleOptions> = async (app, opt
     await confirmed(user, body.tradePassword);
     return service.closeAll(session(user), body.requestId);
   });
+  // The operator's margin for the market maker's real quotes (kernel type 42, journaled).
+  const makerFunding = new PerpMarketMakerFunding(engine);
+  defineRoute(app, perpMarketMakerFundingEndpoint, { bodyBytes: 2_048 }, ({ body, request }) =>
+    makerFunding.fund(body, request.operatorAccount?.id ?? null),
+  );
 };
