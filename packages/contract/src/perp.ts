@@ -231,6 +231,42 @@ const tradeErrors = [
   "rate_limited",
 ] as const;
 
+/** One price level of a perpetual's book: price and contracts resting there. */
+export const PerpBookLevel = z.object({ price: DecimalString, contracts: z.number().int() });
+
+/** A recent trade on a perpetual's book (the taker's side), with the mark's tape tick ids. */
+export const PerpTradeView = z.object({
+  fillId: z.number().int(),
+  price: DecimalString,
+  contracts: z.number().int(),
+  takerSide: z.enum(["buy", "sell"]),
+  liquidation: z.boolean(),
+  atMs: z.number().int(),
+  tickIds: z.array(z.string()),
+});
+export type PerpTradeView = z.infer<typeof PerpTradeView>;
+
+/** GET /api/v1/perp/markets/:marketId/book: depth (best first) and the latest trades. */
+export const perpBook = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/perp/markets/:marketId/book",
+  summary: "A perpetual's order book (depth) and its recent trades",
+  tag: "perp",
+  auth: "none",
+  params: MarketParam,
+  query: z.strictObject({
+    mode: AccountMode.default("real"),
+    levels: z.coerce.number().int().min(1).max(50).default(10),
+  }),
+  response: z.object({
+    marketId: z.string(),
+    bids: z.array(PerpBookLevel),
+    asks: z.array(PerpBookLevel),
+    trades: z.array(PerpTradeView),
+  }),
+  errors: ["perp_market_not_found", "perp_disabled"],
+});
+
 export const perpMarkets = defineEndpoint({
   method: "GET",
   path: "/api/v1/perp/markets",

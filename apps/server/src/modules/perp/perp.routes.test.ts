@@ -453,5 +453,26 @@ describeEachDatabase("perpetuals API", (database) => {
     await recordTick("30010");
     await maker.refresh(nowMs + 100_000);
     expect(realQuotes()).toBe(4);
+
+    // The public book: depth best first and the latest trades with their tick ids.
+    await settled();
+    const book = await call("GET", "/api/v1/perp/markets/BTC-PERP/book?mode=real&levels=5");
+    expect(book.statusCode, book.body).toBe(200);
+    const data = book.json().data;
+    expect(data.bids.length).toBeGreaterThanOrEqual(2);
+    expect(data.asks.length).toBeGreaterThanOrEqual(2);
+    expect(Number(data.bids[0].price)).toBeGreaterThan(Number(data.bids[1].price));
+    expect(Number(data.asks[0].price)).toBeLessThan(Number(data.asks[1].price));
+    expect(data.trades.length).toBeGreaterThan(0);
+    expect(data.trades[0].tickIds.length).toBeGreaterThan(0);
+    for (const [url, status] of [
+      ["/api/v1/perp/markets/NOPE-PERP/book", 404],
+      ["/api/v1/perp/markets/btc perp/book", 400],
+      ["/api/v1/perp/markets/BTC-PERP/book?levels=0", 400],
+      ["/api/v1/perp/markets/BTC-PERP/book?levels=51", 400],
+      ["/api/v1/perp/markets/BTC-PERP/book?mode=fake", 400],
+    ] as const) {
+      expect((await call("GET", url)).statusCode, url).toBe(status);
+    }
   });
 });

@@ -7,6 +7,7 @@ import {
   perpFills,
   perpForcedEvents,
   perpFundingHistory,
+  perpBook,
   perpMarkets,
   perpOpenOrders,
   perpOrderHistory,
@@ -106,6 +107,10 @@ export const perpModule: FastifyPluginAsync<PerpModuleOptions> = async (app, opt
     items: enabled ? service.markets(query.mode) : [],
     disclosure: await service.disclosure(),
   }));
+
+  defineRoute(app, perpBook, { perIp: { max: 600, windowMs: minute } }, async ({ params, query }) =>
+    service.book(query.mode, params.marketId, query.levels),
+  );
 
   defineRoute(app, perpPositions, read, async ({ user }) => {
     if (!enabled) return { items: [], wallet: [] };
