@@ -112,7 +112,7 @@ describe("Trade tab (perpetuals)", () => {
     await page.getByTestId("perp-no-positions").waitFor({ timeout: 15_000 });
     await poll(() => page.getByTestId("perp-history-order").count()).toBeGreaterThanOrEqual(3);
     await page.screenshot({ path: path.join(artifactsDir, "perp-closed-de.png"), fullPage: true });
-  });
+  }, 180_000);
 
   it("liquidates a demo user's 50× long on a simulated crash and shows the tick (en)", async () => {
     const t = texts("en");

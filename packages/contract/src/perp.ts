@@ -112,6 +112,13 @@ export const PerpPositionView = z.object({
   liquidationPrice: DecimalString.nullable(),
   takeProfitPrice: DecimalString.nullable(),
   stopLossPrice: DecimalString.nullable(),
+  /**
+   * Estimated profit (signed, before fees and funding) if the take-profit / stop-loss closed
+   * the whole position at its trigger price; null when unset. The fill may differ: TP/SL send
+   * market orders into the book.
+   */
+  takeProfitPnl: DecimalString.nullable(),
+  stopLossPnl: DecimalString.nullable(),
   /** Owed beyond the margin (the insurance fund covers it; never collected from the user). */
   debt: DecimalString,
 });

@@ -317,6 +317,8 @@ export class PerpService {
       liquidationPrice: null,
       takeProfitPrice: null,
       stopLossPrice: null,
+      takeProfitPnl: null,
+      stopLossPnl: null,
       debt: "0",
     };
   }

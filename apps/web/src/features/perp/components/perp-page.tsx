@@ -393,6 +393,7 @@ export function PerpPage({
             positions={allPositions}
             orders={openOrders.data?.items ?? []}
             real={!demo}
+            referencePrice={(id) => data.items.find((m) => m.marketId === id)?.indexPrice ?? null}
           />
           <PerpHistory
             instrumentOf={(id) => data.items.find((m) => m.marketId === id)?.instrumentId ?? id}
