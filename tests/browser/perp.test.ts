@@ -62,6 +62,11 @@ describe("Trade tab (perpetuals)", () => {
     await poll(() => page.getByTestId("perp-depth-ask").count()).toBeGreaterThan(0);
     await poll(() => page.getByTestId("perp-depth-bid").count()).toBeGreaterThan(0);
 
+    // Isolated margin: the position alone backs itself, so it has a liquidation price.
+    await page
+      .getByTestId("perp-margin-mode")
+      .getByText(t.perp.marginMode.isolated, { exact: true })
+      .click();
     await page.getByTestId("perp-leverage").getByText("20×", { exact: true }).click();
     await page.getByTestId("perp-contracts").locator("input").fill("5");
     await poll(() => page.getByTestId("perp-estimate-liquidation").textContent()).toMatch(/\d/);
