@@ -28,12 +28,16 @@ async function btcPerp(): Promise<Market | undefined> {
 
 /**
  * Perpetual contracts (issue 19) in German: a new demo user moves money to the contract wallet,
- * reads the risk disclosure, opens a leveraged long at market, sets take-profit and stop-loss,
- * and closes the position — every step confirmed in a sheet.
+ * reads the risk disclosure, sees the book, opens a leveraged long at market and its
+ * liquidation price, sets take-profit and stop-loss, reverses it and closes all — every step
+ * confirmed in a sheet. Then a demo user's 50× isolated long is liquidated by a crash on the
+ * simulated tape and the history shows the tick that did it.
  */
-useTradingSuite();
+// ETH's seeded simulated tape jumps up to 3 % either way every 5 s on average (test-only
+// MARKET_TEST_JUMPS): the crash that liquidates comes from the recorded tape, never an endpoint.
+useTradingSuite({ MARKET_TEST_JUMPS: "ETHUSDT:17280:300" });
 describe("Trade tab (perpetuals)", () => {
-  it("transfers to the contract wallet, opens a 20× long, sets TP/SL and closes it (de)", async () => {
+  it("transfers to the contract wallet, opens a 20× long, sets TP/SL, reverses and closes all (de)", async () => {
     const t = texts("de");
     await open("/assets/transfer", "de");
     const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
@@ -54,7 +58,15 @@ describe("Trade tab (perpetuals)", () => {
     await page.getByText(t.perp.title, { exact: true }).first().waitFor();
     await poll(() => page.getByTestId("perp-mark-price").textContent()).toMatch(/\d/);
     await poll(() => page.getByTestId("perp-wallet").textContent()).toMatch(/500/);
+    // The book: the labelled market maker's levels on both sides.
+    await poll(() => page.getByTestId("perp-depth-ask").count()).toBeGreaterThan(0);
+    await poll(() => page.getByTestId("perp-depth-bid").count()).toBeGreaterThan(0);
 
+    // Isolated margin: the position alone backs itself, so it has a liquidation price.
+    await page
+      .getByTestId("perp-margin-mode")
+      .getByText(t.perp.marginMode.isolated, { exact: true })
+      .click();
     await page.getByTestId("perp-leverage").getByText("20×", { exact: true }).click();
     await page.getByTestId("perp-contracts").locator("input").fill("5");
     await poll(() => page.getByTestId("perp-estimate-liquidation").textContent()).toMatch(/\d/);
@@ -72,6 +84,8 @@ describe("Trade tab (perpetuals)", () => {
     expect(await position.getByTestId("perp-position-contracts").textContent()).toBe("5");
     expect(await position.textContent()).toContain(t.perp.side.long);
     expect(await position.textContent()).toContain("20×");
+    await poll(() => position.getByTestId("perp-liquidation-price").textContent()).toMatch(/\d/);
+    await poll(() => page.getByTestId("perp-trade-row").count()).toBeGreaterThan(0);
     await expectAccessible("perpetual position");
     await page.screenshot({
       path: path.join(artifactsDir, "perp-position-de.png"),
@@ -92,10 +106,78 @@ describe("Trade tab (perpetuals)", () => {
     );
     expect(await position.getByTestId("perp-position-tpsl").textContent()).toContain(stopLoss);
 
-    await position.getByTestId("perp-close").click();
-    await page.getByTestId("perp-close-sheet-submit").click();
+    // Reverse in one action: the long of 5 becomes a short of 5.
+    await position.getByTestId("perp-reverse").click();
+    await page.getByTestId("perp-reverse-sheet-submit").click();
+    await poll(() => position.textContent(), { timeout: 15_000 }).toContain(t.perp.side.short);
+    expect(await position.getByTestId("perp-position-contracts").textContent()).toBe("5");
+
+    await page.getByTestId("perp-close-all").click();
+    await page.getByTestId("perp-closeAll-sheet-submit").click();
     await page.getByTestId("perp-no-positions").waitFor({ timeout: 15_000 });
-    await poll(() => page.getByTestId("perp-history-order").count()).toBeGreaterThanOrEqual(2);
+    await poll(() => page.getByTestId("perp-history-order").count()).toBeGreaterThanOrEqual(3);
     await page.screenshot({ path: path.join(artifactsDir, "perp-closed-de.png"), fullPage: true });
-  });
+  }, 180_000);
+
+  it("liquidates a demo user's 50× long on a simulated crash and shows the tick (en)", async () => {
+    const t = texts("en");
+    const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
+    expect(demo.status).toBe(200);
+    const token = demo.json.data.token;
+    const call = async (method: string, url: string, body?: unknown) => {
+      const answer = await api<Record<string, unknown>>(method, url, body, token);
+      expect(answer.status, `${url}: ${JSON.stringify(answer.json)}`).toBe(200);
+      return answer.json.data;
+    };
+    await call("POST", "/api/v1/wallet/transfers/internal", {
+      requestId: `crash-transfer-${Date.now()}`,
+      asset: "USDT",
+      amount: "100",
+      sourceWallet: "fund",
+      targetWallet: "contract",
+    });
+    await call("PUT", "/api/v1/perp/markets/ETH-PERP/margin-mode", { marginMode: "isolated" });
+    await call("PUT", "/api/v1/perp/markets/ETH-PERP/leverage", { leverage: 50 });
+    const ethAsk = async () => {
+      const answer = await api<{ items: Market[] }>("GET", "/api/v1/perp/markets?mode=demo");
+      return answer.json.data.items.find((m) => m.marketId === "ETH-PERP")?.bestAsk ?? null;
+    };
+    await poll(ethAsk, { timeout: 45_000 }).toMatch(/\d/);
+    await call("POST", "/api/v1/perp/orders", {
+      clientOrderId: `crash-long-${Date.now()}`,
+      marketId: "ETH-PERP",
+      side: "buy",
+      orderType: "market",
+      contracts: 20,
+    });
+
+    // The tape moves on its own; wait for the crash that liquidates the position.
+    type Forced = { kind: string; marketId: string; tickIds: string[] };
+    const forced = async () => {
+      const answer = await api<{ items: Forced[] }>(
+        "GET",
+        "/api/v1/perp/liquidations",
+        undefined,
+        token,
+      );
+      return answer.json.data.items.find((e) => e.kind === "liquidation") ?? null;
+    };
+    await poll(async () => (await forced()) !== null, { timeout: 150_000 }).toBe(true);
+    const liquidation = (await forced())!;
+    expect(liquidation.marketId).toBe("ETH-PERP");
+    expect(liquidation.tickIds.length).toBeGreaterThan(0);
+
+    await open("/trade", "en");
+    await signIn(demo.json.data, true);
+    await page.getByTestId("perp-page").waitFor();
+    await page.getByTestId("perp-history-tabs").getByText(t.perp.history.forced).click();
+    const row = page.getByTestId("perp-forced-liquidation").first();
+    await row.waitFor({ timeout: 15_000 });
+    const links = await row.getByTestId("perp-tick-link").allTextContents();
+    expect(links).toEqual(expect.arrayContaining([liquidation.tickIds[0]!]));
+    await page.screenshot({
+      path: path.join(artifactsDir, "perp-liquidated-en.png"),
+      fullPage: true,
+    });
+  }, 240_000);
 });

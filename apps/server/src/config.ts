@@ -57,6 +57,16 @@ const ConfigSchema = z.object({
   MARKET_BACKFILL_DAYS: z.coerce.number().int().min(1).max(90).default(30),
   /** Time between two simulated ticks of one open instrument, in ms. */
   MARKET_TICK_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
+  /**
+   * Tests only: a violent simulated tape for one instrument, `INSTRUMENT:jumpsPerDay:jumpBpsMax`
+   * (e.g. `ETHUSDT:17280:200`, a jump of up to 2 % either way every 5 s on average). The
+   * simulator stays seeded and every tick is journaled on the public tape like any other; it
+   * only lets a browser test see a crash liquidate a position without waiting for one.
+   */
+  MARKET_TEST_JUMPS: z
+    .string()
+    .regex(/^[A-Z0-9.]{1,20}:\d{1,6}:\d{1,4}$/, "must be INSTRUMENT:jumpsPerDay:jumpBpsMax")
+    .optional(),
   /** Comma-separated instrument ids priced from Binance's public stream (e.g. BTCUSDT,ETHUSDT). */
   MARKET_BINANCE_INSTRUMENTS: z
     .string()

@@ -75,12 +75,28 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
 
   const webRoot = fileURLToPath(serverFile("../../web/dist"));
   // STOCK_SESSIONS=always-open (development, browser tests): stocks trade at any hour.
-  const catalogue =
+  const sessions =
     config.STOCK_SESSIONS === "always-open"
       ? instruments.map((i) =>
           i.products.includes("stock") ? { ...i, calendarId: "crypto" as const } : i,
         )
       : instruments;
+  // MARKET_TEST_JUMPS (browser tests): one instrument's simulated tape jumps often and far.
+  const jumps = config.MARKET_TEST_JUMPS?.split(":");
+  const catalogue = jumps
+    ? sessions.map((i) =>
+        i.id === jumps[0]
+          ? {
+              ...i,
+              simulation: {
+                ...i.simulation,
+                jumpsPerDay: Number(jumps[1]),
+                jumpBpsMax: Number(jumps[2]),
+              },
+            }
+          : i,
+      )
+    : sessions;
   const market = await createMarketModule({
     database,
     now: Date.now,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
 import { AccountMode, DecimalString } from "./market.ts";
+import { OperatorReason } from "./operators.ts";
 import { ClientOrderId, PageLimit, SelfTradeMode } from "./spot.ts";
 
 /**
@@ -111,6 +112,13 @@ export const PerpPositionView = z.object({
   liquidationPrice: DecimalString.nullable(),
   takeProfitPrice: DecimalString.nullable(),
   stopLossPrice: DecimalString.nullable(),
+  /**
+   * Estimated profit (signed, before fees and funding) if the take-profit / stop-loss closed
+   * the whole position at its trigger price; null when unset. The fill may differ: TP/SL send
+   * market orders into the book.
+   */
+  takeProfitPnl: DecimalString.nullable(),
+  stopLossPnl: DecimalString.nullable(),
   /** Owed beyond the margin (the insurance fund covers it; never collected from the user). */
   debt: DecimalString,
 });
@@ -229,6 +237,42 @@ const tradeErrors = [
   "trade_password_invalid",
   "rate_limited",
 ] as const;
+
+/** One price level of a perpetual's book: price and contracts resting there. */
+export const PerpBookLevel = z.object({ price: DecimalString, contracts: z.number().int() });
+
+/** A recent trade on a perpetual's book (the taker's side), with the mark's tape tick ids. */
+export const PerpTradeView = z.object({
+  fillId: z.number().int(),
+  price: DecimalString,
+  contracts: z.number().int(),
+  takerSide: z.enum(["buy", "sell"]),
+  liquidation: z.boolean(),
+  atMs: z.number().int(),
+  tickIds: z.array(z.string()),
+});
+export type PerpTradeView = z.infer<typeof PerpTradeView>;
+
+/** GET /api/v1/perp/markets/:marketId/book: depth (best first) and the latest trades. */
+export const perpBook = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/perp/markets/:marketId/book",
+  summary: "A perpetual's order book (depth) and its recent trades",
+  tag: "perp",
+  auth: "none",
+  params: MarketParam,
+  query: z.strictObject({
+    mode: AccountMode.default("real"),
+    levels: z.coerce.number().int().min(1).max(50).default(10),
+  }),
+  response: z.object({
+    marketId: z.string(),
+    bids: z.array(PerpBookLevel),
+    asks: z.array(PerpBookLevel),
+    trades: z.array(PerpTradeView),
+  }),
+  errors: ["perp_market_not_found", "perp_disabled"],
+});
 
 export const perpMarkets = defineEndpoint({
   method: "GET",
@@ -526,4 +570,40 @@ export const closeAllPerpPositions = defineEndpoint({
   body: PositionActionBody,
   response: z.object({ closed: z.boolean(), duplicate: z.boolean() }),
   errors: [...tradeErrors, "client_order_id_reused"],
+});
+
+/**
+ * POST /api/v1/operator/market-maker/perp-funding: the operator moves the labelled market
+ * maker's real, operator-funded inventory (credited by `POST /api/v1/operator/market-maker/
+ * funding`) from its fund wallet into its real contract wallet, so it can quote the real
+ * perpetual books. One journaled `fund_perp_market_maker` command (kernel type 42), one posting
+ * between two accounts of `system:market_maker` naming the operator and the reference.
+ */
+export const PerpMarketMakerFundingBody = z.strictObject({
+  /** Idempotency key: the same id moves at most once. */
+  id: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/, "must be 1–100 letters, digits or . _ : -"),
+  /** A perpetual's quote asset (USDT). */
+  assetId: z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/, "must be an asset id"),
+  /** Positive decimal string; more decimals than the asset has are rejected, never rounded. */
+  amount: decimalString(18, { positive: true }),
+  /** The operator's reference (the funding deposit, a ticket), on the posting. */
+  reference: z.string().trim().min(1).max(200),
+  /** Why (journaled with the command and kept in the audit trail). */
+  reason: OperatorReason,
+});
+
+export const perpMarketMakerFundingEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/market-maker/perp-funding",
+  summary: "Move the market maker's real inventory into its contract wallet (operator)",
+  tag: "operator",
+  auth: "operator",
+  body: PerpMarketMakerFundingBody,
+  response: z.object({ funded: z.boolean(), duplicate: z.boolean() }),
+  errors: ["validation_failed", "insufficient_balance"],
+  description:
+    "A journaled `fund_perp_market_maker` from `system:market_maker`'s real fund wallet (money " +
+    "the operator credited) to its real contract wallet, naming the operator, reference and " +
+    "reason. Refused (422) when the fund wallet holds less. It creates no money; the market " +
+    "maker then quotes the real perpetual books like any participant.",
 });

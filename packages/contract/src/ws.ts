@@ -229,6 +229,21 @@ export const WsPerpMark = z.object({
   }),
 });
 export type WsPerpMark = z.infer<typeof WsPerpMark>;
+/** A funding payment of the user (paid or received), with the rate, mark and tick ids. */
+export const WsPerpFunding = z.object({
+  type: z.literal("perp_funding"),
+  stream: z.literal("perp"),
+  data: z.object({
+    marketId: z.string(),
+    atMs: z.number().int(),
+    rate: z.string(),
+    markPrice: z.string(),
+    contracts: z.string(),
+    amount: z.string(),
+    tickIds: z.array(z.string()),
+  }),
+});
+export type WsPerpFunding = z.infer<typeof WsPerpFunding>;
 /** Any message of a private stream. */
 export const WsPrivate = z.union([
   WsOrder,
@@ -238,6 +253,7 @@ export const WsPrivate = z.union([
   WsPerpPosition,
   WsPerpOrder,
   WsPerpMark,
+  WsPerpFunding,
 ]);
 export type WsPrivate = z.infer<typeof WsPrivate>;
 
@@ -259,5 +275,6 @@ export const WsServerMessage = z.discriminatedUnion("type", [
   WsPerpPosition,
   WsPerpOrder,
   WsPerpMark,
+  WsPerpFunding,
 ]);
 export type WsServerMessage = z.infer<typeof WsServerMessage>;

@@ -8,6 +8,7 @@ export type * from "./spot/types.ts";
 export type * from "./perp/kernel-types.ts";
 export type { PerpMarketInfo, PerpOrderView, PerpPositionFigures } from "./perp/queries.ts";
 export {
+  getPerpDepth,
   getPerpMark,
   getPerpMarkets,
   getPerpOpenOrders,

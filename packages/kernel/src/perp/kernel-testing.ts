@@ -91,6 +91,19 @@ export class PerpHarness {
     } else {
       this.run({ type: "grant_demo", ownerId, mode, assetId: "USDT", amount } as never);
     }
+    if (ownerId === "system:market_maker" && mode === "real") {
+      // Real inventory of the labelled market maker reaches its contract wallet only by the
+      // operator's command (a system owner's real wallet transfer stays refused).
+      this.run({
+        type: "fund_perp_market_maker",
+        assetId: "USDT",
+        amount,
+        reference: `dep-${this.serial}`,
+        reason: "market maker margin",
+        operatorId: "op-1",
+      } as never);
+      return;
+    }
     this.run({
       type: "transfer_wallet",
       ownerId,

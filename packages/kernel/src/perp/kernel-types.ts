@@ -1,5 +1,5 @@
 // Perpetual contracts in the kernel: commands, results and events (the wiring of the pure math
-// in this folder; see docs/perpetuals.md). Type codes 30–45 are the product's (30–41 used).
+// in this folder; see docs/perpetuals.md). Type codes 30–45 are the product's (30–42 used; 42 in market-maker-funding.ts).
 
 import type { Side, TimeInForce } from "../book/types.ts";
 import type { CommandBase, Mode, NoValue } from "../types.ts";

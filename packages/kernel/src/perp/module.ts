@@ -31,6 +31,7 @@ import { checkPerpInvariants } from "./invariants.ts";
 import { splitKey, writeSide } from "./snapshot-section.ts";
 import { onSideTick, settleFunding } from "./ticks.ts";
 import { handlers } from "./handlers.ts";
+import { fundPerpMarketMaker, fundPerpMarketMakerCodec } from "./market-maker-funding.ts";
 import { buildMarket, definitionFields, ownerMarket, ownerMode, PRICE_MAX } from "./markets.ts";
 
 // ---- Ticks, triggers and funding ---------------------------------------------------------------
@@ -117,8 +118,9 @@ export const perpModule = {
       fields: [...ownerMode, ["orderId", "int"], ["quantityLots", "int"]],
       result: ["orderId", "orderStatus", "filledLots", "restingLots"],
     },
+    fund_perp_market_maker: fundPerpMarketMakerCodec,
   },
-  handlers,
+  handlers: { ...handlers, fund_perp_market_maker: fundPerpMarketMaker },
   onTick(state, tick) {
     for (const market of state.perp.markets.values()) {
       if (market.params.instrumentId !== tick.instrumentId) continue;

@@ -1,5 +1,6 @@
 // Read-only views of perpetuals for the engine and server (which never read `state.perp`).
 
+import type { DepthLevel } from "../book/types.ts";
 import type { KernelState } from "../state.ts";
 import type { Mode } from "../types.ts";
 import { poolOf, positionView } from "./engine.ts";
@@ -229,4 +230,20 @@ export function getPerpPositionFigures(
         marginRatioBps: figures.marginRatioBps,
       };
     });
+}
+
+/** Up to `levels` price levels per side of a perpetual's book in one mode, best first. */
+export function getPerpDepth(
+  state: KernelState,
+  marketId: string,
+  mode: Mode,
+  levels: number,
+): { bids: DepthLevel[]; asks: DepthLevel[] } | undefined {
+  const market = state.perp.markets.get(marketId);
+  if (market === undefined) return undefined;
+  const book = sideOf(market, mode).book;
+  return {
+    bids: book.depth("buy", levels).map((level) => ({ ...level })),
+    asks: book.depth("sell", levels).map((level) => ({ ...level })),
+  };
 }

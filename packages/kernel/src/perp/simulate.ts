@@ -13,6 +13,8 @@ import type { Mode } from "../types.ts";
 import { perpDefinition, PerpHarness, PERP } from "./kernel-testing.ts";
 
 const USERS = ["u1", "u2", "u3", "u4", "u5", "u6"];
+const MAKER = "system:market_maker";
+const OWNERS = [...USERS, MAKER];
 const ETH = "ETH-PERP";
 
 export interface PerpSimulationReport {
@@ -54,6 +56,10 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
     h.user(user, BigInt(random.int(50, 5_000)) * 1_000_000n);
     h.user(user, BigInt(random.int(50, 2_000)) * 1_000_000n, "demo");
   }
+  // The labelled market maker trades like a user; its real margin comes from operator funding
+  // (credit_deposit, then fund_perp_market_maker), its demo margin from the faucet.
+  h.user(MAKER, BigInt(random.int(500, 5_000)) * 1_000_000n);
+  h.user(MAKER, BigInt(random.int(500, 5_000)) * 1_000_000n, "demo");
   const prices: Record<string, number> = { [PERP]: 500_000, [ETH]: 300_000 };
   const tick = (marketId: string): void => {
     const violent = random.chance(0.25);
@@ -69,7 +75,7 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
   let spreadSteps = 0;
   for (let step = 0; step < steps; step++) {
     const mode: Mode = random.chance(0.2) ? "demo" : "real";
-    const owner = random.pick(USERS);
+    const owner = random.pick(OWNERS);
     const roll = random.next();
     const marketId = random.chance(0.7) ? PERP : ETH;
     const priceTicks = prices[marketId]!;
@@ -144,15 +150,36 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
     } else if (roll < 0.96) {
       // Money in and out of the contract wallet (out is limited by open cross positions).
       const out = random.chance(0.6);
-      ok = h.tryRun({
-        type: "transfer_wallet",
-        ownerId: owner,
-        mode,
-        assetId: "USDT",
-        amount: BigInt(random.int(1, 500)) * 1_000_000n,
-        sourceWallet: out ? "contract" : "fund",
-        targetWallet: out ? "fund" : "contract",
-      } as never).result.ok;
+      const amount = BigInt(random.int(1, 500)) * 1_000_000n;
+      if (owner === MAKER && mode === "real" && !out) {
+        // The operator tops up the market maker's margin (refused once its fund wallet is dry).
+        h.tryRun({
+          type: "credit_deposit",
+          ownerId: MAKER,
+          mode,
+          assetId: "USDT",
+          amount: amount / 2n,
+          reference: `mm-${step}`,
+          operatorId: "op-1",
+        } as never);
+        ok = h.tryRun({
+          type: "fund_perp_market_maker",
+          assetId: "USDT",
+          amount,
+          reference: `mm-${step}`,
+          reason: "market maker margin",
+          operatorId: "op-1",
+        } as never).result.ok;
+      } else
+        ok = h.tryRun({
+          type: "transfer_wallet",
+          ownerId: owner,
+          mode,
+          assetId: "USDT",
+          amount,
+          sourceWallet: out ? "contract" : "fund",
+          targetWallet: out ? "fund" : "contract",
+        } as never).result.ok;
     } else if (roll < 0.97) {
       ok = h.tryRun({ type: "reset_demo", ownerId: owner, mode: "demo" } as never).result.ok;
     } else {

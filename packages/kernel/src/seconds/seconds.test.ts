@@ -331,6 +331,17 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
   close_perp_position: (c) => [{ type: "close_perp_position", ...perpUser(c) }],
   reverse_perp_position: (c) => [{ type: "reverse_perp_position", ...perpUser(c) }],
   close_all_perp: (c) => [{ type: "close_all_perp", ...stamp(c), ownerId: "1", mode: "real" }],
+  fund_perp_market_maker: (c) => [
+    {
+      type: "fund_perp_market_maker",
+      ...stamp(c),
+      assetId: "USDT",
+      amount: 1_000_000n,
+      reference: "r1",
+      reason: "margin",
+      operatorId: null,
+    },
+  ],
   // Savings move the user's and the savings accounts' money, never the house's reservation.
   savings_define_plan: (c) => [c.savingsPlan("p1", { cycleDays: 1 })],
   savings_fund_yield: (c) => [c.savingsFund("USDT", 1_000_000n), c.savingsFund("USDT", 1n, "demo")],

@@ -19,6 +19,7 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "POST /api/v1/operator/deposits": finance,
   "POST /api/v1/operator/house/deposits": finance,
   "POST /api/v1/operator/market-maker/funding": finance,
+  "POST /api/v1/operator/market-maker/perp-funding": finance,
   "POST /api/v1/operator/savings/yield": finance,
   "POST /api/v1/operator/stocks/inventory": finance,
   // Loans: finance decides applications and funds the pool; products are configuration.

@@ -305,3 +305,60 @@ export class MarketMakerFunding {
     return { credited: true, duplicate: duplicate ?? false };
   }
 }
+
+/**
+ * Margin for the market maker's real perpetual quotes: the operator moves its operator-funded
+ * real inventory (see `fund`) into its real contract wallet by the journaled
+ * `fund_perp_market_maker` (kernel type 42), naming the operator, a reference and a reason.
+ * The user-style wallet transfer stays refused for system owners in real mode.
+ */
+export function perpFundingCommand(
+  body: { id: string; assetId: string; reference: string; reason: string },
+  amount: bigint,
+  operatorId: string | null,
+): Unstamped<Command> {
+  return {
+    type: "fund_perp_market_maker",
+    id: `mm:perp-fund:real:${body.id}`,
+    assetId: body.assetId,
+    amount,
+    reference: body.reference,
+    reason: body.reason,
+    operatorId,
+  };
+}
+
+export class PerpMarketMakerFunding {
+  constructor(private readonly engine: KernelGateway) {}
+
+  /** Moves real inventory into the contract wallet (idempotent by `body.id`). */
+  async fund(
+    body: { id: string; assetId: string; amount: string; reference: string; reason: string },
+    operatorId: string | null,
+  ): Promise<{ funded: true; duplicate: boolean }> {
+    // Only a perpetual's quote asset is margin; anything else is refused before the journal.
+    const asset = this.engine.query((s) =>
+      [...s.perp.markets.values()].some((m) => m.params.quoteAssetId === body.assetId)
+        ? getAssets(s).find((a) => a.assetId === body.assetId)
+        : undefined,
+    );
+    const amount = asset ? parseAmount(body.amount, asset.scale) : undefined;
+    if (!asset || !amount?.ok || amount.value <= 0n) {
+      throw new AppError("validation_failed", [
+        {
+          path: asset ? "body.amount" : "body.assetId",
+          message: asset ? "amount_invalid" : "asset_not_found",
+        },
+      ]);
+    }
+    const { result, duplicate } = await this.engine.submit(
+      perpFundingCommand(body, amount.value, operatorId ?? "operator"),
+    );
+    if (!result.ok) {
+      if (result.code === "insufficient_balance") throw new AppError("insufficient_balance");
+      const path = result.code === "asset_not_found" ? "body.assetId" : "body";
+      throw new AppError("validation_failed", [{ path, message: result.code }]);
+    }
+    return { funded: true, duplicate: duplicate ?? false };
+  }
+}

@@ -51,6 +51,12 @@ export function positionViewOf(
     size === 0n
       ? null
       : formatAmount((p.entryCost * step.units * 100n) / (lots * p.tickLotUnits), step.scale + 2);
+  // The PnL of closing the whole position at a trigger price (the estimated profit of spec §3).
+  const pnlAt = (ticks: bigint | null) => {
+    if (ticks === null || size === 0n) return null;
+    const value = lots * ticks * p.tickLotUnits;
+    return money(size > 0n ? value - p.entryCost : p.entryCost - value);
+  };
   return {
     marketId: p.marketId,
     mode: p.mode,
@@ -72,6 +78,8 @@ export function positionViewOf(
     liquidationPrice: p.liquidationTicks === null ? null : priceOfTicks(p.liquidationTicks, step),
     takeProfitPrice: p.takeProfitTicks === null ? null : priceOfTicks(p.takeProfitTicks, step),
     stopLossPrice: p.stopLossTicks === null ? null : priceOfTicks(p.stopLossTicks, step),
+    takeProfitPnl: pnlAt(p.takeProfitTicks),
+    stopLossPnl: pnlAt(p.stopLossTicks),
     debt: money(p.debt),
   };
 }

@@ -72,8 +72,9 @@ const owner = systemOwners.marketMaker;
  * The labelled market maker on the perpetual books (`system:market_maker`, as on spot): a few
  * post-only levels each side around the mark, through ordinary commands, margined from its own
  * contract wallet. Its positions and fills are like anyone's. Demo: funded once from the demo
- * faucet. Real: the kernel refuses a system owner's wallet transfer in real mode, so its real
- * orders are refused for margin and real books are what users make them (see decisions.md).
+ * faucet. Real: the kernel refuses a system owner's wallet transfer in real mode; the operator
+ * funds its real contract wallet by `POST /api/v1/operator/market-maker/perp-funding` (kernel
+ * `fund_perp_market_maker`), and until then it skips the real books (see decisions.md).
  */
 export class PerpMarketMaker {
   private readonly quoted = new Map<string, { markTicks: bigint; atMs: number; orders: number }>();

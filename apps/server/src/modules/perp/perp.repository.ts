@@ -89,6 +89,26 @@ export class PerpRepository {
   }
 
   /**
+   * The latest trades of a perpetual book (the taker's fill rows, newest first): one row per
+   * trade, with the mark's tick ids.
+   */
+  async recentTrades(marketId: string, mode: string, limit: number): Promise<PerpRecordRow[]> {
+    const rows = await sql<Raw>`
+      SELECT id::text AS id, market_id, at_ms::text AS at_ms, tick_ids, data
+      FROM rm_perp_records
+      WHERE market_id = ${marketId} AND mode = ${mode} AND kind = 'fill'
+        AND ref LIKE '%:taker'
+      ORDER BY id DESC LIMIT ${limit}`.execute(this.database.db);
+    return rows.rows.map((r) => ({
+      id: BigInt(r.id as string),
+      marketId: r.market_id as string,
+      atMs: Number(r.at_ms),
+      tickIds: JSON.parse(r.tick_ids as string) as string[],
+      data: JSON.parse(r.data as string) as Record<string, unknown>,
+    }));
+  }
+
+  /**
    * Each user account's net perpetual result in real money since `fromMs`: realised PnL, fees,
    * liquidation fees, funding and negative-balance cover on its contract wallet (system owners
    * left out). Returns how many accounts had any and how many of them lost money.

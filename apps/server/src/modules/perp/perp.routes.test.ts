@@ -14,8 +14,9 @@ import { describeEachDatabase } from "../../testing/databases.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
-import { defaultPerpMarkets } from "./perp.markets.ts";
+import { defaultPerpMarkets, PerpMarketMaker } from "./perp.markets.ts";
 import { operatorPayload } from "../../testing/operator-reason.ts";
+import { realFundingCommand } from "../market-maker/market-maker.service.ts";
 
 const operator = { authorization: "Bearer operator-token" };
 
@@ -418,5 +419,104 @@ describeEachDatabase("perpetuals API", (database) => {
     expect(incoming.statusCode, incoming.body).toBe(200);
     expect(incoming.json().data).toMatchObject({ status: "cancelled", filledContracts: 0 });
     await call("DELETE", `/api/v1/perp/orders/${orderId}`, { user: "demo" });
+  });
+
+  it("operator: funds the market maker's real contract wallet, which then quotes the real book", async () => {
+    const mm = "system:market_maker";
+    const maker = new PerpMarketMaker(running.engine, { modes: ["real"], levels: 2 });
+    const realQuotes = () =>
+      query((s) => s.perp.orders.size) > 0
+        ? [...query((s) => s.perp.orders.values())].filter(
+            (o) => o.account.owner.ownerId === mm && o.account.side.mode === "real",
+          ).length
+        : 0;
+    await maker.refresh(nowMs + 1);
+    expect(realQuotes()).toBe(0);
+    const fund = (payload: Record<string, unknown>, headers: object = operator) =>
+      app.inject({
+        method: "POST",
+        url: "/api/v1/operator/market-maker/perp-funding",
+        headers: headers as Record<string, string>,
+        payload,
+      });
+    const good = {
+      id: "perp-fund-1",
+      assetId: "USDT",
+      amount: "100000",
+      reference: "bank-mm-1",
+      reason: "margin for real perpetual quotes",
+    };
+    // Nothing to move yet: the operator has not funded the market maker's real inventory.
+    const empty = await fund({ ...good, id: "perp-fund-0" });
+    expect(empty.statusCode, empty.body).toBe(422);
+    expect(empty.json().error).toBe("insufficient_balance");
+    await submit(realFundingCommand("USDT", 200_000_000_000n, "bank-mm-1", "operator", "pf1"));
+    const before = query((s) => getBalance(s, mm, "real", "contract", "USDT"));
+    const bad: [Record<string, unknown>, object, number][] = [
+      [{ ...good, id: "perp-bad-anon" }, {}, 401],
+      [good, { authorization: `Bearer ${users.a!.token}` }, 401],
+      [{ ...good, amount: "-5" }, operator, 400],
+      [{ ...good, amount: "0" }, operator, 400],
+      [{ ...good, amount: "1.0000001" }, operator, 400],
+      [{ ...good, amount: "9".repeat(40) }, operator, 400],
+      [{ ...good, assetId: "BTC" }, operator, 400],
+      [{ ...good, reason: "" }, operator, 400],
+      [{ ...good, reason: "x".repeat(501) }, operator, 400],
+      [{ ...good, reference: "" }, operator, 400],
+      [{ ...good, extra: 1 }, operator, 400],
+    ];
+    for (const [index, [payload, headers, status]] of bad.entries()) {
+      const response = await fund({ ...payload, id: `perp-bad-${index}` }, headers);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(status);
+    }
+    const sized = await app.inject({
+      method: "POST",
+      url: "/api/v1/operator/market-maker/perp-funding",
+      headers: { ...operator, "content-type": "application/json" },
+      payload: JSON.stringify({ ...good, reason: "x".repeat(3_000) }),
+    });
+    expect(sized.statusCode).toBe(413);
+    expect(query((s) => getBalance(s, mm, "real", "contract", "USDT"))).toEqual(before);
+    const french = await app.inject({
+      method: "POST",
+      url: "/api/v1/operator/market-maker/perp-funding",
+      headers: { ...operator, "x-lang": "fr" },
+      payload: { ...good, amount: "-1" },
+    });
+    expect(french.json().message).not.toBe((await fund({ ...good, amount: "-1" })).json().message);
+    const funded = await fund(good);
+    expect(funded.statusCode, funded.body).toBe(200);
+    expect(funded.json().data).toEqual({ funded: true, duplicate: false });
+    expect((await fund(good)).json().data.duplicate).toBe(true);
+    expect(query((s) => getBalance(s, mm, "real", "contract", "USDT")).available).toBe(
+      before.available + 100_000_000_000n,
+    );
+    expect(query((s) => getBalance(s, mm, "real", "fund", "USDT")).available).toBe(
+      100_000_000_000n,
+    );
+    await recordTick("30010");
+    await maker.refresh(nowMs + 100_000);
+    expect(realQuotes()).toBe(4);
+
+    // The public book: depth best first and the latest trades with their tick ids.
+    await settled();
+    const book = await call("GET", "/api/v1/perp/markets/BTC-PERP/book?mode=real&levels=5");
+    expect(book.statusCode, book.body).toBe(200);
+    const data = book.json().data;
+    expect(data.bids.length).toBeGreaterThanOrEqual(2);
+    expect(data.asks.length).toBeGreaterThanOrEqual(2);
+    expect(Number(data.bids[0].price)).toBeGreaterThan(Number(data.bids[1].price));
+    expect(Number(data.asks[0].price)).toBeLessThan(Number(data.asks[1].price));
+    expect(data.trades.length).toBeGreaterThan(0);
+    expect(data.trades[0].tickIds.length).toBeGreaterThan(0);
+    for (const [url, status] of [
+      ["/api/v1/perp/markets/NOPE-PERP/book", 404],
+      ["/api/v1/perp/markets/btc perp/book", 400],
+      ["/api/v1/perp/markets/BTC-PERP/book?levels=0", 400],
+      ["/api/v1/perp/markets/BTC-PERP/book?levels=51", 400],
+      ["/api/v1/perp/markets/BTC-PERP/book?mode=fake", 400],
+    ] as const) {
+      expect((await call("GET", url)).statusCode, url).toBe(status);
+    }
   });
 });

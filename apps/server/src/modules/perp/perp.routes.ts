@@ -8,9 +8,11 @@ import {
   perpFills,
   perpForcedEvents,
   perpFundingHistory,
+  perpBook,
   perpMarkets,
   perpOpenOrders,
   perpOrderHistory,
+  perpMarketMakerFundingEndpoint,
   perpPositions,
   placePerpOrder,
   reversePerpPosition,
@@ -31,6 +33,7 @@ import {
   type PerpMarketConfig,
 } from "./perp.markets.ts";
 import { PerpRepository } from "./perp.repository.ts";
+import { PerpMarketMakerFunding } from "../market-maker/market-maker.service.ts";
 import {
   PerpService,
   type PerpEngine,
@@ -109,6 +112,10 @@ export const perpModule: FastifyPluginAsync<PerpModuleOptions> = async (app, opt
     disclosure: await service.disclosure(),
   }));
 
+  defineRoute(app, perpBook, { perIp: { max: 600, windowMs: minute } }, async ({ params, query }) =>
+    service.book(query.mode, params.marketId, query.levels),
+  );
+
   defineRoute(app, perpPositions, read, async ({ user }) => {
     if (!enabled) return { items: [], wallet: [] };
     return { items: service.positions(session(user)), wallet: service.wallet(session(user)) };
@@ -179,4 +186,9 @@ export const perpModule: FastifyPluginAsync<PerpModuleOptions> = async (app, opt
     await confirmed(user, body.tradePassword);
     return service.closeAll(session(user), body.requestId);
   });
+  // The operator's margin for the market maker's real quotes (kernel type 42, journaled).
+  const makerFunding = new PerpMarketMakerFunding(engine);
+  defineRoute(app, perpMarketMakerFundingEndpoint, { bodyBytes: 2_048 }, ({ body, request }) =>
+    makerFunding.fund(body, request.operatorAccount?.id ?? null),
+  );
 };

@@ -6,6 +6,8 @@ import type {
   PerpMarketView,
   PerpOrderView,
   PerpPositionView,
+  PerpTradeView,
+  WsPerpFunding,
   WsPerpMark,
   WsPerpOrder,
   WsPerpPosition,
@@ -13,6 +15,7 @@ import type {
 import {
   formatAmount,
   getBalance,
+  getPerpDepth,
   getPerpMarkets,
   getPerpOpenOrders,
   getPerpPositionFigures,
@@ -56,13 +59,13 @@ export interface PerpStreamSink {
     userId: string,
     mode: Mode,
     stream: "perp",
-    build: () => WsPerpPosition | WsPerpOrder | WsPerpMark,
+    build: () => WsPerpPosition | WsPerpOrder | WsPerpMark | WsPerpFunding,
   ): void;
 }
 
 export interface PerpServiceOptions {
   engine: PerpEngine;
-  repository: Pick<PerpRepository, "orders" | "records" | "realNetByAccount">;
+  repository: Pick<PerpRepository, "orders" | "records" | "realNetByAccount" | "recentTrades">;
   now: () => number;
   /** False: the deployment switched perpetuals off (PERP_ENABLED=false). */
   enabled: boolean;
@@ -121,6 +124,27 @@ export class PerpService {
         if (p.sizeLots === 0n) set.delete(p.ownerId);
         else set.add(p.ownerId);
         if (!p.ownerId.startsWith("system:")) changed.add(`${p.mode}|${p.ownerId}|${p.marketId}`);
+      } else if (event.type === "perp_funding_settled" && streams && !applied.replay) {
+        // Each payer and receiver hears of their payment, with the rate, mark and tick ids.
+        const terms = this.terms(event.mode).get(event.marketId);
+        if (!terms) continue;
+        for (const payment of event.payments) {
+          if (payment.ownerId.startsWith("system:")) continue;
+          const message: WsPerpFunding = {
+            type: "perp_funding",
+            stream: "perp",
+            data: {
+              marketId: event.marketId,
+              atMs: applied.command.atMs,
+              rate: rateOfE8(event.rateE8),
+              markPrice: priceOfTicks(event.markTicks, terms.step),
+              contracts: String(payment.sizeLots),
+              amount: formatAmount(payment.amount, terms.info.quoteScale),
+              tickIds: event.tickIds,
+            },
+          };
+          streams.publishPrivate(payment.ownerId, event.mode, "perp", () => message);
+        }
       } else if (event.type === "perp_mark" && streams && !applied.replay) {
         const holders = this.holders.get(`${event.marketId}|${event.mode}`);
         if (!holders || holders.size === 0) continue;
@@ -168,6 +192,33 @@ export class PerpService {
 
   private guard(): void {
     if (!this.options.enabled) throw new AppError("perp_disabled");
+  }
+
+  /** A book's depth (best first, contracts per level) and its latest trades. */
+  async book(mode: Mode, marketId: string, levels: number) {
+    this.guard();
+    const terms = this.terms(mode).get(marketId);
+    const depth = this.options.engine.query((s) => getPerpDepth(s, marketId, mode, levels));
+    if (!terms || !depth) throw new AppError("perp_market_not_found");
+    const level = (l: { priceTicks: number; quantityLots: number }) => ({
+      price: priceOfTicks(l.priceTicks, terms.step),
+      contracts: l.quantityLots,
+    });
+    const rows = await this.options.repository.recentTrades(marketId, mode, 30);
+    return {
+      marketId,
+      bids: depth.bids.map(level),
+      asks: depth.asks.map(level),
+      trades: rows.map((r): PerpTradeView => ({
+        fillId: Number(r.data.fillId),
+        price: priceOfTicks(BigInt(r.data.priceTicks as number), terms.step),
+        contracts: r.data.quantityLots as number,
+        takerSide: r.data.side as "buy" | "sell",
+        liquidation: r.data.liquidation === true,
+        atMs: r.atMs,
+        tickIds: r.tickIds,
+      })),
+    };
   }
 
   markets(mode: Mode): PerpMarketView[] {
@@ -266,6 +317,8 @@ export class PerpService {
       liquidationPrice: null,
       takeProfitPrice: null,
       stopLossPrice: null,
+      takeProfitPnl: null,
+      stopLossPnl: null,
       debt: "0",
     };
   }

@@ -3,6 +3,7 @@ import { endpointTable } from "../../../lib/api-endpoints.ts";
 /** The endpoints perpetual contracts call (contract: perp.ts). */
 export const perpEndpoints = endpointTable({
   perpMarkets: { method: "GET", path: "/api/v1/perp/markets", auth: "none" },
+  perpBook: { method: "GET", path: "/api/v1/perp/markets/:marketId/book", auth: "none" },
   perpPositions: { method: "GET", path: "/api/v1/perp/positions", auth: "user" },
   placePerpOrder: { method: "POST", path: "/api/v1/perp/orders", auth: "user" },
   cancelPerpOrder: { method: "DELETE", path: "/api/v1/perp/orders/:orderId", auth: "user" },

@@ -16,10 +16,13 @@ export const perpKeys = {
   positions: () => [...perpKeys.all, "positions"] as const,
   openOrders: () => [...perpKeys.all, "open-orders"] as const,
   history: (kind: string) => [...perpKeys.all, "history", kind] as const,
+  book: (mode: Mode, marketId: string) => [...perpKeys.all, "book", mode, marketId] as const,
 };
 
 export const fetchPerpMarkets = (mode: Mode) =>
   callEndpoint(perpEndpoints.perpMarkets, { query: { mode } });
+export const fetchPerpBook = (marketId: string, mode: Mode, levels: number) =>
+  callEndpoint(perpEndpoints.perpBook, { params: { marketId }, query: { mode, levels } });
 export const fetchPerpPositions = () => callEndpoint(perpEndpoints.perpPositions);
 export const fetchPerpOpenOrders = () => callEndpoint(perpEndpoints.perpOpenOrders, { query: {} });
 export const fetchPerpOrderHistory = (query: Page = {}) =>

@@ -28,6 +28,7 @@ import {
   tickRoute,
 } from "../api/perp-api.ts";
 import { bpsText, estimateOrder, percentOfFraction } from "../lib/perp-math.ts";
+import { PerpBook } from "./perp-book.tsx";
 import { PerpHistory } from "./perp-history.tsx";
 import { PerpPositions } from "./perp-positions.tsx";
 import { ConfirmSheet } from "./perp-sheet.tsx";
@@ -114,9 +115,16 @@ export function PerpPage({
       if (message.type === "perp_position" || message.type === "perp_order") {
         void queryClient.invalidateQueries({ queryKey: perpKeys.positions() });
         void queryClient.invalidateQueries({ queryKey: perpKeys.openOrders() });
+      } else if (message.type === "perp_mark") {
+        // A new mark: the market's figures and every position's PnL, risk and liquidation.
+        void queryClient.invalidateQueries({ queryKey: perpKeys.markets(mode) });
+        void queryClient.invalidateQueries({ queryKey: perpKeys.positions() });
+      } else if (message.type === "perp_funding") {
+        void queryClient.invalidateQueries({ queryKey: perpKeys.positions() });
+        void queryClient.invalidateQueries({ queryKey: perpKeys.history("funding") });
       }
     });
-  }, [session, queryClient]);
+  }, [session, queryClient, mode]);
   const [marketId, setMarketId] = useState<string | undefined>();
   const [side, setSide] = useState<"buy" | "sell">("buy");
   const [orderType, setOrderType] = useState<OrderType>("market");
@@ -266,6 +274,16 @@ export function PerpPage({
         </dd>
       </dl>
       {chart?.({ instrumentId: market.instrumentId, priceScale: 2 })}
+      <PerpBook
+        marketId={market.marketId}
+        instrumentId={market.instrumentId}
+        mode={mode}
+        markPrice={market.markPrice}
+        onPick={(picked) => {
+          setOrderType("limit");
+          setPrice(picked);
+        }}
+      />
 
       {session ? (
         <p data-testid="perp-wallet">
@@ -402,6 +420,7 @@ export function PerpPage({
             positions={allPositions}
             orders={openOrders.data?.items ?? []}
             real={!demo}
+            referencePrice={(id) => data.items.find((m) => m.marketId === id)?.indexPrice ?? null}
           />
           <PerpHistory
             instrumentOf={(id) => data.items.find((m) => m.marketId === id)?.instrumentId ?? id}

@@ -28,10 +28,13 @@ export function PerpPositions({
   positions,
   orders,
   real,
+  referencePrice,
 }: {
   positions: PerpPositionView[];
   orders: PerpOrderView[];
   real: boolean;
+  /** The market's reference (index) price from the tape. */
+  referencePrice: (marketId: string) => string | null;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -147,6 +150,10 @@ export function PerpPositions({
             <dd>
               <Amount value={p.markPrice ?? undefined} />
             </dd>
+            <dt>{t("perp.positions.referencePrice")}</dt>
+            <dd data-testid="perp-reference-price">
+              <Amount value={referencePrice(p.marketId) ?? undefined} />
+            </dd>
             <dt>{t("perp.positions.liquidationPrice")}</dt>
             <dd data-testid="perp-liquidation-price">
               {p.liquidationPrice === null ? (
@@ -173,6 +180,11 @@ export function PerpPositions({
             <dt>{t("perp.positions.tpsl")}</dt>
             <dd data-testid="perp-position-tpsl">
               {p.takeProfitPrice ?? "—"} / {p.stopLossPrice ?? "—"}
+            </dd>
+            <dt>{t("perp.positions.estimatedProfit")}</dt>
+            <dd data-testid="perp-position-tpsl-pnl">
+              {p.takeProfitPnl === null ? "—" : <Amount value={p.takeProfitPnl} />} /{" "}
+              {p.stopLossPnl === null ? "—" : <Amount value={p.stopLossPnl} />} {p.asset}
             </dd>
           </dl>
           <div className="seconds-buttons">
