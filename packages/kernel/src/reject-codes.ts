@@ -130,6 +130,10 @@ export const rejectCodes = [
   "loan_not_found",
   "loan_not_pending",
   "loan_not_active",
+  "referral_self",
+  "referral_exists",
+  "referral_product_invalid",
+  "referral_rebate_invalid",
 ] as const;
 
 /** One of the stable rejection codes above. */

@@ -146,6 +146,11 @@ export const errorCodeByRejectCode = {
   loan_not_found: "loan_not_found",
   loan_not_pending: "loan_state_invalid",
   loan_not_active: "loan_state_invalid",
+  // Links are made by the server at sign-up; rebate shares are validated by the contract first.
+  referral_self: "command_rejected",
+  referral_exists: "command_rejected",
+  referral_product_invalid: "validation_failed",
+  referral_rebate_invalid: "validation_failed",
 } as const satisfies Record<RejectCode, ErrorCode>;
 
 export function errorCodeOf(code: RejectCode): ErrorCode {
