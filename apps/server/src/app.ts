@@ -231,7 +231,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.engine) await app.register(operatorModule, { engine: deps.engine, users: auth });
   await app.register(authModule, { auth, publicUrl: deps.publicUrl, port: deps.port });
   await app.register(noticesModule, { database, now });
-  await app.register(invitationsModule, { database, publicUrl: deps.publicUrl });
+  await app.register(invitationsModule, {
+    database,
+    publicUrl: deps.publicUrl,
+    engine: deps.engine,
+    now,
+  });
   await app.register(newsModule, { database, now });
   if (deps.market) {
     await app.register(marketModule, { market: deps.market, now, publicUrl: deps.publicUrl });

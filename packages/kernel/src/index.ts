@@ -19,7 +19,7 @@ export type * from "./savings/types.ts";
 export type * from "./stocks/types.ts";
 export type * from "./loans/types.ts";
 export type * from "./referral/types.ts";
-export { inviterOf as referralInviterOf } from "./referral/state.ts";
+export { inviterOf as referralInviterOf, referralShares } from "./referral/state.ts";
 export { rebateOf as referralRebateOf } from "./referral/rebate.ts";
 export { systemOwners } from "./types.ts";
 export type { KernelState, KernelSlices } from "./state.ts";

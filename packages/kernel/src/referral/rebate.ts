@@ -62,5 +62,6 @@ export function payRebate(
     fee,
     rebate,
     postingSeq,
+    atMs: state.nowMs,
   });
 }

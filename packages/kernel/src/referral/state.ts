@@ -34,3 +34,12 @@ export function inviterOf(
 ): string | null {
   return state.referral.inviters.get(mode + "|" + inviteeId) ?? null;
 }
+
+/** The rebate shares in force in `mode`, in basis points per product (0: none). */
+export function referralShares(
+  state: { referral: ReferralState },
+  mode: Mode,
+): Record<FeeProduct, number> {
+  const share = (product: FeeProduct) => state.referral.rebateBps.get(mode + "|" + product) ?? 0;
+  return { spot: share("spot"), perp: share("perp"), stocks: share("stocks") };
+}

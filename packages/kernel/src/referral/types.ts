@@ -49,6 +49,7 @@ export interface ReferralRebateEvent {
   fee: bigint;
   rebate: bigint;
   postingSeq: number;
+  atMs: number;
 }
 
 declare module "../types.ts" {
