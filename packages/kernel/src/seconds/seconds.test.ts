@@ -350,6 +350,8 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
   loans_decide: (c) => [c.loansDecide("c1", true)],
   loans_repay: (c) => [c.loansRepay("1", "c1", 1_000_000n)],
   loans_add_collateral: (c) => [c.loansAddCollateral("1", "c1", 1_000n)],
+  referral_link: (c) => [c.referralLink("2", "1")],
+  referral_configure: (c) => [c.referralConfigure("spot", 5_000)],
 };
 
 /** Every command type, in type-code order (the table has holes at unused codes). */
