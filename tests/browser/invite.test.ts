@@ -93,5 +93,5 @@ describe("invitations", () => {
     expect(await page.getByTestId("invite-rebate-totals").textContent()).toContain("BTC");
     expect(await page.getByTestId("invite-rebate-shares").textContent()).toContain("50");
     await expectAccessible("invite page with rebates");
-  });
+  }, 150_000);
 });
