@@ -183,6 +183,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Behind a load balancer, set trustProxy there; the default trusts nobody.
     trustProxy: false,
     forceCloseConnections: "idle",
+    // Start-up hooks read the database (settling withdrawals a crash interrupted, the chain
+    // adapter's first pass) while the first start's backfill keeps it busy; on a loaded machine
+    // that took longer than Fastify's default 10 s and the server exited instead of starting.
+    pluginTimeout: 120_000,
     ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
   });
   // First, so every answer carries them: API, errors, 404s, docs, the web app's files.
