@@ -67,22 +67,48 @@ describe("invitations", () => {
       operatorToken,
     );
     expect(shares.status, JSON.stringify(shares.json)).toBe(200);
+    // The friend buys from a seller at the last price (a limit sell rests there first).
+    const seller = await newUser();
     await credit(friend.user.id, "USDT", "1000");
-    const bought = await api(
-      "POST",
-      "/api/v1/spot/orders",
-      {
-        clientOrderId: `invite-${Date.now()}`,
-        instrumentId: "BTCUSDT",
-        side: "buy",
-        type: "market",
-        quoteAmount: "100",
-        tradePassword: "correct horse 1",
-      },
-      friend.token,
-    );
+    await credit(seller.user.id, "BTC", "1");
+    const ticker = await api<{ last: string }>("GET", "/api/v1/market/instruments/BTCUSDT/ticker");
+    const [whole, fraction = ""] = ticker.json.data.last.split(".");
+    const price = `${whole}.${(fraction + "00").slice(0, 2)}`;
+    const limit = (side: "buy" | "sell", session: typeof friend) =>
+      api(
+        "POST",
+        "/api/v1/spot/orders",
+        {
+          clientOrderId: `invite-${side}-${Date.now()}`,
+          instrumentId: "BTCUSDT",
+          side,
+          type: "limit",
+          price,
+          quantity: "0.001",
+          tradePassword: "correct horse 1",
+        },
+        session.token,
+      );
+    const sold = await limit("sell", seller);
+    expect(sold.status, JSON.stringify(sold.json)).toBe(200);
+    const bought = await limit("buy", friend);
     expect(bought.status, JSON.stringify(bought.json)).toBe(200);
+    await poll(
+      async () => {
+        // Slowly: the endpoint allows 60 calls a minute per user.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const after = await api<{ rebateRecords: unknown[] }>(
+          "GET",
+          "/api/v1/invitations/me",
+          undefined,
+          inviter.token,
+        );
+        return after.json.data?.rebateRecords.length ?? JSON.stringify(after.json);
+      },
+      { timeout: 15_000 },
+    ).toBe(1);
     await open("/invite", "fr");
+    await signIn(inviter);
     await poll(() => page.getByTestId("invite-rebate-records").count(), { timeout: 15_000 }).toBe(
       1,
     );

@@ -123,7 +123,7 @@ describeEachDatabase("referral rebates", (database) => {
       });
       expect(credited.statusCode, credited.body).toBe(200);
     }
-  });
+  }, 180_000);
   afterAll(async () => {
     await app?.close();
     await running?.close();
@@ -215,5 +215,21 @@ describeEachDatabase("referral rebates", (database) => {
       await call("GET", "/api/v1/invitations/me", { token: users.invitee.token })
     ).json();
     expect(own.data.rebateTotals).toEqual([]);
+  });
+
+  it("links in demo mode when the invitee first switches to demo; demo rebates stay demo", async () => {
+    const switched = await call("PUT", "/api/v1/me/mode", {
+      token: users.invitee.token,
+      payload: { mode: "demo" },
+    });
+    expect(switched.statusCode, switched.body).toBe(200);
+    const inviters = query((s) => s.referral.inviters);
+    expect(inviters.get(`demo|${users.invitee.id}`)).toBe(users.inviter.id);
+    // The real share does not apply to demo fees, and no demo rebate was paid.
+    const demo = (
+      await call("GET", "/api/v1/invitations/me", { token: users.inviter.token })
+    ).json().data;
+    expect(demo.rebateTotals).toHaveLength(1);
+    expect(query((s) => s.referral.rebateBps.has("demo|spot"))).toBe(false);
   });
 });
