@@ -3,9 +3,11 @@ import { describe, expect, it } from "vitest";
 import { artifactsDir } from "../harness.ts";
 import {
   api,
+  credit,
   expectAccessible,
   newUser,
   open,
+  operatorToken,
   page,
   poll,
   signIn,
@@ -16,7 +18,8 @@ import {
 /**
  * Issue 23, invitations, in French: the inviter's page shows the id, code, link and QR code;
  * the link opens registration with the code filled in; a friend registered with the code shows
- * up, masked, in the inviter's records. No rebate figures are shown (rebates are not built).
+ * up, masked, in the inviter's records. Then the operator sets a spot rebate share, the friend
+ * trades, and the inviter sees the rebate paid out of the friend's fee (total and record).
  */
 useTradingSuite();
 
@@ -32,7 +35,7 @@ describe("invitations", () => {
       inviter.token,
     );
     const { inviteCode, link } = me.json.data;
-    await newUser(inviteCode);
+    const friend = await newUser(inviteCode);
 
     await open("/invite", "fr");
     await signIn(inviter);
@@ -45,7 +48,9 @@ describe("invitations", () => {
     expect(await page.getByTestId("invite-records").textContent()).toMatch(/\+46\*{4}\d\d/);
     expect(await page.getByTestId("invite-records").textContent()).not.toContain("--");
     expect(await page.getByRole("img", { name: fr.invite.qrAlt }).count()).toBe(1);
-    expect(await page.locator("body").textContent()).not.toMatch(/rebate|remise|commission/i);
+    expect(await page.getByTestId("invite-rebate-shares").textContent()).toBe(
+      fr.invite.rebatesNone,
+    );
     await expectAccessible("invite page");
     await page.screenshot({ path: path.join(artifactsDir, "invite.png"), fullPage: true });
 
@@ -53,5 +58,66 @@ describe("invitations", () => {
     await poll(() => page.getByTestId("invite-code-input").locator("input").inputValue()).toBe(
       inviteCode,
     );
-  });
+
+    // The operator sets a spot share; the friend buys at market; the inviter sees the rebate.
+    const shares = await api(
+      "PUT",
+      "/api/v1/operator/referral/rebates",
+      { mode: "real", product: "spot", rebateBps: 5_000, reason: "browser test programme" },
+      operatorToken,
+    );
+    expect(shares.status, JSON.stringify(shares.json)).toBe(200);
+    // The friend buys from a seller at the last price (a limit sell rests there first).
+    const seller = await newUser();
+    await credit(friend.user.id, "USDT", "1000");
+    await credit(seller.user.id, "BTC", "1");
+    const ticker = await api<{ last: string }>("GET", "/api/v1/market/instruments/BTCUSDT/ticker");
+    const [whole, fraction = ""] = ticker.json.data.last.split(".");
+    const price = `${whole}.${(fraction + "00").slice(0, 2)}`;
+    const limit = (side: "buy" | "sell", session: typeof friend) =>
+      api(
+        "POST",
+        "/api/v1/spot/orders",
+        {
+          clientOrderId: `invite-${side}-${Date.now()}`,
+          instrumentId: "BTCUSDT",
+          side,
+          type: "limit",
+          price,
+          quantity: "0.001",
+          tradePassword: "correct horse 1",
+        },
+        session.token,
+      );
+    const sold = await limit("sell", seller);
+    expect(sold.status, JSON.stringify(sold.json)).toBe(200);
+    const bought = await limit("buy", friend);
+    expect(bought.status, JSON.stringify(bought.json)).toBe(200);
+    await poll(
+      async () => {
+        // Slowly: the endpoint allows 60 calls a minute per user.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const after = await api<{ rebateRecords: unknown[] }>(
+          "GET",
+          "/api/v1/invitations/me",
+          undefined,
+          inviter.token,
+        );
+        return after.json.data?.rebateRecords.length ?? JSON.stringify(after.json);
+      },
+      { timeout: 15_000 },
+    ).toBe(1);
+    await open("/invite", "fr");
+    await signIn(inviter);
+    await poll(() => page.getByTestId("invite-rebate-records").count(), { timeout: 15_000 }).toBe(
+      1,
+    );
+    expect(await page.getByTestId("invite-rebate-records").textContent()).toMatch(/\+46\*{4}\d\d/);
+    expect(await page.getByTestId("invite-rebate-records").textContent()).toContain(
+      fr.invite.product.spot,
+    );
+    expect(await page.getByTestId("invite-rebate-totals").textContent()).toContain("BTC");
+    expect(await page.getByTestId("invite-rebate-shares").textContent()).toContain("50");
+    await expectAccessible("invite page with rebates");
+  }, 150_000);
 });

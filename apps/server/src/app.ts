@@ -295,7 +295,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(residenceModule, { auth, gate: countryGate });
   await app.register(noticesModule, { database, now });
-  await app.register(invitationsModule, { database, publicUrl: deps.publicUrl });
+  await app.register(invitationsModule, {
+    database,
+    publicUrl: deps.publicUrl,
+    engine: deps.engine,
+    now,
+  });
   await app.register(newsModule, { database, now });
   if (deps.market) {
     await app.register(marketModule, { market: deps.market, now, publicUrl: deps.publicUrl });

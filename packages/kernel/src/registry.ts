@@ -16,6 +16,7 @@ import { loansModule } from "./loans/module.ts";
 import type { CommandCodecEntry, Handler, KernelModule } from "./module.ts";
 import { perpModule } from "./perp/module.ts";
 import { referenceModule } from "./reference/module.ts";
+import { referralModule } from "./referral/module.ts";
 import { scheduleModule } from "./schedule.ts";
 import { savingsModule } from "./savings/module.ts";
 import { secondsModule } from "./seconds/module.ts";
@@ -34,6 +35,7 @@ const modules = [
   savingsModule,
   stocksModule,
   loansModule,
+  referralModule,
 ] as const;
 
 /** Every module, in hook order. */

@@ -133,6 +133,10 @@ export const rejectCodes = [
   "trigger_would_fire_now",
   "self_trade_mode_invalid",
   "conditional_kind_invalid",
+  "referral_self",
+  "referral_exists",
+  "referral_product_invalid",
+  "referral_rebate_invalid",
 ] as const;
 
 /** One of the stable rejection codes above. */

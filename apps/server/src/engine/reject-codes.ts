@@ -150,6 +150,11 @@ export const errorCodeByRejectCode = {
   // The API validates these fields first; the kernel's codes are its own defence.
   self_trade_mode_invalid: "validation_failed",
   conditional_kind_invalid: "validation_failed",
+  // Links are made by the server at sign-up; rebate shares are validated by the contract first.
+  referral_self: "command_rejected",
+  referral_exists: "command_rejected",
+  referral_product_invalid: "validation_failed",
+  referral_rebate_invalid: "validation_failed",
 } as const satisfies Record<RejectCode, ErrorCode>;
 
 export function errorCodeOf(code: RejectCode): ErrorCode {

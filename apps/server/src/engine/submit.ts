@@ -1,4 +1,4 @@
-import { isOpen, type Mode, type RejectCode } from "@candor/kernel";
+import { isOpen, referralInviterOf, type Mode, type RejectCode } from "@candor/kernel";
 import { AppError } from "../http/app-error.ts";
 import type { CandorCommand, CandorEngine, Submitted } from "./kernel-port.ts";
 import { errorCodeOf } from "./reject-codes.ts";
@@ -76,6 +76,20 @@ export function accountOpener(engine: EngineSubmitQuery) {
       const opened = await openAccounts(engine, userId.toString(), mode);
       if (!opened.ok) {
         throw new Error(`opening ${mode} accounts of user ${userId} failed: ${opened.code}`);
+      }
+    },
+    async link(inviterId: bigint, inviteeId: bigint, mode: Mode): Promise<void> {
+      // Already linked in the kernel: no journal record.
+      if (engine.query((s) => referralInviterOf(s, mode, inviteeId.toString())) !== null) return;
+      const applied = await submit(engine, {
+        type: "referral_link",
+        id: `referral_link:${inviteeId}:${mode}`,
+        inviterId: inviterId.toString(),
+        inviteeId: inviteeId.toString(),
+        mode,
+      });
+      if (!applied.result.ok && applied.result.code !== "referral_exists") {
+        throw new Error(`linking user ${inviteeId} to ${inviterId} failed: ${applied.result.code}`);
       }
     },
   };

@@ -123,6 +123,19 @@ export interface ProjectableEvent {
 }
 
 /** One applied command with its events, as the engine publishes it. */
+/** A `referral_rebate` event as the projector reads it. */
+interface RebateShape {
+  postingSeq: number;
+  inviterId: string;
+  inviteeId: string;
+  mode: string;
+  product: string;
+  assetId: string;
+  fee: bigint;
+  rebate: bigint;
+  atMs: number;
+}
+
 export interface ProjectableCommand {
   sequence: bigint;
   events: readonly ProjectableEvent[];
@@ -265,6 +278,7 @@ export class ReadModelProjector {
     // The latest view of each stock order in the batch, and the stock fills.
     const stockOrders = new Map<number, { sequence: bigint; order: StockOrderShape }>();
     const stockFills: RawBuilder<unknown>[] = [];
+    const rebates: RawBuilder<unknown>[] = [];
     const patch = (orderId: number, sequence: bigint) => {
       let entry = orders.get(orderId);
       if (!entry) {
@@ -421,6 +435,13 @@ export class ReadModelProjector {
             }
             break;
           }
+          case "referral_rebate": {
+            const r = event as unknown as RebateShape;
+            rebates.push(
+              sql`(${r.postingSeq}, ${r.inviterId}, ${r.inviteeId}, ${r.mode}, ${r.product}, ${r.assetId}, ${String(r.fee)}, ${String(r.rebate)}, ${r.atMs}, ${seq})`,
+            );
+            break;
+          }
           case "tick_recorded": {
             const t = (event as unknown as { tick: TickShape }).tick;
             ticks.push(
@@ -541,6 +562,10 @@ export class ReadModelProjector {
         await sql`INSERT INTO rm_stock_fills (order_id, owner_id, mode, instrument_id, asset_id, side, origin, quantity, price, notional, commission, stamp_duty, net, released, tick_id, tick_price, filled_at_ms, sequence)
           VALUES ${sql.join(chunk)} ON CONFLICT (order_id) DO NOTHING`.execute(trx);
       }
+      for (const chunk of chunks(rebates)) {
+        await sql`INSERT INTO rm_referral_rebates (posting_seq, inviter_id, invitee_id, mode, product, asset_id, fee, rebate, at_ms, sequence)
+          VALUES ${sql.join(chunk)} ON CONFLICT (posting_seq) DO NOTHING`.execute(trx);
+      }
       if (!perp.empty) await perp.write(trx);
       await sql`INSERT INTO read_model_cursor (name, sequence) VALUES (${projectorName}, ${last})
         ON CONFLICT (name) DO UPDATE SET sequence = EXCLUDED.sequence`.execute(trx);
@@ -558,7 +583,7 @@ function chunks<T>(rows: T[], size = 1_000): T[][] {
 /** Empties every read model and its cursor (before a rebuild). */
 export async function clearReadModels(database: Database) {
   await database.execScript(
-    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM rm_seconds_contracts; DELETE FROM rm_savings_subscriptions; DELETE FROM rm_stock_orders; DELETE FROM rm_stock_fills; DELETE FROM rm_perp_orders; DELETE FROM rm_perp_records; DELETE FROM rm_spot_conditional_orders; DELETE FROM read_model_cursor",
+    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM rm_seconds_contracts; DELETE FROM rm_savings_subscriptions; DELETE FROM rm_stock_orders; DELETE FROM rm_stock_fills; DELETE FROM rm_perp_orders; DELETE FROM rm_perp_records; DELETE FROM rm_spot_conditional_orders; DELETE FROM rm_referral_rebates; DELETE FROM read_model_cursor",
   );
 }
 

@@ -1,10 +1,12 @@
 // Collecting a trading fee into the mode's fee account: the one place products move fees, so
-// that a later rebate (issue 23, docs/community-plan.md) can be paid out of the fee just
-// collected and never from anywhere else.
+// that the referral rebate (issue 23) is paid out of the fee just collected and never from
+// anywhere else: the rebate is a share (≤ 100 %) of this fee, posted from the same fee account
+// in the same command.
 
 import { accountOf, systemOwner } from "../ledger/accounts.ts";
 import { post, type PostingRefs } from "../ledger/post.ts";
 import type { Account } from "../ledger/state.ts";
+import { payRebate } from "../referral/rebate.ts";
 import type { PostingReason } from "../ledger/types.ts";
 import type { KernelState } from "../state.ts";
 import { systemOwners, type Mode } from "../types.ts";
@@ -28,12 +30,32 @@ export interface FeeInput {
 export function collectFee(state: KernelState, input: FeeInput): void {
   if (input.amount <= 0n) return;
   const fees = systemOwner(state, input.mode, systemOwners.fees);
+  const feeAccount = accountOf(state, fees, "fund", input.payer.assetId);
   post(state, {
     debit: input.payer,
-    credit: accountOf(state, fees, "fund", input.payer.assetId),
+    credit: feeAccount,
     amount: input.amount,
     debitHeld: input.debitHeld,
     reason: input.reason,
     refs: input.refs,
   });
+  payRebate(state, input.product, input.mode, input.payer.ownerId, feeAccount, input.amount, input.refs); // prettier-ignore
+}
+
+/**
+ * A product that posts its fee itself (perp takes it from margin or cash in one step) calls this
+ * right after, with the fee account it credited and the amount that was actually collected.
+ */
+export function rebateCollectedFee(
+  state: KernelState,
+  input: {
+    product: FeeProduct;
+    mode: Mode;
+    payerId: string;
+    feeAccount: Account;
+    amount: bigint;
+    refs?: PostingRefs;
+  },
+): void {
+  payRebate(state, input.product, input.mode, input.payerId, input.feeAccount, input.amount, input.refs); // prettier-ignore
 }

@@ -38,7 +38,8 @@ export type PostingReason =
   | "loans_pool_funding"
   | "loans_principal"
   | "loans_repayment"
-  | "loans_liquidation";
+  | "loans_liquidation"
+  | "referral_rebate";
 
 /**
  * One balanced movement of `amount` of `assetId`: the debit account loses it, the credit

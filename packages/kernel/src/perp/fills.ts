@@ -4,6 +4,7 @@
 import { assert } from "../assert.ts";
 import type { BookFill, BookListener } from "../book/types.ts";
 import { emit } from "../events.ts";
+import { rebateCollectedFee } from "../funds/fee.ts";
 import { release } from "../ledger/post.ts";
 import type { Account } from "../ledger/state.ts";
 import type { PostingReason } from "../ledger/types.ts";
@@ -169,6 +170,11 @@ function settleFill(state: KernelState, taker: PerpOrder, fill: BookFill): void 
     takerReason,
     takerRefs,
   );
+  // Trading fees (not the liquidation fee) rebate to an inviter out of the fee just taken.
+  const rebate = (account: PerpAccount, amount: bigint, refs: typeof makerRefs): void =>
+    rebateCollectedFee(state, { product: "perp", mode: side.mode, payerId: account.owner.ownerId, feeAccount: side.fees, amount, refs }); // prettier-ignore
+  rebate(maker.account, makerSide.fee, makerRefs);
+  if (takerReason === "perp_fee") rebate(taker.account, takerSide.fee, takerRefs);
   maker.filledLots += fill.quantityLots;
   taker.filledLots += fill.quantityLots;
   emit(state, {

@@ -397,6 +397,8 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
       quantityLots: 1,
     },
   ],
+  referral_link: (c) => [c.referralLink("2", "1")],
+  referral_configure: (c) => [c.referralConfigure("spot", 5_000)],
 };
 
 /** Every command type, in type-code order (the table has holes at unused codes). */

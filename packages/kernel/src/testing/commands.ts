@@ -633,4 +633,19 @@ export class CommandMaker {
   ): Command {
     return { type: "loans_add_collateral", ...this.next(), ownerId, mode, loanId, amount };
   }
+
+  referralLink(inviterId: string, inviteeId: string, mode: Mode = "real"): Command {
+    return { type: "referral_link", ...this.next(), inviterId, inviteeId, mode };
+  }
+
+  referralConfigure(product: string, rebateBps: number, mode: Mode = "real"): Command {
+    return {
+      type: "referral_configure",
+      ...this.next(),
+      mode,
+      product,
+      rebateBps,
+      operatorId: null,
+    };
+  }
 }

@@ -87,6 +87,12 @@ export interface SimulationOptions {
    * the stream (default false; off, no random number is drawn).
    */
   conditional?: boolean;
+  /**
+   * Link users as inviter and invitees in both modes and configure rebate shares for every
+   * product, so that the fees of spot (and stock, with `stocks`) trades pay rebates; now and then
+   * the shares change (default false; off, no random number is drawn).
+   */
+  referral?: boolean;
 }
 
 export interface SimulationReport {
@@ -109,6 +115,8 @@ export interface SimulationReport {
   loansClosed: number;
   /** Conditional orders that fired (conditional_triggered events). */
   conditionalsFired: number;
+  /** Rebates paid (referral_rebate events). */
+  rebates: number;
   rejections: Record<string, number>;
   hash: string;
 }
@@ -163,6 +171,7 @@ export function simulate(options: SimulationOptions): SimulationReport {
     loansLent: 0,
     loansClosed: 0,
     conditionalsFired: 0,
+    rebates: 0,
     rejections: {},
     hash: "",
   };
@@ -188,6 +197,7 @@ export function simulate(options: SimulationOptions): SimulationReport {
         if (event.type === "savings_subscription_ended") report.savingsEnded++;
         if (event.type === "stock_order_filled") report.stockFills++;
         if (event.type === "conditional_triggered") report.conditionalsFired++;
+        if (event.type === "referral_rebate") report.rebates++;
         if (event.type === "loan_changed" && event.change === "approved") report.loansLent++;
         if (
           event.type === "loan_changed" &&
@@ -297,6 +307,21 @@ export function simulate(options: SimulationOptions): SimulationReport {
         c.loansFund("USDT", 1_000_000_000n, "demo"),
       );
     }
+    if (options.referral === true) {
+      for (const mode of ["real", "demo"] as const) {
+        for (const [inviter, invitee] of [
+          ["1", "2"],
+          ["1", "3"],
+          ["2", "4"],
+          ["9", "5"],
+        ]) {
+          setup.push(c.referralLink(inviter!, invitee!, mode));
+        }
+        setup.push(c.referralConfigure("spot", 2_000, mode));
+        setup.push(c.referralConfigure("stocks", 5_000, mode));
+        setup.push(c.referralConfigure("perp", 1_000, mode));
+      }
+    }
     for (const command of setup) send(command, false);
     checkInvariants(state);
     const savingsIds: string[] = [];
@@ -323,7 +348,13 @@ export function simulate(options: SimulationOptions): SimulationReport {
                     ? fiatWithdrawalCommand(random, c, withdrawals, history.length)
                     : options.conditional === true && random.chance(0.2)
                       ? conditionalCommand(random, c, state)
-                      : randomCommand(random, c, state, history, openOrders, withdrawals);
+                      : options.referral === true && random.chance(0.02)
+                        ? c.referralConfigure(
+                            random.pick(["spot", "stocks"]),
+                            random.pick([0, 500, 2_000, 10_000]),
+                            random.pick(["real", "demo"] as const),
+                          )
+                        : randomCommand(random, c, state, history, openOrders, withdrawals);
       send(command, options.checkEveryStep !== false);
     }
     if (snapshotBytes === null) {

@@ -84,6 +84,16 @@ export class AuthRepository {
     return row?.id;
   }
 
+  /** Who invited `userId`, if anyone. */
+  async inviterIdOf(userId: bigint): Promise<bigint | null> {
+    const row = await this.db
+      .selectFrom("users")
+      .select("inviter_id")
+      .where("id", "=", userId)
+      .executeTakeFirst();
+    return row?.inviter_id ?? null;
+  }
+
   async userIdByInviteCode(inviteCode: string): Promise<bigint | undefined> {
     const row = await this.db
       .selectFrom("users")

@@ -46,6 +46,8 @@ const agreementVersion = "2026-11-1";
 /** Opens a user's ledger accounts for a mode (and grants demo money for "demo"); idempotent. */
 export interface AccountOpener {
   open(userId: bigint, mode: "real" | "demo"): Promise<void>;
+  /** Records the invitation in the kernel (for rebates), after the invitee's accounts opened. */
+  link?(inviterId: bigint, inviteeId: bigint, mode: "real" | "demo"): Promise<void>;
 }
 
 /** What the auth service works with; tests may pass fakes. */
@@ -577,6 +579,10 @@ export class AuthService {
 
   private async openAccounts(userId: bigint, mode: "real" | "demo") {
     await this.accounts?.open(userId, mode);
+    if (this.accounts?.link) {
+      const inviterId = await this.repository.inviterIdOf(userId);
+      if (inviterId !== null) await this.accounts.link(inviterId, userId, mode);
+    }
   }
 
   private async requireCaptcha(body: CaptchaFields) {

@@ -1,6 +1,7 @@
-import { myInvitationsInfo } from "@candor/contract";
+import { configureReferralRebates, myInvitationsInfo } from "@candor/contract";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { Database } from "../../db/database.ts";
+import type { EngineSubmitQuery } from "../../engine/submit.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { InvitationsRepository } from "./invitations.repository.ts";
 import { InvitationsService } from "./invitations.service.ts";
@@ -10,6 +11,9 @@ export interface InvitationsModuleOptions {
   database: Database;
   /** Public origin of the app (PUBLIC_URL): the origin of invite links when set. */
   publicUrl?: string;
+  /** The engine: rebate shares and asset scales; without it no rebates are shown or set. */
+  engine?: EngineSubmitQuery;
+  now?: () => number;
 }
 
 /** The signed-in user's invite code, link (with QR code) and invitation records. */
@@ -17,7 +21,11 @@ export const invitationsModule: FastifyPluginAsync<InvitationsModuleOptions> = a
   app,
   options,
 ) => {
-  const service = new InvitationsService(new InvitationsRepository(options.database));
+  const service = new InvitationsService(
+    new InvitationsRepository(options.database),
+    options.engine,
+    options.now ?? Date.now,
+  );
   const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
 
   /**
@@ -32,6 +40,10 @@ export const invitationsModule: FastifyPluginAsync<InvitationsModuleOptions> = a
     app,
     myInvitationsInfo,
     { perUser: { max: 60, windowMs: 60_000 } },
-    ({ query, request, user }) => service.me(user.id, origin(request), query.limit),
+    ({ query, request, user }) => service.me(user.id, user.mode, origin(request), query.limit),
+  );
+
+  defineRoute(app, configureReferralRebates, { bodyBytes: 1_024 }, ({ body, request }) =>
+    service.configure(body, request.operatorAccount?.id ?? null),
   );
 };

@@ -1,5 +1,10 @@
-import type { InvitationsMe } from "@candor/contract";
+import type { InvitationsMe, RebateProduct } from "@candor/contract";
+import { formatAmount, getAssets, referralShares, type Mode } from "@candor/kernel";
 import QRCode from "qrcode";
+import { AppError } from "../../http/app-error.ts";
+import type { EngineSubmitQuery } from "../../engine/submit.ts";
+import { submit } from "../../engine/submit.ts";
+import { errorCodeOf } from "../../engine/reject-codes.ts";
 import { maskName } from "../auth/auth.service.ts";
 import type { InvitationsRepository, InviteeRow } from "./invitations.repository.ts";
 
@@ -24,18 +29,44 @@ export function inviteLink(origin: string, inviteCode: string): string {
   return `${origin.replace(/\/+$/, "")}/#/register?invite=${encodeURIComponent(inviteCode)}`;
 }
 
-/** My invite code, link and the users who registered with it. */
-export class InvitationsService {
-  constructor(private readonly repository: InvitationsRepository) {}
+const dayMs = 86_400_000;
 
-  async me(userId: bigint, origin: string, limit: number): Promise<InvitationsMe> {
+/** The start of the UTC day and of the UTC month of `nowMs`. */
+export function periodStarts(nowMs: number): { dayMs: number; monthMs: number } {
+  const now = new Date(nowMs);
+  return {
+    dayMs: Math.floor(nowMs / dayMs) * dayMs,
+    monthMs: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1),
+  };
+}
+
+/** My invite code, link, the users who registered with it, and the rebates paid to me. */
+export class InvitationsService {
+  constructor(
+    private readonly repository: InvitationsRepository,
+    private readonly engine: EngineSubmitQuery | undefined,
+    private readonly now: () => number,
+  ) {}
+
+  private scales(): Map<string, number> {
+    const assets = this.engine?.query((s) => getAssets(s)) ?? [];
+    return new Map(assets.map((a) => [a.assetId, a.scale]));
+  }
+
+  async me(userId: bigint, mode: Mode, origin: string, limit: number): Promise<InvitationsMe> {
     const inviteCode = await this.repository.inviteCode(userId);
     const link = inviteLink(origin, inviteCode);
-    const [invitedCount, invitees, qrSvg] = await Promise.all([
+    const { dayMs: today, monthMs } = periodStarts(this.now());
+    const [invitedCount, invitees, qrSvg, totals, rebates] = await Promise.all([
       this.repository.inviteeCount(userId),
       this.repository.invitees(userId, limit),
       QRCode.toString(link, { type: "svg", errorCorrectionLevel: "M", margin: 2 }),
+      this.repository.rebateTotals(userId, mode, today, monthMs),
+      this.repository.rebates(userId, mode, limit),
     ]);
+    const scales = this.scales();
+    const amount = (assetId: string, units: string) =>
+      formatAmount(BigInt(units), scales.get(assetId) ?? 0);
     return {
       userId: String(userId),
       inviteCode,
@@ -46,6 +77,43 @@ export class InvitationsService {
         account: maskAccount(row),
         joinedAt: row.created_at.toISOString(),
       })),
+      rebateTotals: totals.map((row) => ({
+        asset: row.asset_id,
+        total: amount(row.asset_id, row.total),
+        today: amount(row.asset_id, row.today),
+        month: amount(row.asset_id, row.month),
+      })),
+      rebateRecords: rebates.map((row) => ({
+        account: maskAccount(row),
+        product: row.product,
+        asset: row.asset_id,
+        fee: amount(row.asset_id, row.fee),
+        rebate: amount(row.asset_id, row.rebate),
+        paidAt: new Date(Number(row.at_ms)).toISOString(),
+      })),
+      rebateShares: this.shares(mode),
     };
+  }
+
+  private shares(mode: Mode): Record<RebateProduct, number> {
+    return this.engine?.query((s) => referralShares(s, mode)) ?? { spot: 0, perp: 0, stocks: 0 };
+  }
+
+  /** Operator: sets one product's rebate share in one mode (through the kernel). */
+  async configure(
+    input: { mode: Mode; product: RebateProduct; rebateBps: number; reason: string },
+    operatorId: string | null,
+  ): Promise<{ mode: Mode; rebateShares: Record<RebateProduct, number> }> {
+    if (!this.engine) throw new AppError("service_unavailable");
+    const applied = await submit(this.engine, {
+      type: "referral_configure",
+      id: `referral-configure-${input.mode}-${input.product}-${this.now()}`,
+      mode: input.mode,
+      product: input.product,
+      rebateBps: input.rebateBps,
+      operatorId: operatorId ?? "operator",
+    });
+    if (!applied.result.ok) throw new AppError(errorCodeOf(applied.result.code));
+    return { mode: input.mode, rebateShares: this.shares(input.mode) };
   }
 }

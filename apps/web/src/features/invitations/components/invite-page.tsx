@@ -9,9 +9,19 @@ import { fetchMyInvitations, invitationKeys } from "../api/invitations-api.ts";
 
 /**
  * Invite friends (spec: index/friend): my id, invite code and link with copy buttons, the link's
- * QR code (rendered by the server), how many registered with my code and who (masked). Rebates
- * are not built, so no rebate figures are shown.
+ * QR code (rendered by the server), how many registered with my code and who (masked), and the
+ * rebates paid to me in this mode: the shares in force, totals (all, today, this month) and records.
  */
+
+/** Basis points as a decimal string of percent, by integer digits only (2500 → "25"). */
+export function bpsToPercent(bps: number): string {
+  const whole = Math.trunc(bps / 100);
+  const cents = String(bps % 100)
+    .padStart(2, "0")
+    .replace(/0+$/, "");
+  return cents === "" ? String(whole) : `${whole}.${cents}`;
+}
+
 export function InvitePage() {
   const { t } = useTranslation();
   const format = useFormat();
@@ -85,6 +95,53 @@ export function InvitePage() {
             alt={t("invite.qrAlt")}
             src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(data.qrSvg)}`}
           />
+          <h2>{t("invite.rebates")}</h2>
+          <p className="hint" data-testid="invite-rebate-shares">
+            {data.rebateShares.spot + data.rebateShares.perp + data.rebateShares.stocks === 0
+              ? t("invite.rebatesNone")
+              : t("invite.rebateShares", {
+                  spot: format.percent(bpsToPercent(data.rebateShares.spot)),
+                  perp: format.percent(bpsToPercent(data.rebateShares.perp)),
+                  stocks: format.percent(bpsToPercent(data.rebateShares.stocks)),
+                })}
+          </p>
+          <p className="hint">{t("invite.rebatesHint")}</p>
+          {data.rebateTotals.length === 0 ? (
+            <EmptyState />
+          ) : (
+            <List data-testid="invite-rebate-totals">
+              {data.rebateTotals.map((total) => (
+                <List.Item
+                  key={total.asset}
+                  description={`${t("invite.rebateToday")}: ${format.amount(total.today)} · ${t("invite.rebateMonth")}: ${format.amount(total.month)}`}
+                  extra={`${format.amount(total.total)} ${total.asset}`}
+                >
+                  {t("invite.rebateTotal")}
+                </List.Item>
+              ))}
+            </List>
+          )}
+          <h2>{t("invite.rebateRecords")}</h2>
+          {data.rebateRecords.length === 0 ? (
+            <EmptyState />
+          ) : (
+            <List data-testid="invite-rebate-records">
+              {data.rebateRecords.map((record, index) => (
+                <List.Item
+                  key={index}
+                  description={`${t(`invite.product.${record.product}`)} · ${t(
+                    "invite.rebateOfFee",
+                    {
+                      fee: `${format.amount(record.fee)} ${record.asset}`,
+                    },
+                  )} · ${format.dateTime(Date.parse(record.paidAt))}`}
+                  extra={`+${format.amount(record.rebate)} ${record.asset}`}
+                >
+                  {record.account}
+                </List.Item>
+              ))}
+            </List>
+          )}
           <h2>{t("invite.records")}</h2>
           {data.records.length === 0 ? (
             <EmptyState />

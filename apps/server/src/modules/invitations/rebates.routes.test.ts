@@ -1,0 +1,235 @@
+// Rebates end to end on the real kernel, engine, journal and read models: the invitee registers
+// with the inviter's code (the server links them in the kernel), the operator sets the spot
+// share (with a reason, admin only), the invitee trades, and the inviter's invitations answer
+// shows the rebate out of the fee the invitee paid: total, today, this month and the record.
+
+import { getBalance, systemOwners, type Command, type KernelState } from "@candor/kernel";
+import { instruments } from "@candor/market";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { buildApp } from "../../app.ts";
+import type { Unstamped } from "../../engine/engine.ts";
+import { accountOpener } from "../../engine/submit.ts";
+import { describeEachDatabase } from "../../testing/databases.ts";
+import { registerByPhone } from "../../testing/register-phone.ts";
+import { spotSetupCommands } from "../market/spot-markets.ts";
+import { startTestEngine } from "../spot/spot.testing.ts";
+
+const operator = { authorization: "Bearer operator-token" };
+const rebatesPath = "/api/v1/operator/referral/rebates";
+
+describeEachDatabase("referral rebates", (database) => {
+  const nowMs = Date.parse("2026-11-26T13:00:00Z");
+  let app: FastifyInstance;
+  let running: Awaited<ReturnType<typeof startTestEngine>>;
+  let ip = 1;
+  let clientOrder = 0;
+  const users = {} as Record<"inviter" | "invitee" | "other", { token: string; id: string }>;
+
+  const submit = async (command: Unstamped<Command>) => {
+    const applied = await running.engine.submit(command);
+    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
+  };
+  const query = <T>(fn: (s: KernelState) => T) => running.engine.query(fn);
+  const call = (
+    method: "GET" | "POST" | "PUT",
+    url: string,
+    options: { token?: string; payload?: unknown; lang?: string; headers?: object } = {},
+  ) =>
+    app.inject({
+      method,
+      url,
+      remoteAddress: `10.7.0.${ip++ % 250}`,
+      headers: {
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...(options.lang ? { "x-lang": options.lang } : {}),
+        ...options.headers,
+      },
+      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+    });
+  const place = (user: "invitee" | "other", side: "buy" | "sell") =>
+    call("POST", "/api/v1/spot/orders", {
+      token: users[user].token,
+      payload: {
+        clientOrderId: `client-${String(++clientOrder).padStart(6, "0")}`,
+        instrumentId: "BTCUSDT",
+        side,
+        type: "limit",
+        price: "30000",
+        quantity: "0.01",
+        tradePassword: "trade1234",
+      },
+    });
+
+  beforeAll(async () => {
+    running = await startTestEngine(database(), () => nowMs);
+    for (const command of spotSetupCommands(instruments)) await submit(command);
+    await submit({
+      type: "record_tick",
+      id: "tick:1",
+      tickId: "BTCUSDT:1",
+      instrumentId: "BTCUSDT",
+      price: "30000",
+      tickAtMs: nowMs,
+    });
+    app = await buildApp({
+      database: database(),
+      now: () => nowMs,
+      passwordCost: 10,
+      captcha: "off",
+      operatorToken: "operator-token",
+      engine: running.engine,
+      accounts: accountOpener(running.engine),
+    });
+    const inviter = (await registerByPhone(app, "+4915200000001", "operator-token")).json().data;
+    users.inviter = { token: inviter.token, id: inviter.user.id };
+    const other = (await registerByPhone(app, "+4915200000003", "operator-token")).json().data;
+    users.other = { token: other.token, id: other.user.id };
+    const code = (
+      await call("GET", "/api/v1/invitations/me", { token: users.inviter.token })
+    ).json().data.inviteCode;
+    // The invitee registers with the code, as the invite link's form sends it.
+    const phone = "+4915200000002";
+    await call("POST", "/api/v1/auth/phone-codes", { payload: { phone, purpose: "register" } });
+    const outbox = await call("GET", `/api/v1/operator/outbox?to=${encodeURIComponent(phone)}`, {
+      headers: operator,
+    });
+    const phoneCode = /\b(\d{6})\b/.exec(outbox.json().data.emails[0].text)![1];
+    const registered = await call("POST", "/api/v1/auth/register", {
+      payload: {
+        account: phone,
+        password: "trade1234",
+        passwordConfirm: "trade1234",
+        phoneCode,
+        agreement: true,
+        inviteCode: code,
+      },
+    });
+    expect(registered.statusCode, registered.body).toBe(200);
+    users.invitee = { token: registered.json().data.token, id: registered.json().data.user.id };
+    for (const [name, asset, amount] of [
+      ["invitee", "USDT", "10000"],
+      ["other", "BTC", "1"],
+    ] as const) {
+      const credited = await call("POST", "/api/v1/operator/deposits", {
+        headers: operator,
+        payload: {
+          id: `deposit-${name}-${asset}`,
+          ownerId: users[name].id,
+          assetId: asset,
+          amount,
+          reference: `bank-${name}-${asset}`,
+        },
+      });
+      expect(credited.statusCode, credited.body).toBe(200);
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+    await running?.close();
+  });
+
+  it("links the invitee to the inviter in the kernel at registration (real mode)", () => {
+    const inviters = query((s) => s.referral.inviters);
+    expect(inviters.get(`real|${users.invitee.id}`)).toBe(users.inviter.id);
+    expect(inviters.has(`real|${users.other.id}`)).toBe(false);
+  });
+
+  it("refuses bad or unauthorised rebate configuration, changing nothing", async () => {
+    const good = { mode: "real", product: "spot", rebateBps: 2_500, reason: "launch programme" };
+    expect((await call("PUT", rebatesPath, { payload: good })).statusCode).toBe(401);
+    expect(
+      (await call("PUT", rebatesPath, { payload: good, token: users.inviter.token })).statusCode,
+    ).toBe(401);
+    for (const bad of [
+      { ...good, reason: undefined },
+      { ...good, reason: "" },
+      { ...good, rebateBps: 10_001 },
+      { ...good, rebateBps: -1 },
+      { ...good, rebateBps: 12.5 },
+      { ...good, rebateBps: "2500" },
+      { ...good, product: "bonds" },
+      { ...good, mode: "paper" },
+      { ...good, extra: true },
+      { ...good, reason: "x".repeat(501) },
+    ]) {
+      const response = await call("PUT", rebatesPath, {
+        payload: bad,
+        headers: operator,
+        lang: "de",
+      });
+      expect(response.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+    const oversized = await call("PUT", rebatesPath, {
+      payload: { ...good, reason: "x".repeat(5_000) },
+      headers: operator,
+    });
+    expect([400, 413]).toContain(oversized.statusCode);
+    expect(query((s) => s.referral.rebateBps.size)).toBe(0);
+  });
+
+  it("pays the inviter a share of the fee the invitee paid, and shows it", async () => {
+    const set = await call("PUT", rebatesPath, {
+      headers: operator,
+      payload: { mode: "real", product: "spot", rebateBps: 2_500, reason: "launch programme" },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().data).toEqual({
+      mode: "real",
+      rebateShares: { spot: 2_500, perp: 0, stocks: 0 },
+    });
+    const feesBefore = query((s) => getBalance(s, systemOwners.fees, "real", "fund", "BTC"));
+    expect((await place("other", "sell")).statusCode).toBe(200);
+    const bought = await place("invitee", "buy");
+    expect(bought.statusCode, bought.body).toBe(200);
+    await running.projector.flush();
+    const rebate = query((s) => getBalance(s, users.inviter.id, "real", "fund", "BTC"));
+    const fees = query((s) => getBalance(s, systemOwners.fees, "real", "fund", "BTC"));
+    // The taker (invitee, buying) paid its fee in BTC; a quarter of it went to the inviter.
+    const fee = fees.available - feesBefore.available + rebate.available;
+    expect(rebate.available > 0n).toBe(true);
+    expect(rebate.available).toBe(fee / 4n);
+    const me = await call("GET", "/api/v1/invitations/me", { token: users.inviter.token });
+    expect(me.statusCode).toBe(200);
+    const data = me.json().data;
+    expect(data.invitedCount).toBe(1);
+    expect(data.rebateShares).toEqual({ spot: 2_500, perp: 0, stocks: 0 });
+    const amount = (units: bigint) => (Number(units) / 1e8).toFixed(8).replace(/\.?0+$/, "");
+    expect(data.rebateTotals).toHaveLength(1);
+    expect(data.rebateTotals[0].asset).toBe("BTC");
+    expect(Number(data.rebateTotals[0].total)).toBe(Number(amount(rebate.available)));
+    expect(data.rebateTotals[0].today).toBe(data.rebateTotals[0].total);
+    expect(data.rebateTotals[0].month).toBe(data.rebateTotals[0].total);
+    expect(data.rebateRecords).toEqual([
+      {
+        account: "+49****02",
+        product: "spot",
+        asset: "BTC",
+        fee: data.rebateRecords[0].fee,
+        rebate: data.rebateTotals[0].total,
+        paidAt: new Date(nowMs).toISOString(),
+      },
+    ]);
+    // The invitee earns nothing from its own fees, and sees no rebates.
+    const own = (
+      await call("GET", "/api/v1/invitations/me", { token: users.invitee.token })
+    ).json();
+    expect(own.data.rebateTotals).toEqual([]);
+  });
+
+  it("links in demo mode when the invitee first switches to demo; demo rebates stay demo", async () => {
+    const switched = await call("PUT", "/api/v1/me/mode", {
+      token: users.invitee.token,
+      payload: { mode: "demo" },
+    });
+    expect(switched.statusCode, switched.body).toBe(200);
+    const inviters = query((s) => s.referral.inviters);
+    expect(inviters.get(`demo|${users.invitee.id}`)).toBe(users.inviter.id);
+    // The real share does not apply to demo fees, and no demo rebate was paid.
+    const demo = (
+      await call("GET", "/api/v1/invitations/me", { token: users.inviter.token })
+    ).json().data;
+    expect(demo.rebateTotals).toHaveLength(1);
+    expect(query((s) => s.referral.rebateBps.has("demo|spot"))).toBe(false);
+  });
+});
