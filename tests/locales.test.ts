@@ -5,7 +5,11 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "..");
 /** Every folder of locale files: the web app's texts and the API's shared messages. */
-const localeDirs = ["apps/web/src/locales", "packages/contract/src/locales"];
+const localeDirs = [
+  "apps/web/src/locales",
+  "apps/web/src/locales/admin",
+  "packages/contract/src/locales",
+];
 
 /**
  * Keys whose text is rightly the same as English in some locales: names, tickers and words

@@ -45,6 +45,11 @@ const ownedResources: Record<
     answer: [404, "withdraw_address_not_found"],
     demoAnswer: [403, "demo_withdraw_not_allowed"],
   },
+  "DELETE /api/v1/wallet/bank-cards/:cardId": {
+    make: bankCardOf,
+    answer: [404, "bank_card_not_found"],
+    demoAnswer: [403, "demo_funds_not_allowed"],
+  },
   "GET /api/v1/seconds/contracts/:contractId": {
     make: secondsContractOf,
     answer: [404, "seconds_contract_not_found"],
@@ -99,6 +104,9 @@ const notOwnedParameters: Record<string, string> = {
   "POST /api/v1/wallet/exchange/quotes/:quoteId/accept":
     "quotes need a funded house and a fresh tick; accepting someone else's quote is refused " +
     "as quote_not_found in wallet.routes.test.ts",
+  "POST /api/v1/wallet/buy/quotes/:quoteId/accept":
+    "a buy is a quick-exchange quote paid from the fiat wallet; accepting someone else's is " +
+    "refused as quote_not_found in wallet.buy.test.ts",
   "POST /api/v1/notices/:noticeId/read":
     "notices are public; the read mark is the caller's own (news.routes.test.ts: b's marks stay b's)",
   "PUT /api/v1/stocks/holdings/:instrumentId/tpsl":
@@ -309,6 +317,23 @@ async function loanOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data.loan.loanId;
+}
+
+/** A bank card bound by the owner. */
+async function bankCardOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/wallet/bank-cards",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: {
+      cardholder: "Card Holder",
+      bankName: "Matrix Bank",
+      branch: "Main",
+      cardNumber: `4000 0000 ${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`,
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.cardId;
 }
 
 /** A pending withdrawal of 20 USDT (+ fee) to the owner's saved address (no lock in the suite). */

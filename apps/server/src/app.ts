@@ -56,6 +56,9 @@ import { OperatorService } from "./modules/operator/operator.service.ts";
 import { defaultImageLimits, type ImageLimits } from "./modules/uploads/image.ts";
 import { uploadsModule } from "./modules/uploads/uploads.routes.ts";
 import { UploadsService } from "./modules/uploads/uploads.service.ts";
+import { residenceModule } from "./modules/auth/residence.routes.ts";
+import { CountryProductGate, type CountryProductBlocks } from "./http/country-product-gate.ts";
+import type { SwitchableProduct } from "@candor/contract";
 
 /** Everything the app needs from outside; tests pass their own. */
 export interface AppDeps {
@@ -144,6 +147,8 @@ export interface AppDeps {
   chain?: ChainModuleSettings;
   /** The in-process chain of CHAIN_MODE=local (development and tests): its token faucet. */
   localChain?: LocalChain;
+  /** Products not offered per country of residence (COUNTRY_PRODUCT_BLOCKS); default none. */
+  countryProductBlocks?: CountryProductBlocks;
 }
 
 /** The chains crypto deposits arrive on (see modules/chain). */
@@ -191,6 +196,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Behind a load balancer, set trustProxy there; the default trusts nobody.
     trustProxy: false,
     forceCloseConnections: "idle",
+    // Start-up hooks read the database (settling withdrawals a crash interrupted, the chain
+    // adapter's first pass) while the first start's backfill keeps it busy; on a loaded machine
+    // that took longer than Fastify's default 10 s and the server exited instead of starting.
+    pluginTimeout: 120_000,
     ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
   });
   // First, so every answer carries them: API, errors, 404s, docs, the web app's files.
@@ -262,7 +271,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       twoApprovalsAbove: deps.adjustmentTwoApprovalsAbove ?? {},
     });
   }
-  await app.register(authModule, { auth, publicUrl: deps.publicUrl, port: deps.port });
+  // Set once the uploads service exists (it needs the engine's branch below).
+  let uploadsForAvatars: UploadsService | undefined;
+  await app.register(authModule, {
+    auth,
+    publicUrl: deps.publicUrl,
+    port: deps.port,
+    avatars: {
+      owns: async (uploadId, ownerId) =>
+        (await uploadsForAvatars?.ownedBy(uploadId, ownerId))?.purpose === "avatar",
+    },
+  });
+  // One guard for the per-country product switches (DESIGN §1.7); the deployment's own
+  // switches (PERP_ENABLED, SECONDS_ENABLED, SAVINGS_ENABLED) stay where they are.
+  const deploymentOff: SwitchableProduct[] = [];
+  if (deps.perp?.enabled === false) deploymentOff.push("perp");
+  if (deps.seconds?.enabled === false) deploymentOff.push("seconds");
+  if (deps.savings?.enabled === false) deploymentOff.push("savings");
+  const countryGate = new CountryProductGate({
+    blocks: deps.countryProductBlocks ?? {},
+    deploymentOff,
+    countryOf: async (userId) => (await auth.residence?.countryOf(userId)) ?? null,
+  });
+  await app.register(residenceModule, { auth, gate: countryGate });
   await app.register(noticesModule, { database, now });
   await app.register(invitationsModule, { database, publicUrl: deps.publicUrl });
   await app.register(newsModule, { database, now });
@@ -282,6 +313,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       dir: deps.uploads?.dir ?? mkdtempSync(path.join(tmpdir(), "candor-uploads-")),
       limits: { ...defaultImageLimits, ...deps.uploads?.limits },
     });
+    uploadsForAvatars = uploads;
     const identity = new IdentityService({ database, now, uploads });
     const identityTierNeeded = deps.withdrawRequiresIdentity ?? "none";
     await app.register(spotModule, {
@@ -321,6 +353,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       now,
       streams,
       tradePassword: auth.tradePassword,
+      countryGate,
       ...deps.seconds,
     });
     await app.register(perpModule, {
@@ -329,20 +362,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       now,
       streams,
       tradePassword: auth.tradePassword,
+      countryGate,
       ...deps.perp,
     });
     await app.register(savingsModule, {
       engine: deps.engine,
       database,
       now,
+      countryGate,
       ...deps.savings,
     });
-    await app.register(loansModule, { engine: deps.engine });
+    await app.register(loansModule, { engine: deps.engine, countryGate });
     await app.register(stocksModule, {
       engine: deps.engine,
       database,
       now,
       tradePassword: auth.tradePassword,
+      countryGate,
       ...deps.stocks,
     });
     await app.register(uploadsModule, { uploads });

@@ -1,3 +1,4 @@
+import { parseCountryProductBlocks } from "./http/country-product-gate.ts";
 import { defaultWithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
 import { withdrawalConfigOf } from "./serve.ts";
 import { describe, expect, it } from "vitest";
@@ -38,6 +39,20 @@ describe("readConfig", () => {
       UPLOAD_MAX_PIXELS: 40_000_000,
       BANK_DEPOSIT_ASSETS: "USDT",
     });
+  });
+
+  it("reads the per-country product switches", () => {
+    expect(readConfig({}).COUNTRY_PRODUCT_BLOCKS).toBeUndefined();
+    const config = readConfig({ COUNTRY_PRODUCT_BLOCKS: "perp:US,GB;seconds:US" });
+    expect(parseCountryProductBlocks(config.COUNTRY_PRODUCT_BLOCKS)).toEqual({
+      perp: ["US", "GB"],
+      seconds: ["US"],
+    });
+    for (const bad of ["perp:us", "perp", "forex:US", "perp:US;", "perp:USA", "perp:US,,GB"]) {
+      expect(() => readConfig({ COUNTRY_PRODUCT_BLOCKS: bad }), bad).toThrow(
+        /^COUNTRY_PRODUCT_BLOCKS=.* is invalid/,
+      );
+    }
   });
 
   it("reads withdrawal terms and two-approval amounts", () => {

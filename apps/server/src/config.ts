@@ -66,6 +66,19 @@ const ConfigSchema = z.object({
   PERP_ENABLED: z.enum(["true", "false"]).default("true"),
   /** "false" switches savings plans and mining products off for this deployment. */
   SAVINGS_ENABLED: z.enum(["true", "false"]).default("true"),
+  /**
+   * Products not offered to residents of some countries: `product:CC,CC;product:CC` with
+   * products perp, seconds, stocks, savings, loans and ISO 3166-1 alpha-2 codes, e.g.
+   * `perp:US,GB;seconds:US`. Opening is refused (closing, selling, repaying and redeeming are
+   * not), and a blocked product needs the user to have chosen a country. Default: none.
+   */
+  COUNTRY_PRODUCT_BLOCKS: z
+    .string()
+    .regex(
+      /^(perp|seconds|stocks|savings|loans):[A-Z]{2}(,[A-Z]{2})*(;(perp|seconds|stocks|savings|loans):[A-Z]{2}(,[A-Z]{2})*)*$/,
+      "must be product:CC,CC entries separated by semicolons",
+    )
+    .optional(),
   /** "false" switches seconds contracts off for this deployment. */
   /**
    * Development and browser tests only: `always-open` treats the stock exchanges as open at any
@@ -90,6 +103,17 @@ const ConfigSchema = z.object({
     .regex(
       /^[A-Z0-9]{1,16}:(ethereum|bsc|cronos):\d{1,18}(\.\d{1,18})?:\d{1,18}(\.\d{1,18})?(,[A-Z0-9]{1,16}:(ethereum|bsc|cronos):\d{1,18}(\.\d{1,18})?:\d{1,18}(\.\d{1,18})?)*$/,
       "must be ASSET:network:minimum:fee entries separated by commas",
+    )
+    .optional(),
+  /**
+   * Withdrawals to a bound bank card (paid from the fiat wallet): minimum and fee per asset,
+   * `ASSET:minimum:fee` separated by commas (default `USDT:10:1`).
+   */
+  WITHDRAW_BANK_TERMS: z
+    .string()
+    .regex(
+      /^[A-Z0-9]{1,16}:\d{1,18}(\.\d{1,18})?:\d{1,18}(\.\d{1,18})?(,[A-Z0-9]{1,16}:\d{1,18}(\.\d{1,18})?:\d{1,18}(\.\d{1,18})?)*$/,
+      "must be ASSET:minimum:fee entries separated by commas",
     )
     .optional(),
   /** Amount per asset above which two different operators approve: `USDT:10000,BTC:1`. */

@@ -19,6 +19,7 @@ import pino from "pino";
 import { instruments } from "@candor/market";
 import { version } from "./version.ts";
 import { serverFile } from "./server-files.ts";
+import { parseCountryProductBlocks } from "./http/country-product-gate.ts";
 
 const shutdownGraceMs = 4_000;
 
@@ -117,6 +118,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     withdrawals: withdrawalConfigOf(config),
     adjustmentTwoApprovalsAbove: adjustmentThresholdsOf(config),
     withdrawRequiresIdentity: config.WITHDRAW_REQUIRES_IDENTITY,
+    countryProductBlocks: parseCountryProductBlocks(config.COUNTRY_PRODUCT_BLOCKS),
     publicUrl: config.PUBLIC_URL,
     port: config.PORT,
     passwordCost: config.PASSWORD_COST,
@@ -202,7 +204,7 @@ export function adjustmentThresholdsOf(config: Config): Record<string, string> {
   );
 }
 
-/** WITHDRAW_TERMS and WITHDRAW_TWO_APPROVALS_ABOVE as the wallet reads them. */
+/** WITHDRAW_TERMS, WITHDRAW_BANK_TERMS and WITHDRAW_TWO_APPROVALS_ABOVE as the wallet reads them. */
 export function withdrawalConfigOf(config: Config): WithdrawalConfig {
   const result: WithdrawalConfig = {
     terms: config.WITHDRAW_TERMS === undefined ? defaultWithdrawalConfig.terms : {},
@@ -222,6 +224,16 @@ export function withdrawalConfigOf(config: Config): WithdrawalConfig {
     terms[asset] = { ...terms[asset], [network]: { minimum, fee } };
   }
   if (config.WITHDRAW_TERMS !== undefined) result.terms = terms;
+  if (config.WITHDRAW_BANK_TERMS !== undefined) {
+    result.bankTerms = Object.fromEntries(
+      config.WITHDRAW_BANK_TERMS.split(",").map((entry) => {
+        const [asset, minimum, fee] = entry.split(":") as [string, string, string];
+        return [asset, { minimum, fee }];
+      }),
+    );
+  } else {
+    result.bankTerms = defaultWithdrawalConfig.bankTerms;
+  }
   if (config.WITHDRAW_TWO_APPROVALS_ABOVE !== undefined) {
     result.twoApprovalsAbove = Object.fromEntries(
       config.WITHDRAW_TWO_APPROVALS_ABOVE.split(",").map((e) => e.split(":") as [string, string]),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ResidenceCountry } from "./countries.ts";
 import { defineEndpoint, issueKey } from "./endpoint.ts";
 
 /** A login password or trade password: 8–64 characters with a letter and a digit. */
@@ -50,6 +51,12 @@ export const UserInfo = z.object({
   tradePasswordSet: z.boolean(),
   inviteCode: z.string(),
   createdAt: z.string(),
+  /** Country of residence (ISO 3166-1 alpha-2); null until chosen. Drives product switches. */
+  country: z.string().nullable(),
+  /** The code shown at the top of every e-mail Candor sends this user; null when not set. */
+  antiPhishingCode: z.string().nullable(),
+  /** An uploaded avatar (GET /api/v1/uploads/:uploadId); null shows the preset `avatar`. */
+  avatarUploadId: z.string().nullable(),
 });
 export type UserInfo = z.infer<typeof UserInfo>;
 
@@ -150,6 +157,8 @@ export const register = defineEndpoint({
       emailCode: EmailCode.optional(),
       phoneCode: EmailCode.optional(),
       inviteCode: InviteCode.optional(),
+      /** Country of residence (the web asks for it); changeable later with a reason. */
+      country: ResidenceCountry.optional(),
       agreement: z.boolean(),
       ...captchaFields,
     })
@@ -311,14 +320,21 @@ export const getMe = defineEndpoint({
 export const updateMe = defineEndpoint({
   method: "PATCH",
   path: "/api/v1/me",
-  summary: "Change nickname or avatar",
+  summary: "Change nickname or avatar (a preset, or an uploaded image of purpose `avatar`)",
   tag: "me",
   auth: "user",
   body: z.strictObject({
     nickname: z.string().trim().min(1).max(32).optional(),
     avatar: z.number().int().min(0).max(99).optional(),
+    /** An upload of purpose `avatar` owned by the user; null goes back to the preset. */
+    avatarUploadId: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/, "must be an upload id")
+      .nullable()
+      .optional(),
   }),
   response: UserInfo,
+  errors: ["upload_not_found"],
 });
 
 export const changePassword = defineEndpoint({

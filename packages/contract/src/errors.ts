@@ -172,6 +172,15 @@ export const httpStatusByErrorCode = {
   approval_same_operator: 409,
   adjustment_not_found: 404,
   adjustment_state_invalid: 409,
+  product_unavailable_in_country: 403,
+  country_required: 409,
+  country_change_reason_required: 400,
+  country_unchanged: 409,
+  demo_funds_not_allowed: 403,
+  bank_card_invalid: 400,
+  bank_card_exists: 409,
+  bank_card_limit: 409,
+  bank_card_not_found: 404,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

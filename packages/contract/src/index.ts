@@ -23,3 +23,5 @@ export * from "./security.ts";
 export * from "./identity.ts";
 export * from "./invitations.ts";
 export * from "./operators.ts";
+export * from "./countries.ts";
+export * from "./residence.ts";

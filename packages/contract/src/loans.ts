@@ -175,6 +175,8 @@ export const applyLoan = defineEndpoint({
   body: ApplyLoanBody,
   response: z.object({ loan: LoanView, duplicate: z.boolean() }),
   errors: [
+    "product_unavailable_in_country",
+    "country_required",
     "loan_product_not_found",
     "loan_product_closed",
     "loan_amount_invalid",

@@ -292,6 +292,8 @@ export const placePerpOrder = defineEndpoint({
   body: PlacePerpOrderBody,
   response: OrderOutcome,
   errors: [
+    "product_unavailable_in_country",
+    "country_required",
     ...tradeErrors,
     "validation_failed",
     "price_not_on_tick",
@@ -479,7 +481,13 @@ export const reversePerpPosition = defineEndpoint({
   params: MarketParam,
   body: PositionActionBody,
   response: OrderOutcome,
-  errors: [...tradeErrors, "position_not_found", "client_order_id_reused"],
+  errors: [
+    "product_unavailable_in_country",
+    "country_required",
+    ...tradeErrors,
+    "position_not_found",
+    "client_order_id_reused",
+  ],
 });
 
 export const closeAllPerpPositions = defineEndpoint({

@@ -150,6 +150,8 @@ export const subscribeSavings = defineEndpoint({
   body: SubscribeSavingsBody,
   response: z.object({ subscription: SavingsSubscriptionView, duplicate: z.boolean() }),
   errors: [
+    "product_unavailable_in_country",
+    "country_required",
     "savings_disabled",
     "savings_plan_not_found",
     "savings_plan_closed",

@@ -137,6 +137,8 @@ export const purchaseSecondsContract = defineEndpoint({
   body: PurchaseSecondsBody,
   response: z.object({ contract: SecondsContractView, duplicate: z.boolean() }),
   errors: [
+    "product_unavailable_in_country",
+    "country_required",
     "seconds_disabled",
     "seconds_product_not_found",
     "seconds_product_closed",

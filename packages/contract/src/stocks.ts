@@ -202,6 +202,8 @@ export const placeStockOrder = defineEndpoint({
     duplicate: z.boolean(),
   }),
   errors: [
+    "product_unavailable_in_country",
+    "country_required",
     "stock_not_found",
     "stock_market_closed",
     "stock_trading_closed",

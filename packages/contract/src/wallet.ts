@@ -633,12 +633,21 @@ export const WithdrawalStepView = z.object({
   atMs: z.number().int(),
 });
 
+/** Where a withdrawal goes: a chain, or "bank" (a bound bank card). */
+export const WithdrawalRoute = z.enum(["ethereum", "bsc", "cronos", "bank"]);
+export type WithdrawalRoute = z.infer<typeof WithdrawalRoute>;
+
 export const WithdrawalView = z.object({
   withdrawalId: z.string(),
   asset: z.string(),
-  network: WithdrawNetwork,
+  /** The chain, or "bank" for a withdrawal to a bound bank card. */
+  network: WithdrawalRoute,
+  /** The saved address's id, or the bank card's. */
   addressId: z.string(),
+  /** The address, or the bank name and masked card number. */
   address: z.string(),
+  /** The wallet the amount and fee are held on: "fund" (crypto) or "fiat" (bank card). */
+  wallet: z.enum(["fund", "fiat"]),
   /** What leaves for the address (what the address receives). */
   amount: DecimalString,
   /** Held with the amount and paid to the fee account on completion. */
@@ -649,6 +658,7 @@ export const WithdrawalView = z.object({
   /** Approvals needed (2 above the configured amount) and those given so far. */
   approvalsRequired: z.number().int(),
   approvals: z.number().int(),
+  /** The transaction hash, or the bank's payment reference for a bank-card withdrawal. */
   txHash: z.string().nullable(),
   rejectReason: z.string().nullable(),
   /** Postings of the completion (the payout and the fee); null before. */
@@ -675,6 +685,15 @@ export const withdrawalOptions = defineEndpoint({
         minimum: DecimalString,
         fee: DecimalString,
         /** Above this amount two different operators must approve; null = never. */
+        twoApprovalsAbove: DecimalString.nullable(),
+      }),
+    ),
+    /** Withdrawals to a bound bank card, paid from the fiat wallet: minimum and fee per asset. */
+    bank: z.array(
+      z.object({
+        asset: z.string(),
+        minimum: DecimalString,
+        fee: DecimalString,
         twoApprovalsAbove: DecimalString.nullable(),
       }),
     ),
@@ -752,8 +771,116 @@ export const cancelWithdrawal = defineEndpoint({
   errors: ["withdrawal_not_found", "withdrawal_state_invalid", "demo_withdraw_not_allowed"],
 });
 
+/*
+ * Bank cards (issue 16, spec §3 "Bank card": cardholder name, bank name, branch, account or card
+ * number). Real money only; a card receives withdrawals from the fiat wallet.
+ */
+
+export const BankCardId = z.string().regex(/^[1-9]\d{0,15}$/);
+
+/** A bound card as lists show it: the number masked to its last four characters. */
+export const BankCardView = z.object({
+  cardId: z.string(),
+  cardholder: z.string(),
+  bankName: z.string(),
+  branch: z.string(),
+  /** "•••• 1234": never the whole number. */
+  cardNumberMasked: z.string(),
+  createdAtMs: z.number().int(),
+});
+export type BankCardView = z.infer<typeof BankCardView>;
+
+const BankText = z.string().trim().min(1).max(100);
+
+export const listBankCards = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/bank-cards",
+  summary: "The user's bound bank cards (numbers masked)",
+  tag: "wallet",
+  auth: "user",
+  response: z.object({ items: z.array(BankCardView) }),
+  errors: ["demo_funds_not_allowed"],
+});
+
+export const addBankCard = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/bank-cards",
+  summary: "Bind a bank card (cardholder, bank, branch, account or card number)",
+  tag: "wallet",
+  auth: "user",
+  body: z.strictObject({
+    cardholder: BankText,
+    bankName: BankText,
+    branch: BankText,
+    /** 8–34 digits, or an IBAN; spaces and hyphens allowed. */
+    cardNumber: z.string().min(1).max(50),
+  }),
+  response: BankCardView,
+  errors: ["bank_card_invalid", "bank_card_exists", "bank_card_limit", "demo_funds_not_allowed"],
+  description:
+    "A card or account number of 8–34 digits, or an IBAN whose check digits are right " +
+    "(ISO 13616, mod 97). Stored without spaces; lists show the last four. At most 10 cards.",
+});
+
+export const deleteBankCard = defineEndpoint({
+  method: "DELETE",
+  path: "/api/v1/wallet/bank-cards/:cardId",
+  summary: "Unbind a bank card (pending withdrawals to it keep their payee)",
+  tag: "wallet",
+  auth: "user",
+  params: z.strictObject({ cardId: BankCardId }),
+  response: z.object({ deleted: z.literal(true) }),
+  errors: ["bank_card_not_found", "demo_funds_not_allowed"],
+});
+
+export const requestBankWithdrawal = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/withdrawals/bank",
+  summary: "Request a withdrawal to a bound bank card from the fiat wallet (amount + fee held)",
+  tag: "wallet",
+  auth: "user",
+  body: z.strictObject({
+    requestId: ClientOrderId,
+    cardId: BankCardId,
+    asset: z.string().regex(/^[A-Z0-9]{1,16}$/),
+    /** What the card is to receive; the fee is added on top. */
+    amount: decimalString(18, { positive: true }),
+    tradePassword: z.string().min(1).max(64),
+    totpCode: TwoFactorCode.optional(),
+  }),
+  response: WithdrawalView,
+  errors: [
+    "demo_withdraw_not_allowed",
+    "identity_verification_required",
+    "two_factor_required",
+    "two_factor_invalid",
+    "bank_card_not_found",
+    "withdraw_not_supported",
+    "withdraw_below_minimum",
+    "trade_password_not_set",
+    "trade_password_invalid",
+    "insufficient_balance",
+    "asset_not_found",
+    "amount_too_many_decimals",
+    "rate_limited",
+  ],
+  description: "Idempotent by `requestId`. The fiat wallet holds amount + fee until it completes.",
+});
+
+/** A bank-card withdrawal's payee as the operator pays it (the whole number). */
+export const WithdrawalPayee = z.object({
+  cardholder: z.string(),
+  bankName: z.string(),
+  branch: z.string(),
+  cardNumber: z.string(),
+});
+
 /** An operator's view: the user's withdrawal and who asked for it. */
-export const OperatorWithdrawalView = WithdrawalView.extend({ userId: z.string() });
+export const OperatorWithdrawalView = WithdrawalView.extend({
+  userId: z.string(),
+  /** The bank card's details for a bank-card withdrawal; null for an address. */
+  payee: WithdrawalPayee.nullable(),
+});
 
 export const operatorWithdrawals = defineEndpoint({
   method: "GET",
@@ -798,6 +925,24 @@ export const markWithdrawalSent = defineEndpoint({
   errors: [...operatorWithdrawalErrors],
 });
 
+export const markWithdrawalPaid = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/withdrawals/:withdrawalId/paid",
+  summary: "Operator: record the bank's payment reference of an approved bank-card withdrawal",
+  tag: "operator",
+  auth: "operator",
+  params: OperatorWithdrawalParams,
+  body: z.strictObject({
+    bankReference: z.string().trim().min(3).max(100),
+    reason: OperatorReason,
+  }),
+  response: OperatorWithdrawalView,
+  errors: [...operatorWithdrawalErrors],
+  description:
+    "The bank-card counterpart of `/sent`: the withdrawal moves approved → sent with the " +
+    "reference; `/complete` then pays the held amount out of the fiat wallet.",
+});
+
 export const broadcastWithdrawal = defineEndpoint({
   method: "POST",
   path: "/api/v1/operator/withdrawals/:withdrawalId/broadcast",
@@ -837,4 +982,75 @@ export const rejectWithdrawal = defineEndpoint({
   body: z.strictObject({ reason: OperatorReason }),
   response: OperatorWithdrawalView,
   errors: [...operatorWithdrawalErrors],
+});
+
+/*
+ * Buy (issue 16, spec index/buy): crypto bought with the fiat wallet's balance at a
+ * quick-exchange quote (tape price ± the disclosed spread, against the labelled house, with an
+ * expiry). The crypto arrives in the fund wallet.
+ */
+
+export const buyOptions = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/wallet/buy/options",
+  summary: "What can be bought, with what from the fiat wallet, at which tape price",
+  tag: "wallet",
+  auth: "user",
+  response: z.object({
+    /** The asset paid with, from the fiat wallet (USDT). */
+    payAsset: z.string(),
+    /** The fiat wallet's available balance of it. */
+    available: DecimalString,
+    spreadBps: z.number().int().nonnegative(),
+    quoteTtlMs: z.number().int().positive(),
+    counterparty: z.string(),
+    items: z.array(
+      z.object({
+        asset: z.string(),
+        instrumentId: z.string(),
+        price: DecimalString.nullable(),
+        tickId: z.string().nullable(),
+      }),
+    ),
+  }),
+});
+
+export const requestBuyQuote = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/buy/quotes",
+  summary: "Quote a buy: how much of the asset the amount from the fiat wallet buys, until when",
+  tag: "wallet",
+  auth: "user",
+  body: z.strictObject({
+    requestId: ClientOrderId,
+    /** The asset to buy. */
+    asset: AssetId,
+    /** What to spend from the fiat wallet, in the pay asset. */
+    amount: decimalString(18, { positive: true }),
+  }),
+  response: ExchangeQuoteView,
+  errors: [
+    "exchange_pair_unsupported",
+    "exchange_amount_too_small",
+    "house_insufficient",
+    "reference_price_stale",
+    "no_reference_price",
+    "insufficient_balance",
+    "too_many_quotes",
+    "amount_too_many_decimals",
+  ],
+});
+
+export const acceptBuyQuote = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/buy/quotes/:quoteId/accept",
+  summary: "Buy exactly as quoted, paid from the fiat wallet (before the quote's expiry)",
+  tag: "wallet",
+  auth: "user",
+  params: z.strictObject({ quoteId: QuoteId }),
+  response: ExchangeRecordView,
+  errors: ["quote_expired", "quote_not_found", "insufficient_balance", "house_insufficient"],
+  description:
+    "The payment moves fiat → fund wallet and the exchange executes against the house; if the " +
+    "exchange is refused the payment moves back. Both moves are in the statement.",
 });

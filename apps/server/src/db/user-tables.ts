@@ -23,6 +23,10 @@ export interface UserTables {
     frozen_by: Generated<string | null>;
     frozen_reason: Generated<string | null>;
     created_at: Date;
+    /** Migration 0026: country of residence, anti-phishing code, uploaded avatar. */
+    country: Generated<string | null>;
+    anti_phishing_code: Generated<string | null>;
+    avatar_upload_id: Generated<string | null>;
   };
   sessions: {
     token_hash: string;

@@ -24,6 +24,7 @@ export const legacyRedirects: Readonly<Record<string, string>> = {
   "/pages/login/forget": "/forgot-password",
   "/pages/index/Exchange": "/assets/exchange",
   "/pages/index/ExchangeList": "/assets/exchange",
+  "/pages/index/buy": "/buy",
   "/pages/index/Transfer": "/assets/transfer",
   "/pages/index/TransferList": "/assets/transfer",
   "/pages/assets/zhanghuDetail": "/assets/account/fund",

@@ -1,4 +1,4 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from "react";
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
 import { HashRouter, Navigate, Route, Routes, useLocation } from "react-router";
 import { legacyRedirects, redirectForLegacyPath } from "./legacy-routes.ts";
 import { Shell } from "./shell.tsx";
@@ -31,6 +31,8 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/settings", page(() => import("./routes/settings.tsx"))],
   ["/security", page(() => import("./routes/security.tsx"))],
   ["/identity", page(() => import("./routes/identity.tsx"))],
+  ["/choose-location", page(() => import("./routes/choose-location.tsx"))],
+  ["/open-location", page(() => import("./routes/open-location.tsx"))],
   ["/proof", page(() => import("./routes/proof.tsx"))],
   ["/transparency", page(() => import("./routes/transparency.tsx"))],
   ["/tape/:instrumentId/:tickId", page(() => import("./routes/tape-tick.tsx"))],
@@ -47,6 +49,8 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/assets/exchange", page(() => import("./routes/exchange.tsx"))],
   ["/assets/addresses", page(() => import("./routes/addresses.tsx"))],
   ["/assets/withdraw", page(() => import("./routes/withdraw.tsx"))],
+  ["/assets/bank-cards", page(() => import("./routes/bank-cards.tsx"))],
+  ["/buy", page(() => import("./routes/buy.tsx"))],
   ["/assets/bank-deposit", page(() => import("./routes/bank-deposit.tsx"))],
   ["/assets/recharge", page(() => import("./routes/crypto-deposit.tsx"))],
   ["/trade", page(() => import("./routes/trade.tsx"))],
@@ -65,10 +69,21 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["*", page(() => import("./routes/not-found.tsx"))],
 ];
 
+/** The back office (issue 17): desktop-first, its own chunk, outside the mobile shell. */
+const AdminPage = page(() => import("./routes/admin.tsx"));
+
 export function AppRoutes() {
   return (
     <HashRouter>
       <Routes>
+        <Route
+          path="/admin/*"
+          element={
+            <Suspense fallback={null}>
+              <AdminPage />
+            </Suspense>
+          }
+        />
         <Route element={<Shell />}>
           {pages.map(([path, Page]) => (
             <Route key={path} path={path} element={<Page />} />

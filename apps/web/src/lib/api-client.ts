@@ -64,6 +64,19 @@ export interface EndpointCallInput<E extends EndpointSpec> {
   body?: EndpointInput<E>;
   /** A multipart body (file uploads, `POST /api/v1/uploads`) instead of JSON. */
   form?: FormData;
+  /**
+   * A bearer token instead of the session cookie: the back office's operator session
+   * (`features/admin`), kept apart from the user's.
+   */
+  token?: string;
+}
+
+function requestHeaders(input: { body?: unknown; token?: string }): Headers {
+  // The server refuses a change made by cookie without this header (a cross-site page cannot set it).
+  const headers = new Headers({ "X-Lang": i18n.language, [csrfHeader]: "1" });
+  if (input.body !== undefined) headers.set("Content-Type", "application/json");
+  if (input.token) headers.set("Authorization", `Bearer ${input.token}`);
+  return headers;
 }
 
 /**
@@ -84,15 +97,12 @@ export async function callEndpoint<E extends EndpointSpec>(
     input.params as Record<string, string> | undefined,
     input.query as Record<string, string | number | undefined> | undefined,
   );
-  // The server refuses a change made by cookie without this header (a cross-site page cannot set it).
-  const headers = new Headers({ "X-Lang": i18n.language, [csrfHeader]: "1" });
-  if (input.body !== undefined) headers.set("Content-Type", "application/json");
   let response: Response;
   try {
     response = await fetch(url, {
       method: endpoint.method,
-      headers,
-      credentials: "same-origin",
+      headers: requestHeaders(input),
+      credentials: input.token ? "omit" : "same-origin",
       ...(input.form
         ? { body: input.form }
         : input.body === undefined
@@ -115,4 +125,33 @@ export async function callEndpoint<E extends EndpointSpec>(
     throw new ApiError(body.code, error, body.message, issues);
   }
   return (body as { data: EndpointData<E> }).data;
+}
+
+/**
+ * Fetches a file an endpoint answers with (an upload's image) as a `Blob`, for an `<img>` by
+ * object URL when the request needs a bearer token (the operator's documents viewer). An error
+ * envelope becomes `ApiError` as in `callEndpoint`.
+ */
+export async function callEndpointBlob<E extends EndpointSpec>(
+  endpoint: EndpointRef<E>,
+  input: Pick<EndpointCallInput<E>, "params" | "token"> = {},
+): Promise<Blob> {
+  const url = endpointUrl(endpoint.path, input.params as Record<string, string> | undefined);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: endpoint.method,
+      headers: requestHeaders(input),
+      credentials: input.token ? "omit" : "same-origin",
+      signal: AbortSignal.timeout(requestTimeoutMs),
+    });
+  } catch {
+    throw new ApiError(0, "network", i18n.t("errors.network"));
+  }
+  if (response.ok) return response.blob();
+  const body = (await response.json().catch(() => null)) as ErrorEnvelope | null;
+  if (!body || typeof body !== "object") {
+    throw new ApiError(response.status, "network", i18n.t("errors.network"));
+  }
+  throw new ApiError(response.status, body.error ?? "internal_error", body.message);
 }

@@ -1,4 +1,5 @@
 import type { Messages } from "@candor/contract";
+import type adminEn from "../locales/admin/en.json";
 import type en from "../locales/en.json";
 
 /**
@@ -17,7 +18,8 @@ export type ErrorTextCode = keyof WebResources["errors"];
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "translation";
-    resources: { translation: WebResources };
+    // The back office's texts are their own namespace, loaded with its chunk (features/admin).
+    resources: { translation: WebResources; admin: typeof adminEn };
     strictKeyChecks: true;
   }
 }

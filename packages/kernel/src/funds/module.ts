@@ -11,6 +11,7 @@ import {
   withdrawalComplete,
   withdrawalHold,
   withdrawalHoldFee,
+  withdrawalHoldWallet,
 } from "./movements.ts";
 import { exchangeAccept, exchangeQuote, pruneQuotes, QUOTES_PER_OWNER_MAX } from "./exchange.ts";
 import { grantDemo, openAccounts, resetDemo } from "./owners.ts";
@@ -133,6 +134,19 @@ export const fundsModule = {
       ],
       result: [],
     },
+    // Issue 16, bank-card withdrawals: a hold on the fiat wallet (or the fund wallet).
+    withdrawal_hold_wallet: {
+      typeCode: 81,
+      fields: [
+        ...ownerMode,
+        ["wallet", "wallet"],
+        ["assetId", "string"],
+        ["amount", "bigint"],
+        ["fee", "bigint"],
+        ["withdrawalId", "string"],
+      ],
+      result: [],
+    },
   },
   handlers: {
     open_accounts: openAccounts,
@@ -141,6 +155,7 @@ export const fundsModule = {
     credit_deposit: creditDeposit,
     withdrawal_hold: withdrawalHold,
     withdrawal_hold_fee: withdrawalHoldFee,
+    withdrawal_hold_wallet: withdrawalHoldWallet,
     withdrawal_complete: withdrawalComplete,
     withdrawal_cancel: withdrawalCancel,
     transfer_wallet: transferWallet,

@@ -67,6 +67,12 @@ export const withdrawalHoldFee: Handler<"withdrawal_hold_fee"> = (state, command
   return holdWithdrawal(state, command, command.fee);
 };
 
+export const withdrawalHoldWallet: Handler<"withdrawal_hold_wallet"> = (state, command) => {
+  if (command.wallet !== "fund" && command.wallet !== "fiat") return fail("wallet_invalid");
+  if (command.fee < 0n) return fail("amount_negative_not_allowed");
+  return holdWithdrawal(state, command, command.fee, command.wallet);
+};
+
 function holdWithdrawal(
   state: KernelState,
   command: {
@@ -77,6 +83,7 @@ function holdWithdrawal(
     withdrawalId: string;
   },
   fee: bigint,
+  wallet: "fund" | "fiat" = "fund",
 ) {
   if (command.mode !== "real") return fail("demo_not_allowed");
   const owner = findOwner(state, command.ownerId, command.mode);
@@ -93,10 +100,10 @@ function holdWithdrawal(
   if (command.withdrawalId.length === 0) return fail("reference_missing");
   const withdrawals = state.funds.withdrawals;
   if (withdrawals.has(command.withdrawalId)) return fail("withdrawal_exists");
-  if (availableOf(owner, "fund", asset.assetId) < command.amount + fee) {
+  if (availableOf(owner, wallet, asset.assetId) < command.amount + fee) {
     return fail("insufficient_balance");
   }
-  const account = accountOf(state, owner, "fund", asset.assetId);
+  const account = accountOf(state, owner, wallet, asset.assetId);
   hold(state, account, command.amount + fee);
   const withdrawal: WithdrawalState = {
     withdrawalId: command.withdrawalId,

@@ -73,6 +73,23 @@ export interface WithdrawalHoldFeeCommand extends CommandBase {
   withdrawalId: string;
 }
 
+/**
+ * `withdrawal_hold_fee` from a named wallet: holds `amount + fee` of the owner's `wallet`
+ * ("fund" or "fiat"; a bank-card withdrawal is paid from the fiat wallet). Completion and
+ * cancel work on the held account as for any withdrawal. Real mode only.
+ */
+export interface WithdrawalHoldWalletCommand extends CommandBase {
+  type: "withdrawal_hold_wallet";
+  ownerId: string;
+  mode: Mode;
+  /** "fund" or "fiat" (`wallet_invalid` for "contract": margin has its own rules). */
+  wallet: Wallet;
+  assetId: string;
+  amount: bigint;
+  fee: bigint;
+  withdrawalId: string;
+}
+
 /** Pays a held withdrawal out: the owner's held funds → external clearing (fee → system:fees). */
 export interface WithdrawalCompleteCommand extends CommandBase {
   type: "withdrawal_complete";
@@ -216,6 +233,7 @@ declare module "../types.ts" {
     credit_deposit: CreditDepositCommand;
     withdrawal_hold: WithdrawalHoldCommand;
     withdrawal_hold_fee: WithdrawalHoldFeeCommand;
+    withdrawal_hold_wallet: WithdrawalHoldWalletCommand;
     withdrawal_complete: WithdrawalCompleteCommand;
     withdrawal_cancel: WithdrawalCancelCommand;
     transfer_wallet: TransferWalletCommand;
@@ -230,6 +248,7 @@ declare module "../types.ts" {
     credit_deposit: PostingValue;
     withdrawal_hold: NoValue;
     withdrawal_hold_fee: NoValue;
+    withdrawal_hold_wallet: NoValue;
     withdrawal_complete: PostingValue;
     withdrawal_cancel: NoValue;
     transfer_wallet: PostingValue;

@@ -270,6 +270,10 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
     c.withdrawHoldFee(HOUSE, "USDT", 10n ** 12n, 1_000n, "w3"),
     c.withdrawHoldFee(HOUSE, "USDT", 1_000_000n, 1_000n, "w4"),
   ],
+  withdrawal_hold_wallet: (c) => [
+    c.withdrawHoldWallet(HOUSE, "fiat", "USDT", 10n ** 12n, 1_000n, "w5"),
+    c.withdrawHoldWallet(HOUSE, "fund", "USDT", 1_000_000n, 1_000n, "w6"),
+  ],
   withdrawal_complete: (c) => [c.withdrawComplete("w2")],
   withdrawal_cancel: (c) => [c.withdrawCancel("w2")],
   transfer_wallet: (c) => [

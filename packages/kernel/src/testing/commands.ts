@@ -7,7 +7,7 @@ import type { SavingsDefinePlanCommand } from "../savings/types.ts";
 import type { SecondsConfigureCommand } from "../seconds/types.ts";
 import type { StockConfigureCommand, StockPlaceOrderCommand } from "../stocks/types.ts";
 import type { LoansConfigureCommand } from "../loans/types.ts";
-import type { Command, Mode } from "../types.ts";
+import type { Command, Mode, Wallet } from "../types.ts";
 
 /** Hands out command ids `c1, c2, …` and times 1000, 1001, … unless given. */
 export class CommandMaker {
@@ -197,6 +197,28 @@ export class CommandMaker {
       ...this.next(),
       ownerId,
       mode: "real",
+      assetId,
+      amount,
+      fee,
+      withdrawalId,
+    };
+  }
+
+  withdrawHoldWallet(
+    ownerId: string,
+    wallet: Wallet,
+    assetId: string,
+    amount: bigint,
+    fee: bigint,
+    withdrawalId: string,
+    mode: Mode = "real",
+  ): Command {
+    return {
+      type: "withdrawal_hold_wallet",
+      ...this.next(),
+      ownerId,
+      mode,
+      wallet,
       assetId,
       amount,
       fee,

@@ -76,6 +76,12 @@ export interface SimulationOptions {
    * no random number is drawn).
    */
   loans?: boolean;
+  /**
+   * Mix fiat-wallet withdrawals (`withdrawal_hold_wallet`, the bank-card route) with transfers
+   * into the fiat wallet and completions/cancels into the stream (default false; off, no random
+   * number is drawn).
+   */
+  fiatWithdrawals?: boolean;
 }
 
 export interface SimulationReport {
@@ -303,7 +309,9 @@ export function simulate(options: SimulationOptions): SimulationReport {
                 ? stocksCommand(random, c, state)
                 : options.loans === true && random.chance(0.1)
                   ? loansCommand(random, c, loanIds)
-                  : randomCommand(random, c, state, history, openOrders, withdrawals);
+                  : options.fiatWithdrawals === true && random.chance(0.1)
+                    ? fiatWithdrawalCommand(random, c, withdrawals, history.length)
+                    : randomCommand(random, c, state, history, openOrders, withdrawals);
       send(command, options.checkEveryStep !== false);
     }
     if (snapshotBytes === null) {
@@ -329,6 +337,31 @@ export function simulate(options: SimulationOptions): SimulationReport {
 }
 
 /** A quick-exchange quote (remembered) or an accept of a recent one, now and then someone else's. */
+/** A transfer into the fiat wallet, a hold on it, or the completion or cancel of a withdrawal. */
+function fiatWithdrawalCommand(
+  random: Random,
+  c: CommandMaker,
+  withdrawals: string[],
+  index: number,
+): Command {
+  const owner = random.pick(USERS);
+  const roll = random.next();
+  if (roll < 0.3) {
+    return c.transferWallet(owner, "USDT", BigInt(random.int(1, 50_000_000)), "fund", "fiat");
+  }
+  if (roll < 0.7) {
+    const id = `fw${index}`;
+    withdrawals.push(id);
+    const wallet = random.pick(["fiat", "fiat", "fund", "contract"] as const);
+    const mode: Mode = random.chance(0.1) ? "demo" : "real";
+    const amount = BigInt(random.int(0, 40_000_000));
+    const fee = BigInt(random.int(-1, 1_000_000));
+    return c.withdrawHoldWallet(owner, wallet, "USDT", amount, fee, id, mode);
+  }
+  const id = withdrawals.length > 0 ? random.pick(withdrawals) : "none";
+  return random.chance(0.5) ? c.withdrawComplete(id) : c.withdrawCancel(id);
+}
+
 function exchangeCommand(random: Random, c: CommandMaker, quoteIds: string[]): Command {
   const mode: Mode = random.chance(0.25) ? "demo" : "real";
   const owner = random.pick(USERS);

@@ -38,6 +38,9 @@ const userInfoColumns = [
   "trade_password_hash",
   "invite_code",
   "created_at",
+  "country",
+  "anti_phishing_code",
+  "avatar_upload_id",
 ] as const;
 
 /**
@@ -172,6 +175,32 @@ export class AuthRepository {
 
   async updateProfile(userId: bigint, profile: { nickname?: string; avatar?: number }) {
     await this.db.updateTable("users").set(profile).where("id", "=", userId).execute();
+  }
+
+  async setAvatarUpload(userId: bigint, uploadId: string | null) {
+    await this.db
+      .updateTable("users")
+      .set({ avatar_upload_id: uploadId })
+      .where("id", "=", userId)
+      .execute();
+  }
+
+  async setAntiPhishingCode(userId: bigint, code: string | null) {
+    await this.db
+      .updateTable("users")
+      .set({ anti_phishing_code: code })
+      .where("id", "=", userId)
+      .execute();
+  }
+
+  /** The anti-phishing code of the user with this e-mail address, if one is set. */
+  async antiPhishingCodeFor(email: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom("users")
+      .select("anti_phishing_code")
+      .where("email", "=", email.toLowerCase())
+      .executeTakeFirst();
+    return row?.anti_phishing_code ?? null;
   }
 
   // Sessions.

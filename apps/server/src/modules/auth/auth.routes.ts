@@ -53,6 +53,8 @@ export function loopbackHosts(port: number): string[] {
 export interface AuthModuleOptions {
   /** The auth service; the app builds it first, as authentication and other modules use it too. */
   auth: AuthService;
+  /** Whether an upload is the user's own avatar image (uploads module); unset: none is. */
+  avatars?: { owns(uploadId: string, ownerId: string): Promise<boolean> };
   /** Public origin of the app (`https://trade.example.com`): wallet sign-in domain, cookies. */
   publicUrl?: string;
   /**
@@ -86,6 +88,11 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
       throw new AppError("host_not_allowed");
     }
     return { domain: host, uri: `http://${host}` };
+  }
+
+  /** Where a sign-in came from, for the sign-in history. */
+  function client(request: FastifyRequest) {
+    return { ip: request.ip, userAgent: request.headers["user-agent"] };
   }
 
   /** The configured port; when that is 0 or unset, the bound one (80 for `inject` tests). */
@@ -150,7 +157,8 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
     app,
     register,
     { bodyBytes: 4096, perIp: { max: 10, windowMs: hour } },
-    async ({ body, request, reply }) => withCookie(request, reply, await auth.register(body)),
+    async ({ body, request, reply }) =>
+      withCookie(request, reply, await auth.register(body, client(request))),
   );
 
   defineRoute(
@@ -163,7 +171,7 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
       if (!app.rateLimiter.hit(`login|${account}`, { max: 20, windowMs: loginFailureWindowMs })) {
         throw new AppError("rate_limited");
       }
-      return withCookie(request, reply, await auth.login(body));
+      return withCookie(request, reply, await auth.login(body, client(request)));
     },
   );
 
@@ -171,7 +179,8 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
     app,
     demoLogin,
     { bodyBytes: 1024, perIp: { max: 20, windowMs: hour } },
-    async ({ body, request, reply }) => withCookie(request, reply, await auth.demoLogin(body)),
+    async ({ body, request, reply }) =>
+      withCookie(request, reply, await auth.demoLogin(body, client(request))),
   );
 
   defineRoute(app, walletNonce, { perIp: { max: 30, windowMs: minute } }, ({ query, request }) =>
@@ -183,7 +192,7 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
     walletLogin,
     { bodyBytes: 4096, perIp: { max: 30, windowMs: minute } },
     async ({ body, request, reply }) =>
-      withCookie(request, reply, await auth.walletLogin(origin(request), body)),
+      withCookie(request, reply, await auth.walletLogin(origin(request), body, client(request))),
   );
 
   defineRoute(
@@ -211,7 +220,7 @@ export const authModule: FastifyPluginAsync<AuthModuleOptions> = async (app, opt
     app,
     updateMe,
     { bodyBytes: 1024, perUser: { max: 30, windowMs: minute } },
-    ({ body, user }) => auth.updateMe(user, body),
+    ({ body, user }) => auth.updateMe(user, body, options.avatars),
   );
 
   defineRoute(

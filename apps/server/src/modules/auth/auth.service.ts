@@ -27,6 +27,8 @@ import { defaultPasswordCost, hashPassword, verifyPassword } from "./passwords.t
 import { Sessions } from "./sessions.ts";
 import { createSmsSender, type SmsProvider, type SmsSender } from "./sms.ts";
 import { SessionDirectory } from "./session-directory.ts";
+import { SignInHistory, type SignInAttempt, type SignInClient } from "./sign-in-history.ts";
+import { Residence } from "./residence.ts";
 import { TradePasswords } from "./trade-password.ts";
 import { TwoFactor } from "./two-factor.ts";
 import { newInviteCode, sha256Hex, toUserInfo } from "./users.ts";
@@ -65,6 +67,10 @@ export interface AuthServiceDependencies {
   twoFactor?: TwoFactor;
   /** The security centre's session list; needs the database. */
   sessionDirectory?: (sessions: Sessions) => SessionDirectory;
+  /** Sign-in history (successes and failures); needs the database. */
+  signInHistory?: SignInHistory;
+  /** Country of residence and its history; needs the database. */
+  residence?: Residence;
 }
 
 /** A captcha answer as sign-in forms send it. */
@@ -110,6 +116,10 @@ export class AuthService {
   readonly twoFactor: TwoFactor | undefined;
   /** Active sessions for the security centre; undefined only in unit tests with fakes. */
   readonly sessionDirectory: SessionDirectory | undefined;
+  /** Sign-in history; undefined only in unit tests with fakes. */
+  readonly signInHistory: SignInHistory | undefined;
+  /** Country of residence; undefined only in unit tests with fakes. */
+  readonly residence: Residence | undefined;
   private readonly repository: AuthRepository;
   private readonly mailer: Mailer;
   private readonly sms: SmsSender;
@@ -135,6 +145,8 @@ export class AuthService {
     this.tradePassword = new TradePasswords(this.repository, this.passwordCost, this.now);
     this.twoFactor = dependencies.twoFactor;
     this.sessionDirectory = dependencies.sessionDirectory?.(this.sessions);
+    this.signInHistory = dependencies.signInHistory;
+    this.residence = dependencies.residence;
     const directory = this.sessionDirectory;
     if (directory) this.sessions.onLookup((tokenHash) => directory.touch(tokenHash));
   }
@@ -169,7 +181,12 @@ export class AuthService {
     const texts = messagesByLocale[locale].mail;
     if (body.purpose === "register" && existing !== undefined) {
       // Tell the owner, not the requester: the answer is the same as for a new address.
-      await this.mailer.send({ to: email, subject: texts.existsSubject, text: texts.existsText });
+      await this.mailer.send({
+        to: email,
+        subject: texts.existsSubject,
+        text: texts.existsText,
+        locale,
+      });
     } else if (body.purpose === "reset_password" && existing === undefined) {
       // Nothing to reset; answering alike keeps unknown addresses unknown.
     } else {
@@ -178,6 +195,7 @@ export class AuthService {
         to: email,
         subject: fill(texts.codeSubject, { code }),
         text: fill(texts.codeText, { code }),
+        locale,
       });
     }
     return { expiresAt: expiresAt.toISOString() };
@@ -202,7 +220,7 @@ export class AuthService {
     return { expiresAt: expiresAt.toISOString() };
   }
 
-  async register(body: EndpointBody<typeof register>): Promise<SessionData> {
+  async register(body: EndpointBody<typeof register>, client?: SignInClient): Promise<SessionData> {
     if (!body.agreement) throw new AppError("agreement_required");
     if (this.captchaRequired) await this.requireCaptcha(body);
     const isEmail = body.account.includes("@");
@@ -243,7 +261,9 @@ export class AuthService {
     });
     // Only a race (the same address registered meanwhile by another valid code) gets here.
     if (userId === null) throw new AppError(email ? "email_code_invalid" : "phone_code_invalid");
+    if (body.country) await this.residence?.setAtRegistration(userId, body.country);
     await this.openAccounts(userId, "real");
+    await this.recordSignIn(userId, { method: "register", succeeded: true }, client);
     return this.startSession(userId, "real");
   }
 
@@ -253,7 +273,7 @@ export class AuthService {
    * pass the check while the first ones are still hashing: of any number of simultaneous
    * attempts at most `loginFailuresMax` reach the password without a captcha.
    */
-  async login(body: EndpointBody<typeof login>): Promise<SessionData> {
+  async login(body: EndpointBody<typeof login>, client?: SignInClient): Promise<SessionData> {
     const account = normalizeAccount(body.account);
     const since = new Date(this.now() - loginFailureWindowMs);
     // Counted first, and the count includes this attempt and every one recorded before it.
@@ -272,26 +292,36 @@ export class AuthService {
       // The attempt stays recorded as a failure. Failures older than the window count for
       // nothing: drop them as new ones come.
       await this.repository.deleteLoginFailures(account, { atOrBefore: since });
+      if (user) {
+        await this.recordSignIn(
+          user.id,
+          { method: "password", succeeded: false, failure: "password" },
+          client,
+        );
+      }
       throw new AppError("invalid_credentials");
     }
     // The password was right: with two-factor on, a code is needed too. Until it comes, this
     // attempt stays counted as a failure (the password alone never signs in).
-    await this.requireSecondFactor(user.id, body.totpCode);
+    await this.requireSecondFactor(user.id, body.totpCode, "password", client);
     // A success clears this attempt and the failures before it (not attempts still running).
     await this.repository.deleteLoginFailures(account, { upToId: attemptId });
     // Idempotent: heals a registration whose account opening failed half-way.
     await this.openAccounts(user.id, "real");
+    await this.recordSignIn(user.id, { method: "password", succeeded: true }, client);
     return this.startSession(user.id, "real");
   }
 
   /** Creates a demo-only user, or resumes one by its resume key. */
   async demoLogin(
     body: EndpointBody<typeof demoLogin>,
+    client?: SignInClient,
   ): Promise<SessionData & { resumeKey: string }> {
     if (body.resumeKey) {
       const userId = await this.repository.demoUserIdByName(sha256Hex(body.resumeKey));
       if (userId === undefined) throw new AppError("invalid_credentials");
       await this.openAccounts(userId, "demo");
+      await this.recordSignIn(userId, { method: "demo", succeeded: true }, client);
       return { ...(await this.startSession(userId, "demo")), resumeKey: body.resumeKey };
     }
     const resumeKey = randomBytes(24).toString("base64url");
@@ -311,6 +341,7 @@ export class AuthService {
     });
     if (userId === null) throw new Error("a new demo user collided with an existing one");
     await this.openAccounts(userId, "demo");
+    await this.recordSignIn(userId, { method: "demo", succeeded: true }, client);
     return { ...(await this.startSession(userId, "demo")), resumeKey };
   }
 
@@ -331,6 +362,7 @@ export class AuthService {
   async walletLogin(
     origin: SiweOrigin,
     body: EndpointBody<typeof walletLogin>,
+    client?: SignInClient,
   ): Promise<SessionData> {
     const address = await verifyWalletSignIn(this.repository, this.now(), origin, body);
     let userId = await this.repository.userIdByWallet(address);
@@ -361,9 +393,10 @@ export class AuthService {
     } else {
       // The signature proves the wallet; with two-factor on, a code is needed too (and, the
       // nonce being spent, a new signature with it).
-      await this.requireSecondFactor(userId, body.totpCode);
+      await this.requireSecondFactor(userId, body.totpCode, "wallet", client);
     }
     await this.openAccounts(userId, "real");
+    await this.recordSignIn(userId, { method: "wallet", succeeded: true }, client);
     return this.startSession(userId, "real");
   }
 
@@ -401,13 +434,35 @@ export class AuthService {
     return { maskedName: maskName(row.nickname), demoOnly: row.demo_only };
   }
 
-  async updateMe(user: AuthUser, body: EndpointBody<typeof updateMe>) {
+  async updateMe(
+    user: AuthUser,
+    body: EndpointBody<typeof updateMe>,
+    avatars?: { owns(uploadId: string, ownerId: string): Promise<boolean> },
+  ) {
+    if (body.avatarUploadId) {
+      // Only the user's own upload made for an avatar; any other id is "not found".
+      if (!avatars || !(await avatars.owns(body.avatarUploadId, String(user.id)))) {
+        throw new AppError("upload_not_found");
+      }
+    }
     if (body.nickname !== undefined || body.avatar !== undefined) {
       await this.repository.updateProfile(user.id, {
         ...(body.nickname !== undefined ? { nickname: body.nickname } : {}),
         ...(body.avatar !== undefined ? { avatar: body.avatar } : {}),
       });
     }
+    if (body.avatarUploadId !== undefined) {
+      await this.repository.setAvatarUpload(user.id, body.avatarUploadId);
+    } else if (body.avatar !== undefined) {
+      // Picking a preset replaces an uploaded avatar.
+      await this.repository.setAvatarUpload(user.id, null);
+    }
+    return this.me(user);
+  }
+
+  /** Sets or removes the anti-phishing code (the route checked the trade password or 2FA). */
+  async setAntiPhishingCode(user: AuthUser, code: string | null) {
+    await this.repository.setAntiPhishingCode(user.id, code);
     return this.me(user);
   }
 
@@ -456,11 +511,32 @@ export class AuthService {
 
   // Shared steps.
 
-  /** Asks for (and checks) the second factor of a user who turned two-factor sign-in on. */
-  private async requireSecondFactor(userId: bigint, code: string | undefined): Promise<void> {
+  /**
+   * Asks for (and checks) the second factor of a user who turned two-factor sign-in on. A wrong
+   * code is a failed sign-in in the history; a missing one is only the next step of the form.
+   */
+  private async requireSecondFactor(
+    userId: bigint,
+    code: string | undefined,
+    method: SignInAttempt["method"],
+    client: SignInClient | undefined,
+  ): Promise<void> {
     if (!this.twoFactor || !(await this.twoFactor.enabled(userId))) return;
     if (code === undefined) throw new AppError("two_factor_required");
-    await this.twoFactor.verify(userId, code);
+    try {
+      await this.twoFactor.verify(userId, code);
+    } catch (error) {
+      await this.recordSignIn(userId, { method, succeeded: false, failure: "two_factor" }, client);
+      throw error;
+    }
+  }
+
+  private async recordSignIn(
+    userId: bigint,
+    attempt: SignInAttempt,
+    client: SignInClient | undefined,
+  ): Promise<void> {
+    await this.signInHistory?.record(userId, attempt, client);
   }
 
   /**
@@ -579,6 +655,7 @@ export function createAuthService(options: AuthServiceOptions): AuthService & { 
   const repository = new AuthRepository(options.database);
   const mailer = createMailer({
     outbox: repository,
+    antiPhishingCodes: repository,
     now: options.now,
     log: options.log,
     smtpUrl: options.smtpUrl,
@@ -600,6 +677,8 @@ export function createAuthService(options: AuthServiceOptions): AuthService & { 
     captchaCost: options.captchaCost,
     accounts: options.accounts,
     twoFactor: new TwoFactor(options.database, options.now),
+    signInHistory: new SignInHistory(options.database, options.now),
+    residence: new Residence(options.database, options.now),
     sessionDirectory: (sessions) => new SessionDirectory(options.database, sessions, options.now),
   });
   return Object.assign(service, { close: () => mailer.close() });

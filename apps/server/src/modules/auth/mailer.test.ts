@@ -87,6 +87,36 @@ describeEachDatabase("e-mail over SMTP", (database) => {
     expect(outbox.map((row) => row.delivery)).toEqual(["smtp"]);
   });
 
+  it("puts the user's anti-phishing code at the top of every e-mail sent to them", async () => {
+    const signedIn = await app.inject({
+      method: "POST",
+      url: "/api/v1/auth/login",
+      payload: { account: "mail@example.com", password: "secret123" },
+    });
+    const token: string = signedIn.json().data.token;
+    const set = await app.inject({
+      method: "PUT",
+      url: "/api/v1/me/anti-phishing",
+      headers: { authorization: `Bearer ${token}` },
+      payload: { code: "Ocelot99", tradePassword: "secret123" },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const before = received.length;
+    const sent = await app.inject({
+      method: "POST",
+      url: "/api/v1/auth/email-codes",
+      payload: { email: "mail@example.com", purpose: "reset_password" },
+    });
+    expect(sent.statusCode).toBe(200);
+    expect(received).toHaveLength(before + 1);
+    // Quoted-printable wraps long lines with a soft break ("=" at the end of a line).
+    const body = received[before]!.raw.replace(/=\r?\n/g, "");
+    expect(body).toContain(
+      "Your anti-phishing code: Ocelot99. An e-mail from Candor without it is not from us.",
+    );
+    expect(body.indexOf("Ocelot99")).toBeLessThan(body.indexOf("verification code"));
+  });
+
   it("answers mail_unavailable when SMTP is down, keeping the e-mail in the outbox", async () => {
     const down = await buildApp({
       database: database(),

@@ -1,21 +1,42 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import type { FastifyBaseLogger } from "fastify";
+import { messagesByLocale, type Locale } from "@candor/contract";
 import { AppError } from "../../http/app-error.ts";
 import type { AuthRepository } from "./auth.repository.ts";
 
+/** One e-mail; `locale` is the language of its text (the anti-phishing line follows it). */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  locale?: Locale;
+}
+
 /** Sends e-mail over SMTP when configured; every message also lands in the operator's outbox. */
 export interface Mailer {
-  send(message: { to: string; subject: string; text: string }): Promise<void>;
+  send(message: MailMessage): Promise<void>;
 }
 
 export interface MailerOptions {
   /** Where every message is kept (the operator's outbox). */
   outbox: Pick<AuthRepository, "insertOutboxEmail">;
+  /** The recipient's anti-phishing code (issue 17), put at the top of every message to them. */
+  antiPhishingCodes?: Pick<AuthRepository, "antiPhishingCodeFor">;
   now: () => number;
   log: FastifyBaseLogger;
   /** `smtp://user:pass@host:587` or `smtps://…`; unset keeps mail in the outbox only. */
   smtpUrl?: string;
   mailFrom?: string;
+}
+
+/**
+ * The text as sent: with the recipient's anti-phishing code first when they set one, so a
+ * forged e-mail (which cannot know it) is told apart from Candor's.
+ */
+export function withAntiPhishingLine(text: string, code: string | null, locale: Locale): string {
+  if (!code) return text;
+  const line = messagesByLocale[locale].mail.antiPhishingLine.replace(/\{\{\s*code\s*\}\}/g, code);
+  return `${line}\n\n${text}`;
 }
 
 export function createMailer(options: MailerOptions): Mailer & { close(): void } {
@@ -24,7 +45,9 @@ export function createMailer(options: MailerOptions): Mailer & { close(): void }
     : undefined;
   const from = options.mailFrom ?? "Candor <no-reply@localhost>";
   return {
-    async send({ to, subject, text }) {
+    async send({ to, subject, text: body, locale }) {
+      const code = (await options.antiPhishingCodes?.antiPhishingCodeFor(to)) ?? null;
+      const text = withAntiPhishingLine(body, code, locale ?? "en");
       await options.outbox.insertOutboxEmail({
         to,
         subject,

@@ -30,6 +30,7 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "POST /api/v1/operator/withdrawals/:withdrawalId/approve": finance,
   "POST /api/v1/operator/withdrawals/:withdrawalId/reject": finance,
   "POST /api/v1/operator/withdrawals/:withdrawalId/sent": finance,
+  "POST /api/v1/operator/withdrawals/:withdrawalId/paid": finance,
   "POST /api/v1/operator/withdrawals/:withdrawalId/complete": finance,
   "POST /api/v1/operator/withdrawals/:withdrawalId/broadcast": finance,
   // The local test chain's faucet: valueless tokens, development deployments only.
@@ -43,6 +44,9 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "POST /api/v1/operator/identity/:submissionId/approve": compliance,
   "POST /api/v1/operator/identity/:submissionId/reject": compliance,
   "GET /api/v1/operator/uploads/:uploadId": compliance,
+  // A user's country of residence history (issue 17): support answers questions about it,
+  // compliance checks it against the per-country product switches.
+  "GET /api/v1/operator/users/:userId/country-history": ["support", "compliance", "admin"],
   // Content: support.
   "POST /api/v1/operator/news": content,
   "POST /api/v1/operator/notices": content,

@@ -16,6 +16,9 @@ export interface UserRow {
   trade_password_hash: string | null;
   invite_code: string;
   created_at: Date;
+  country: string | null;
+  anti_phishing_code: string | null;
+  avatar_upload_id: string | null;
 }
 
 /** A user as the app shows it, in a session of `mode` (demo-only users are always in demo). */
@@ -38,6 +41,9 @@ export function toUserInfo(row: UserRow, mode: "real" | "demo"): UserInfo {
     tradePasswordSet: row.trade_password_hash !== null,
     inviteCode: row.invite_code,
     createdAt: row.created_at.toISOString(),
+    country: row.country,
+    antiPhishingCode: row.anti_phishing_code,
+    avatarUploadId: row.avatar_upload_id,
   };
 }
 

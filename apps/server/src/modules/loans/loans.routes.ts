@@ -16,6 +16,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { operatorIdOf, touchesUser } from "../../http/operator-audit.ts";
+import type { ProductCountryCheck } from "../../http/country-product-gate.ts";
 import { defaultLoanProducts, type LoanProductConfig } from "./loans.products.ts";
 import { LoansService, type LoansEngine, type LoansSession } from "./loans.service.ts";
 
@@ -23,6 +24,8 @@ const minute = 60_000;
 
 export interface LoansModuleOptions {
   engine: LoansEngine;
+  /** The per-country product switches (COUNTRY_PRODUCT_BLOCKS): asked before opening. */
+  countryGate?: ProductCountryCheck;
   /** Products configured at start-up when the kernel does not have them. */
   products?: readonly LoanProductConfig[];
   /** The tape price used may be at most this old, ms (default 60,000). */
@@ -54,7 +57,10 @@ export const loansModule: FastifyPluginAsync<LoansModuleOptions> = async (app, o
     app,
     applyLoan,
     { bodyBytes: 1_024, perUser: { max: 60, windowMs: minute } },
-    async ({ body, user }) => service.apply(session(user), body),
+    async ({ body, user }) => {
+      await options.countryGate?.check(user.id, "loans");
+      return service.apply(session(user), body);
+    },
   );
 
   defineRoute(

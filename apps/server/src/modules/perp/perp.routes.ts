@@ -36,6 +36,7 @@ import {
   type PerpSession,
   type PerpStreamSink,
 } from "./perp.service.ts";
+import type { ProductCountryCheck } from "../../http/country-product-gate.ts";
 import { TradePasswordGate, type TradePasswordCheck } from "../../http/trade-password-gate.ts";
 
 const minute = 60_000;
@@ -48,6 +49,8 @@ export interface PerpModuleOptions {
   now?: () => number;
   /** False switches perpetuals off for this deployment (PERP_ENABLED=false). Default true. */
   enabled?: boolean;
+  /** The per-country product switches (COUNTRY_PRODUCT_BLOCKS): asked before opening. */
+  countryGate?: ProductCountryCheck;
   /** Markets defined at start-up when the kernel does not have them (default: BTC, ETH). */
   markets?: readonly PerpMarketConfig[];
   /** The labelled market maker quoting the perpetual books on each new mark (serve.ts: on). */
@@ -112,6 +115,8 @@ export const perpModule: FastifyPluginAsync<PerpModuleOptions> = async (app, opt
 
   defineRoute(app, placePerpOrder, trade, async ({ body, user }) => {
     const { tradePassword, ...order } = body;
+    // Reducing a position stays allowed where the product is switched off for the country.
+    if (!order.reduceOnly) await options.countryGate?.check(user.id, "perp");
     await confirmed(user, tradePassword);
     return service.placeOrder(session(user), order);
   });
@@ -161,6 +166,8 @@ export const perpModule: FastifyPluginAsync<PerpModuleOptions> = async (app, opt
     return service.positionAction(session(user), params.marketId, "close", body.requestId);
   });
   defineRoute(app, reversePerpPosition, trade, async ({ params, body, user }) => {
+    // A reversal opens the opposite position: only where the product is offered.
+    await options.countryGate?.check(user.id, "perp");
     await confirmed(user, body.tradePassword);
     return service.positionAction(session(user), params.marketId, "reverse", body.requestId);
   });

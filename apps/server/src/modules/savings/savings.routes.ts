@@ -14,6 +14,7 @@ import type { AuthUser } from "../../http/authenticate.ts";
 import { AppError } from "../../http/app-error.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { operatorIdOf } from "../../http/operator-audit.ts";
+import type { ProductCountryCheck } from "../../http/country-product-gate.ts";
 import { defaultSavingsPlans } from "./savings.plans.ts";
 import { SavingsRepository } from "./savings.repository.ts";
 import { SavingsService, type SavingsEngine, type SavingsSession } from "./savings.service.ts";
@@ -24,6 +25,8 @@ export interface SavingsModuleOptions {
   engine: SavingsEngine;
   database: Database;
   now?: () => number;
+  /** The per-country product switches (COUNTRY_PRODUCT_BLOCKS): asked before opening. */
+  countryGate?: ProductCountryCheck;
   /** Plans defined at start-up when the kernel does not have them (default: two savings plans and an example mining product). */
   plans?: readonly DefineSavingsPlanBody[];
   /** False switches the product off for this deployment (SAVINGS_ENABLED=false). Default true. */
@@ -61,6 +64,7 @@ export const savingsModule: FastifyPluginAsync<SavingsModuleOptions> = async (ap
     async ({ body, user }) => {
       // Switched off: no new promises; active subscriptions still pay out and can be redeemed.
       if (!enabled) throw new AppError("savings_disabled");
+      await options.countryGate?.check(user.id, "savings");
       return service.subscribe(session(user), body);
     },
   );

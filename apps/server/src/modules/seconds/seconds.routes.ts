@@ -18,6 +18,7 @@ import {
   type SecondsSession,
   type SecondsStreamSink,
 } from "./seconds.service.ts";
+import type { ProductCountryCheck } from "../../http/country-product-gate.ts";
 import { TradePasswordGate, type TradePasswordCheck } from "../../http/trade-password-gate.ts";
 
 const minute = 60_000;
@@ -31,6 +32,8 @@ export interface SecondsModuleOptions {
   now?: () => number;
   /** False switches the product off for this deployment (SECONDS_ENABLED=false). Default true. */
   enabled?: boolean;
+  /** The per-country product switches (COUNTRY_PRODUCT_BLOCKS): asked before opening. */
+  countryGate?: ProductCountryCheck;
   /** Products configured at start-up when the kernel does not have them (default: BTC, ETH). */
   products?: readonly SecondsProductConfig[];
   /** The open tick may be at most this old at purchase, ms (default 5,000). */
@@ -90,6 +93,7 @@ export const secondsModule: FastifyPluginAsync<SecondsModuleOptions> = async (ap
     async ({ body, user }) => {
       const { tradePassword, ...purchase } = body;
       if (!service.enabled) return service.purchase(session(user), purchase);
+      await options.countryGate?.check(user.id, "seconds");
       await gate.check(user, tradePassword);
       return service.purchase(session(user), purchase);
     },

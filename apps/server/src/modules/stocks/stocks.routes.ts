@@ -18,6 +18,7 @@ import type { Database } from "../../db/database.ts";
 import type { AuthUser } from "../../http/authenticate.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { operatorIdOf } from "../../http/operator-audit.ts";
+import type { ProductCountryCheck } from "../../http/country-product-gate.ts";
 import { StocksRepository } from "./stocks.repository.ts";
 import { TradePasswordGate, type TradePasswordCheck } from "../../http/trade-password-gate.ts";
 import {
@@ -33,6 +34,8 @@ export interface StocksModuleOptions {
   engine: StocksEngine;
   database: Database;
   tradePassword: TradePasswordCheck;
+  /** The per-country product switches (COUNTRY_PRODUCT_BLOCKS): asked before opening. */
+  countryGate?: ProductCountryCheck;
   tradePasswordWindowMs?: number;
   now?: () => number;
   terms?: Readonly<Record<string, StockTerms>>;
@@ -108,6 +111,8 @@ export const stocksModule: FastifyPluginAsync<StocksModuleOptions> = async (app,
     { bodyBytes: 1_024, perUser: { max: 300, windowMs: minute } },
     async ({ body, user }) => {
       const { tradePassword, ...order } = body;
+      // Selling a holding stays allowed where stocks are switched off for the country.
+      if (order.side === "buy") await options.countryGate?.check(user.id, "stocks");
       await gate.check(user, tradePassword);
       return service.place(session(user), order);
     },

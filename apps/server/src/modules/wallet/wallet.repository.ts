@@ -349,15 +349,92 @@ export class WithdrawAddressRepository {
   }
 }
 
-/** A withdrawal record as stored (migration 0015). */
+/** What a bank card carries (spec §3: cardholder name, bank name, branch, card number). */
+export interface BankCardDetails {
+  cardholder: string;
+  bankName: string;
+  branch: string;
+  /** Letters and digits only, upper case (spaces and hyphens removed at input). */
+  cardNumber: string;
+}
+
+export interface BankCardRow extends BankCardDetails {
+  id: bigint;
+  userId: bigint;
+  createdAtMs: number;
+}
+
+const bankCardColumns = sql`id::text AS id, user_id::text AS user_id, cardholder, bank_name,
+  branch, card_number, created_at_ms`;
+
+function bankCardRow(r: Record<string, unknown>): BankCardRow {
+  return {
+    id: BigInt(r.id as string),
+    userId: BigInt(r.user_id as string),
+    cardholder: r.cardholder as string,
+    bankName: r.bank_name as string,
+    branch: r.branch as string,
+    cardNumber: r.card_number as string,
+    createdAtMs: Number(r.created_at_ms),
+  };
+}
+
+/** The user's bound bank cards (migration 0027). */
+export class BankCardRepository {
+  constructor(private readonly database: Database) {}
+
+  async list(userId: bigint): Promise<BankCardRow[]> {
+    const rows = await sql<Record<string, unknown>>`SELECT ${bankCardColumns}
+      FROM wallet_bank_cards WHERE user_id = ${userId} ORDER BY id`.execute(this.database.db);
+    return rows.rows.map(bankCardRow);
+  }
+
+  async byId(userId: bigint, id: bigint): Promise<BankCardRow | undefined> {
+    const rows = await sql<Record<string, unknown>>`SELECT ${bankCardColumns}
+      FROM wallet_bank_cards WHERE user_id = ${userId} AND id = ${id}`.execute(this.database.db);
+    return rows.rows[0] === undefined ? undefined : bankCardRow(rows.rows[0]);
+  }
+
+  async count(userId: bigint): Promise<number> {
+    const rows = await sql<{ n: string }>`SELECT count(*)::text AS n
+      FROM wallet_bank_cards WHERE user_id = ${userId}`.execute(this.database.db);
+    return Number(rows.rows[0]?.n ?? 0);
+  }
+
+  /** The new card's id, or undefined when the user already bound this number. */
+  async insert(row: Omit<BankCardRow, "id">): Promise<bigint | undefined> {
+    const rows = await sql<{ id: string }>`INSERT INTO wallet_bank_cards
+        (user_id, cardholder, bank_name, branch, card_number, created_at_ms)
+      VALUES (${row.userId}, ${row.cardholder}, ${row.bankName}, ${row.branch},
+        ${row.cardNumber}, ${row.createdAtMs})
+      ON CONFLICT (user_id, card_number) DO NOTHING
+      RETURNING id::text AS id`.execute(this.database.db);
+    return rows.rows[0] === undefined ? undefined : BigInt(rows.rows[0].id);
+  }
+
+  async remove(userId: bigint, id: bigint): Promise<boolean> {
+    const rows = await sql<{ id: string }>`DELETE FROM wallet_bank_cards
+      WHERE user_id = ${userId} AND id = ${id} RETURNING id::text AS id`.execute(this.database.db);
+    return rows.rows.length > 0;
+  }
+}
+
+/** A withdrawal record as stored (migration 0015, 0027). */
 export interface WithdrawalRow {
   id: bigint;
   commandId: string;
   userId: bigint;
   assetId: string;
-  network: WithdrawAddressRow["network"];
+  /** A chain, or "bank" for a bank-card withdrawal (migration 0027). */
+  network: WithdrawAddressRow["network"] | "bank";
+  /** The saved address's id, or the bank card's. */
   addressId: bigint;
+  /** The address, or the card's masked number. */
   address: string;
+  /** The wallet the amount is held on: "fund" (crypto) or "fiat" (bank card). */
+  wallet: "fund" | "fiat";
+  /** A bank-card withdrawal's payee, copied from the card at request; null for addresses. */
+  payee: BankCardDetails | null;
   amount: bigint;
   fee: bigint;
   status: "requested" | "pending" | "approved" | "sent" | "completed" | "rejected" | "cancelled";
@@ -381,7 +458,7 @@ export interface WithdrawalStepRow {
 const withdrawalColumns = sql`id::text AS id, command_id, user_id::text AS user_id, asset_id,
   network, address_id::text AS address_id, address, amount::text AS amount, fee::text AS fee,
   status, approvals_required, tx_hash, reject_reason, posting_seq, requested_at_ms,
-  updated_at_ms`;
+  updated_at_ms, wallet, payee_cardholder, payee_bank_name, payee_branch, payee_card_number`;
 
 function withdrawalRow(r: Record<string, unknown>): WithdrawalRow {
   return {
@@ -392,6 +469,16 @@ function withdrawalRow(r: Record<string, unknown>): WithdrawalRow {
     network: r.network as WithdrawalRow["network"],
     addressId: BigInt(r.address_id as string),
     address: r.address as string,
+    wallet: r.wallet === "fiat" ? "fiat" : "fund",
+    payee:
+      r.payee_card_number === null || r.payee_card_number === undefined
+        ? null
+        : {
+            cardholder: r.payee_cardholder as string,
+            bankName: r.payee_bank_name as string,
+            branch: r.payee_branch as string,
+            cardNumber: r.payee_card_number as string,
+          },
     amount: BigInt(r.amount as string),
     fee: BigInt(r.fee as string),
     status: r.status as WithdrawalRow["status"],
@@ -414,10 +501,13 @@ export class WithdrawalRepository {
   ): Promise<bigint | undefined> {
     const rows = await sql<{ id: string }>`INSERT INTO wallet_withdrawals (command_id, user_id,
         asset_id, network, address_id, address, amount, fee, status, approvals_required,
-        requested_at_ms, updated_at_ms)
+        requested_at_ms, updated_at_ms, wallet, payee_cardholder, payee_bank_name, payee_branch,
+        payee_card_number)
       VALUES (${row.commandId}, ${row.userId}, ${row.assetId}, ${row.network}, ${row.addressId},
         ${row.address}, ${row.amount.toString()}, ${row.fee.toString()}, 'requested',
-        ${row.approvalsRequired}, ${row.requestedAtMs}, ${row.updatedAtMs})
+        ${row.approvalsRequired}, ${row.requestedAtMs}, ${row.updatedAtMs}, ${row.wallet},
+        ${row.payee?.cardholder ?? null}, ${row.payee?.bankName ?? null},
+        ${row.payee?.branch ?? null}, ${row.payee?.cardNumber ?? null})
       ON CONFLICT (command_id) DO NOTHING RETURNING id::text AS id`.execute(this.database.db);
     if (rows.rows[0] === undefined) return undefined;
     const id = BigInt(rows.rows[0].id);

@@ -1,4 +1,12 @@
 import {
+  acceptBuyQuote,
+  addBankCard,
+  buyOptions,
+  deleteBankCard,
+  listBankCards,
+  markWithdrawalPaid,
+  requestBankWithdrawal,
+  requestBuyQuote,
   approveWithdrawal,
   cancelWithdrawal,
   completeWithdrawal,
@@ -40,7 +48,10 @@ import { FileReply } from "../../http/file-reply.ts";
 import { statementCsv } from "./wallet.statement-csv.ts";
 import { QuickExchange, type QuickExchangeOptions } from "./wallet.exchange.ts";
 import { WithdrawAddressBook } from "./wallet.addresses.ts";
+import { BankCards } from "./wallet.bank-cards.ts";
+import { WalletBuy } from "./wallet.buy.ts";
 import {
+  BankCardRepository,
   WalletRecordsRepository,
   WalletRepository,
   WithdrawAddressRepository,
@@ -122,10 +133,12 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
   const exchange = new QuickExchange({ engine: options.engine, records, ...options.exchange });
   const addressRepository = new WithdrawAddressRepository(options.database);
   const withdrawalRepository = new WithdrawalRepository(options.database);
+  const bankCardRepository = new BankCardRepository(options.database);
   const withdrawals = new WalletWithdrawals({
     engine: options.engine,
     repository: withdrawalRepository,
     addresses: addressRepository,
+    bankCards: bankCardRepository,
     tradePassword: options.tradePassword,
     allowTradePasswordAttempt,
     now: options.now ?? Date.now,
@@ -134,6 +147,18 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
   options.onWithdrawals?.(withdrawals, withdrawalRepository);
   // A request a crash left between its record and the kernel's hold is settled at start.
   app.addHook("onReady", async () => withdrawals.settleAll());
+  const bankCards = new BankCards({
+    repository: bankCardRepository,
+    now: options.now ?? Date.now,
+  });
+  const buy = new WalletBuy({
+    engine: options.engine,
+    exchange,
+    transfers,
+    now: options.now ?? Date.now,
+  });
+  // Payments of buy quotes still standing are moved back before the engine stops.
+  app.addHook("onClose", async () => buy.stop());
   const addresses = new WithdrawAddressBook({
     repository: addressRepository,
     now: options.now ?? Date.now,
@@ -257,6 +282,23 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     ({ query, user }) => exchange.list(session(user), query),
   );
 
+  // Buy (index/buy): crypto for the fiat wallet's balance, at a quick-exchange quote.
+  defineRoute(app, buyOptions, { perUser: { max: 300, windowMs: minute } }, ({ user }) =>
+    buy.options_(session(user)),
+  );
+  defineRoute(
+    app,
+    requestBuyQuote,
+    { bodyBytes: 1024, perUser: { max: 60, windowMs: minute } },
+    ({ body, user }) => buy.quote(session(user), body),
+  );
+  defineRoute(
+    app,
+    acceptBuyQuote,
+    { bodyBytes: 256, perUser: { max: 60, windowMs: minute } },
+    ({ params, user }) => buy.accept(session(user), params.quoteId),
+  );
+
   // The operator funds the real house with money actually put in: a journaled deposit credit.
   defineRoute(app, fundHouse, { bodyBytes: 2_048 }, ({ body, request }) =>
     exchange.fundHouse(body, operatorIdOf(request)),
@@ -285,6 +327,20 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     ({ params, user }) => addresses.remove(addressSession(user), params.addressId),
   );
 
+  // Bank cards.
+  defineRoute(app, listBankCards, { perUser: { max: 300, windowMs: minute } }, ({ user }) =>
+    bankCards.list(addressSession(user)),
+  );
+  defineRoute(
+    app,
+    addBankCard,
+    { bodyBytes: 1024, perUser: { max: 20, windowMs: minute } },
+    ({ body, user }) => bankCards.add(addressSession(user), body),
+  );
+  defineRoute(app, deleteBankCard, { perUser: { max: 20, windowMs: minute } }, ({ params, user }) =>
+    bankCards.remove(addressSession(user), params.cardId),
+  );
+
   // Withdrawals.
   const withdrawalSession = (user: AuthUser) => ({
     ...addressSession(user),
@@ -302,6 +358,17 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
         await options.withdrawalGate?.(user.id, body.totpCode);
       }
       return withdrawals.request(withdrawalSession(user), body);
+    },
+  );
+  defineRoute(
+    app,
+    requestBankWithdrawal,
+    { bodyBytes: 1024, perUser: { max: 20, windowMs: minute } },
+    async ({ body, user }) => {
+      if (!user.demoOnly && user.mode === "real") {
+        await options.withdrawalGate?.(user.id, body.totpCode);
+      }
+      return withdrawals.requestBank(withdrawalSession(user), body);
     },
   );
   defineRoute(
@@ -339,6 +406,17 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     touched(
       request,
       await withdrawals.markSent(params.withdrawalId, operatorIdOf(request), body.txHash),
+    ),
+  );
+  defineRoute(app, markWithdrawalPaid, { bodyBytes: 2_048 }, async ({ params, body, request }) =>
+    touched(
+      request,
+      await withdrawals.markPaid(
+        params.withdrawalId,
+        operatorIdOf(request),
+        body.bankReference,
+        body.reason,
+      ),
     ),
   );
   defineRoute(app, completeWithdrawal, { bodyBytes: 2_048 }, async ({ params, request }) =>

@@ -496,6 +496,8 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
       network: "ethereum" as const,
       addressId: BigInt(addressIds.b!),
       address: other,
+      wallet: "fund" as const,
+      payee: null,
       amount: 1n,
       fee: 0n,
       approvalsRequired: 1,

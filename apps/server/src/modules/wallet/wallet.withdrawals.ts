@@ -4,7 +4,9 @@ import { errorCodeOf } from "../../engine/reject-codes.ts";
 import { submit } from "../../engine/submit.ts";
 import { AppError } from "../../http/app-error.ts";
 import type { AddressBookSession } from "./wallet.addresses.ts";
+import { cardLabel } from "./wallet.bank-cards.ts";
 import type {
+  BankCardRepository,
   WithdrawAddressRepository,
   WithdrawalRepository,
   WithdrawalRow,
@@ -25,6 +27,8 @@ export interface WithdrawalConfig {
   terms: Readonly<Record<string, Partial<Record<WithdrawNetwork, WithdrawalTerms>>>>;
   /** Asset → amount above which two different operators must approve (whole units). */
   twoApprovalsAbove: Readonly<Record<string, string>>;
+  /** Asset → terms of withdrawals to a bound bank card (from the fiat wallet); unlisted: none. */
+  bankTerms?: Readonly<Record<string, WithdrawalTerms>>;
 }
 
 /** Unless configured: USDT on the three chains deposits arrive on (issue 16). */
@@ -37,12 +41,15 @@ export const defaultWithdrawalConfig: WithdrawalConfig = {
     },
   },
   twoApprovalsAbove: { USDT: "10000" },
+  bankTerms: { USDT: { minimum: "10", fee: "1" } },
 };
 
 export interface WalletWithdrawalsOptions {
   engine: WalletEngine;
   repository: WithdrawalRepository;
   addresses: Pick<WithdrawAddressRepository, "byId">;
+  /** The user's bound bank cards (bank-card withdrawals). */
+  bankCards?: Pick<BankCardRepository, "byId">;
   tradePassword: WalletTradePassword;
   /** The transfers' trade-password budget: false when the user is over it. */
   allowTradePasswordAttempt: (userId: bigint) => boolean;
@@ -87,7 +94,13 @@ export class WalletWithdrawals {
         });
       }
     }
-    return { items };
+    const bank = Object.entries(this.options.config.bankTerms ?? {}).map(([asset, terms]) => ({
+      asset,
+      minimum: terms.minimum,
+      fee: terms.fee,
+      twoApprovalsAbove: this.options.config.twoApprovalsAbove[asset] ?? null,
+    }));
+    return { items, bank };
   }
 
   async request(
@@ -118,10 +131,83 @@ export class WalletWithdrawals {
     }
     const terms = this.options.config.terms[asset.assetId]?.[address.network];
     if (!terms) throw new AppError("withdraw_not_supported");
-    if (amount < this.parse(terms.minimum, asset.scale)) {
+    return this.hold(session, {
+      commandId,
+      asset,
+      amount,
+      terms,
+      tradePassword: input.tradePassword,
+      destination: {
+        network: address.network,
+        addressId: address.id,
+        address: address.address,
+        wallet: "fund",
+        payee: null,
+      },
+    });
+  }
+
+  /** A withdrawal to a bound bank card, held on the fiat wallet (`withdrawal_hold_wallet`). */
+  async requestBank(
+    session: WithdrawalSession,
+    input: {
+      requestId: string;
+      cardId: string;
+      asset: string;
+      amount: string;
+      tradePassword: string;
+    },
+  ): Promise<WithdrawalView> {
+    requireReal(session);
+    const commandId = `withdrawal:${session.ownerId}:${input.requestId}`;
+    const recorded = await this.options.repository.byCommandId(commandId);
+    const done = recorded && (await this.settle(recorded));
+    if (done) return this.view(done);
+    const asset = this.asset(input.asset);
+    const amount = this.parse(input.amount, asset.scale);
+    if (amount <= 0n) throw new AppError("amount_must_be_positive");
+    const card = await this.options.bankCards?.byId(session.userId, BigInt(input.cardId));
+    if (!card) throw new AppError("bank_card_not_found");
+    const terms = this.options.config.bankTerms?.[asset.assetId];
+    if (!terms) throw new AppError("withdraw_not_supported");
+    return this.hold(session, {
+      commandId,
+      asset,
+      amount,
+      terms,
+      tradePassword: input.tradePassword,
+      destination: {
+        network: "bank",
+        addressId: card.id,
+        address: cardLabel(card),
+        wallet: "fiat",
+        payee: {
+          cardholder: card.cardholder,
+          bankName: card.bankName,
+          branch: card.branch,
+          cardNumber: card.cardNumber,
+        },
+      },
+    });
+  }
+
+  /** Minimum, trade password, record, then the kernel's hold of amount + fee. */
+  private async hold(
+    session: WithdrawalSession,
+    input: {
+      commandId: string;
+      asset: { assetId: string; scale: number };
+      amount: bigint;
+      terms: WithdrawalTerms;
+      tradePassword: string;
+      destination: Pick<WithdrawalRow, "network" | "addressId" | "address" | "wallet" | "payee">;
+    },
+  ): Promise<WithdrawalView> {
+    const { asset, amount, commandId } = input;
+    if (amount < this.parse(input.terms.minimum, asset.scale)) {
       throw new AppError("withdraw_below_minimum");
     }
-    const fee = this.parse(terms.fee, asset.scale);
+    const fee = this.parse(input.terms.fee, asset.scale);
     if (!this.options.allowTradePasswordAttempt(session.userId)) {
       throw new AppError("rate_limited");
     }
@@ -129,13 +215,12 @@ export class WalletWithdrawals {
     const above = this.options.config.twoApprovalsAbove[asset.assetId];
     const approvalsRequired =
       above !== undefined && amount > this.parse(above, asset.scale) ? 2 : 1;
+    const now = this.options.now();
     const id = await this.options.repository.insertRequested({
       commandId,
       userId: session.userId,
       assetId: asset.assetId,
-      network: address.network,
-      addressId: address.id,
-      address: address.address,
+      ...input.destination,
       amount,
       fee,
       approvalsRequired,
@@ -149,16 +234,22 @@ export class WalletWithdrawals {
       if (!settled) throw new AppError("service_unavailable");
       return this.view(settled);
     }
-    const applied = await submit(this.options.engine, {
-      type: "withdrawal_hold_fee",
+    const base = {
       id: commandId,
       ownerId: session.ownerId,
-      mode: "real",
+      mode: "real" as const,
       assetId: asset.assetId,
       amount,
       fee,
       withdrawalId: commandId,
-    });
+    };
+    // Crypto withdrawals keep their original command, so their journal reads as before.
+    const applied = await submit(
+      this.options.engine,
+      input.destination.wallet === "fund"
+        ? { type: "withdrawal_hold_fee", ...base }
+        : { type: "withdrawal_hold_wallet", ...base, wallet: input.destination.wallet },
+    );
     if (!applied.result.ok) {
       await this.options.repository.removeRequested(id);
       throw new AppError(errorCodeOf(applied.result.code));
@@ -226,6 +317,8 @@ export class WalletWithdrawals {
 
   async markSent(withdrawalId: string, operatorId: string, txHash: string) {
     const row = await this.found(withdrawalId);
+    // A bank-card withdrawal is paid with a bank reference (`markPaid`), not a chain hash.
+    if (row.network === "bank") throw new AppError("withdrawal_state_invalid");
     return this.serialized(row.commandId, async () => {
       const moved = await this.options.repository.transition(
         row.id,
@@ -233,6 +326,26 @@ export class WalletWithdrawals {
         "sent",
         { operatorId, detail: txHash, atMs: this.options.now() },
         { txHash },
+      );
+      if (!moved) throw new AppError("withdrawal_state_invalid");
+      return this.operatorView(row.id);
+    });
+  }
+
+  /**
+   * A bank-card withdrawal was paid: approved → sent with the bank's reference (and the
+   * operator's reason in the step). `complete` then pays the held amount out of the fiat wallet.
+   */
+  async markPaid(withdrawalId: string, operatorId: string, bankReference: string, reason: string) {
+    const row = await this.found(withdrawalId);
+    if (row.network !== "bank") throw new AppError("withdrawal_state_invalid");
+    return this.serialized(row.commandId, async () => {
+      const moved = await this.options.repository.transition(
+        row.id,
+        ["approved"],
+        "sent",
+        { operatorId, detail: `${bankReference} (${reason})`, atMs: this.options.now() },
+        { txHash: bankReference },
       );
       if (!moved) throw new AppError("withdrawal_state_invalid");
       return this.operatorView(row.id);
@@ -361,7 +474,11 @@ export class WalletWithdrawals {
 
   private async operatorViews(rows: WithdrawalRow[]) {
     const views = await this.views(rows);
-    return views.map((view, i) => ({ ...view, userId: String(rows[i]!.userId) }));
+    return views.map((view, i) => ({
+      ...view,
+      userId: String(rows[i]!.userId),
+      payee: rows[i]!.payee,
+    }));
   }
 
   private async view(row: WithdrawalRow): Promise<WithdrawalView> {
@@ -380,6 +497,7 @@ export class WalletWithdrawals {
         network: row.network,
         addressId: String(row.addressId),
         address: row.address,
+        wallet: row.wallet,
         amount: format(row.amount),
         fee: format(row.fee),
         total: format(row.amount + row.fee),

@@ -1,12 +1,20 @@
 import { logout, rename, switchMode } from "../../features/auth/api/auth-api.ts";
 import { ServerHealth } from "../../features/health/components/server-health.tsx";
 import { SettingsPage } from "../../features/settings/components/settings-page.tsx";
+import { AvatarUpload } from "../../features/security/components/avatar-upload.tsx";
 import { showError, withLoading } from "../../lib/feedback.ts";
 import { useAppNavigation } from "../../lib/navigation/navigation-store.ts";
-import { clearSession, getSession, isDemo, updateSessionUser } from "../../lib/session.ts";
+import {
+  clearSession,
+  getSession,
+  isDemo,
+  updateSessionUser,
+  useSession,
+} from "../../lib/session.ts";
 
 export function Component() {
   const navigation = useAppNavigation();
+  const session = useSession();
 
   /** Real ↔ demo is a property of the session on the server (issue 5: PUT /api/v1/me/mode). */
   const changeMode = async (toDemo: boolean) => {
@@ -46,6 +54,7 @@ export function Component() {
       onLogout={signOut}
       onRename={changeNickname}
       about={<ServerHealth />}
+      avatar={session && !session.user.demoOnly ? <AvatarUpload /> : undefined}
     />
   );
 }

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ChartPanel } from "../../features/market-data/components/chart-panel.tsx";
+import { ProductCountryNotice } from "../../features/security/components/product-country-notice.tsx";
 import { PerpPage } from "../../features/perp/components/perp-page.tsx";
 
 /** The Trade tab: links to the other trading screens, then the perpetual screen. */
@@ -35,6 +36,7 @@ export function Component() {
           </li>
         </ul>
       </nav>
+      <ProductCountryNotice product="perp" />
       <PerpPage
         chart={({ instrumentId, priceScale }) => (
           <ChartPanel

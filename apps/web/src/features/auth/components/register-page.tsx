@@ -3,6 +3,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
+import { CountryPicker } from "../../../components/ui/country-picker.tsx";
+import { countryName, pendingCountry } from "../../../lib/countries.ts";
 import { showError, toastMs, withLoading } from "../../../lib/feedback.ts";
 import { setSession } from "../../../lib/session.ts";
 import { authKeys, fetchAgreement, register, sendEmailCode } from "../api/auth-api.ts";
@@ -22,9 +24,12 @@ interface RegisterValues {
  * is a proof of work the browser solves with each request (`solvedCaptcha`).
  */
 export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [form] = Form.useForm<RegisterValues>();
   const [agreementOpen, setAgreementOpen] = useState(false);
+  // Country of residence: picked here or on `/choose-location` before coming here.
+  const [country, setCountry] = useState<string | null>(() => pendingCountry.get());
+  const [countryOpen, setCountryOpen] = useState(false);
   // An invite link (`#/register?invite=CODE`) fills the invite code in; the server checks it.
   const [searchParams] = useSearchParams();
   const invitedWith = searchParams.get("invite")?.trim().slice(0, 32) ?? "";
@@ -42,9 +47,11 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
           passwordConfirm: values.passwordConfirm,
           emailCode: values.emailCode.trim(),
           ...(values.inviteCode?.trim() ? { inviteCode: values.inviteCode.trim() } : {}),
+          ...(country ? { country } : {}),
           agreement: true,
         }),
       );
+      pendingCountry.clear();
       setSession(session);
       onSignedIn();
     } catch (error) {
@@ -85,6 +92,11 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
             maxLength={32}
           />
         </Form.Item>
+        <Form.Item label={t("residence.title")} description={t("auth.register.countryHint")}>
+          <Button size="small" onClick={() => setCountryOpen(true)} data-testid="register-country">
+            {country ? countryName(country, i18n.language) : t("residence.choose")}
+          </Button>
+        </Form.Item>
         <Form.Item name="agreement" valuePropName="checked">
           <Checkbox data-testid="agreement">{t("auth.register.agree")}</Checkbox>
         </Form.Item>
@@ -95,6 +107,23 @@ export function RegisterPage({ onSignedIn }: { onSignedIn: () => void }) {
         </button>
         <Link to="/login">{t("auth.register.toLogin")}</Link>
       </div>
+      <Popup
+        visible={countryOpen}
+        onMaskClick={() => setCountryOpen(false)}
+        onClose={() => setCountryOpen(false)}
+        showCloseButton
+        bodyStyle={{ maxHeight: "80vh", overflowY: "auto", padding: 16 }}
+      >
+        {countryOpen ? (
+          <CountryPicker
+            selected={country}
+            onPick={(code) => {
+              setCountry(code);
+              setCountryOpen(false);
+            }}
+          />
+        ) : null}
+      </Popup>
       <Popup
         visible={agreementOpen}
         onMaskClick={() => setAgreementOpen(false)}

@@ -1,5 +1,6 @@
 import { Grid } from "antd-mobile";
 import {
+  AddCircleOutline,
   BellOutline,
   HistogramOutline,
   SearchOutline,
@@ -12,6 +13,7 @@ import { Link } from "react-router";
 import { useSession } from "../../../lib/session.ts";
 
 const quickEntries = [
+  { to: "/buy", key: "buy", icon: <AddCircleOutline /> },
   { to: "/quotation", key: "quotation", icon: <HistogramOutline /> },
   { to: "/search", key: "search", icon: <SearchOutline /> },
   { to: "/notices", key: "notices", icon: <BellOutline /> },

@@ -13,7 +13,7 @@ import {
   uploadIdentityImage,
   useIdentity,
 } from "../api/security-api.ts";
-import { countryOptions } from "./countries.ts";
+import { countryOptions } from "../../../lib/countries.ts";
 
 type DocumentType = "id_card" | "driving_licence" | "passport";
 const documentTypes: DocumentType[] = ["id_card", "driving_licence", "passport"];

@@ -19,6 +19,7 @@ import {
   useSessions,
   useTwoFactorStatus,
 } from "../api/security-api.ts";
+import { AntiPhishingSection, SignInHistorySection } from "./security-extras.tsx";
 
 /**
  * The security centre (spec assets/anquanzhongxin, xiugaimima): login password, trade
@@ -45,6 +46,14 @@ export function SecurityPage() {
         <List.Item clickable arrowIcon onClick={() => void navigate("/identity")}>
           {t("identity.title")}
         </List.Item>
+        <List.Item
+          clickable
+          arrowIcon
+          onClick={() => void navigate("/open-location")}
+          data-testid="residence-link"
+        >
+          {t("residence.title")}
+        </List.Item>
       </List>
       <TwoFactorSection walletUser={walletUser} />
       {walletUser ? null : (
@@ -59,7 +68,9 @@ export function SecurityPage() {
         currentAutoComplete="off"
         save={(current, next) => setTradePassword(next, current)}
       />
+      <AntiPhishingSection />
       <SessionsSection />
+      <SignInHistorySection />
     </section>
   );
 }

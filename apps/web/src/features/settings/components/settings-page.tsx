@@ -18,6 +18,7 @@ export function SettingsPage({
   onLogout,
   onRename,
   about,
+  avatar,
 }: {
   /** Saves a new nickname; resolves true when it was saved. */
   onRename: (nickname: string) => Promise<boolean>;
@@ -25,6 +26,8 @@ export function SettingsPage({
   onLogout: () => Promise<void>;
   /** The server's state, shown at the end. */
   about?: ReactNode;
+  /** The profile picture with its upload (signed in only); the preset picture without it. */
+  avatar?: ReactNode;
 }) {
   const { t, i18n } = useTranslation();
   const session = useSession();
@@ -58,7 +61,7 @@ export function SettingsPage({
       <h1 id="settings-title">{t("settings.title")}</h1>
       {session ? (
         <div className="profile">
-          <Avatar src="" aria-hidden="true" style={{ "--size": "56px" }} />
+          {avatar ?? <Avatar src="" aria-hidden="true" style={{ "--size": "56px" }} />}
           <div>
             <p className="profile-name" data-testid="profile-name">
               {name.length > 16 ? maskMiddle(name) : name}
@@ -74,6 +77,18 @@ export function SettingsPage({
           </Button>
         </div>
       )}
+      {session && !session.user.demoOnly ? (
+        <List>
+          <List.Item
+            clickable
+            arrowIcon
+            onClick={() => void navigate("/open-location")}
+            data-testid="settings-residence"
+          >
+            {t("residence.title")}
+          </List.Item>
+        </List>
+      ) : null}
       <List header={t("settings.preferences")}>
         <List.Item
           extra={

@@ -20,7 +20,58 @@ export const accountKeys = {
   addresses: () => [...walletKeys.all, "withdraw-addresses"] as const,
   withdrawalOptions: () => [...walletKeys.all, "withdrawal-options"] as const,
   withdrawals: () => [...walletKeys.all, "withdrawals"] as const,
+  bankCards: () => [...walletKeys.all, "bank-cards"] as const,
+  buyOptions: () => [...walletKeys.all, "buy-options"] as const,
 };
+
+/** The user's bound bank cards (numbers masked by the server). */
+export function useBankCards(enabled = true) {
+  return useQuery({
+    queryKey: accountKeys.bankCards(),
+    queryFn: () => callEndpoint(walletEndpoints.listBankCards),
+    enabled,
+  });
+}
+
+export function addBankCard(body: {
+  cardholder: string;
+  bankName: string;
+  branch: string;
+  cardNumber: string;
+}) {
+  return callEndpoint(walletEndpoints.addBankCard, { body });
+}
+
+export function deleteBankCard(cardId: string) {
+  return callEndpoint(walletEndpoints.deleteBankCard, { params: { cardId } });
+}
+
+export function requestBankWithdrawal(body: {
+  requestId: string;
+  cardId: string;
+  asset: string;
+  amount: string;
+  tradePassword: string;
+  totpCode?: string;
+}) {
+  return callEndpoint(walletEndpoints.requestBankWithdrawal, { body });
+}
+
+/** What Buy offers: the pay asset, the fiat wallet's available balance, the assets and prices. */
+export function useBuyOptions() {
+  return useQuery({
+    queryKey: accountKeys.buyOptions(),
+    queryFn: () => callEndpoint(walletEndpoints.buyOptions),
+  });
+}
+
+export function requestBuyQuote(body: { requestId: string; asset: string; amount: string }) {
+  return callEndpoint(walletEndpoints.requestBuyQuote, { body });
+}
+
+export function acceptBuyQuote(quoteId: string) {
+  return callEndpoint(walletEndpoints.acceptBuyQuote, { params: { quoteId } });
+}
 
 export function useWithdrawalOptions() {
   return useQuery({

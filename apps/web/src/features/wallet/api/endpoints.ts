@@ -38,6 +38,17 @@ export const walletEndpoints = endpointTable({
   withdrawalOptions: { method: "GET", path: "/api/v1/wallet/withdrawals/options", auth: "user" },
   requestWithdrawal: { method: "POST", path: "/api/v1/wallet/withdrawals", auth: "user" },
   withdrawalRecords: { method: "GET", path: "/api/v1/wallet/withdrawals", auth: "user" },
+  requestBankWithdrawal: { method: "POST", path: "/api/v1/wallet/withdrawals/bank", auth: "user" },
+  listBankCards: { method: "GET", path: "/api/v1/wallet/bank-cards", auth: "user" },
+  addBankCard: { method: "POST", path: "/api/v1/wallet/bank-cards", auth: "user" },
+  deleteBankCard: { method: "DELETE", path: "/api/v1/wallet/bank-cards/:cardId", auth: "user" },
+  buyOptions: { method: "GET", path: "/api/v1/wallet/buy/options", auth: "user" },
+  requestBuyQuote: { method: "POST", path: "/api/v1/wallet/buy/quotes", auth: "user" },
+  acceptBuyQuote: {
+    method: "POST",
+    path: "/api/v1/wallet/buy/quotes/:quoteId/accept",
+    auth: "user",
+  },
   cancelWithdrawal: {
     method: "POST",
     path: "/api/v1/wallet/withdrawals/:withdrawalId/cancel",

@@ -41,6 +41,9 @@ export function AccountsSummary() {
         <Link to="/assets/bank-deposit" data-testid="assets-bank-deposit-link">
           {t("wallet.bankDeposit.title")}
         </Link>
+        <Link to="/buy" data-testid="assets-buy-link">
+          {t("wallet.buy.title")}
+        </Link>
         <Link to="/assets/transfer" data-testid="assets-transfer-link">
           {t("wallet.transfer.title")}
         </Link>
@@ -49,6 +52,9 @@ export function AccountsSummary() {
         </Link>
         <Link to="/assets/addresses" data-testid="assets-addresses-link">
           {t("wallet.addresses.title")}
+        </Link>
+        <Link to="/assets/bank-cards" data-testid="assets-bank-cards-link">
+          {t("wallet.bankCards.title")}
         </Link>
         <Link to="/assets/withdraw" data-testid="assets-withdraw-link">
           {t("wallet.withdraw.title")}

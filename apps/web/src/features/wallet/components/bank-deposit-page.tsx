@@ -94,7 +94,10 @@ function BankDepositForm() {
         <dt>{t("wallet.bankDeposit.accountName")}</dt>
         <dd>{bank.accountName}</dd>
         <dt>{t("wallet.bankDeposit.accountNumber")}</dt>
-        <dd data-testid="bank-account-number">{bank.accountNumber}</dd>
+        <dd>
+          <span data-testid="bank-account-number">{bank.accountNumber}</span>{" "}
+          <CopyButton text={bank.accountNumber} testId="bank-account-copy" />
+        </dd>
         {bank.bankCode ? (
           <>
             <dt>{t("wallet.bankDeposit.bankCode")}</dt>
@@ -104,7 +107,9 @@ function BankDepositForm() {
         {bank.note ? (
           <>
             <dt>{t("wallet.bankDeposit.note")}</dt>
-            <dd>{bank.note}</dd>
+            <dd>
+              {bank.note} <CopyButton text={bank.note} testId="bank-note-copy" />
+            </dd>
           </>
         ) : null}
       </dl>
@@ -232,5 +237,20 @@ function BankDepositHistory() {
         ))}
       </ul>
     </>
+  );
+}
+
+/** Copies a bank detail to the clipboard (the user pastes it into their bank's transfer form). */
+function CopyButton({ text, testId }: { text: string; testId: string }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard?.writeText(text).catch(() => undefined);
+    setCopied(true);
+  };
+  return (
+    <Button size="mini" onClick={() => void copy()} data-testid={testId}>
+      {copied ? t("wallet.chainDeposit.copied") : t("wallet.chainDeposit.copy")}
+    </Button>
   );
 }

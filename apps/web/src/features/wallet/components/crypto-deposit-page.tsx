@@ -1,9 +1,9 @@
 import type { DepositAddressView } from "@candor/contract";
 import { Button } from "antd-mobile";
-import QRCode from "qrcode";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Amount } from "../../../components/ui/amount.tsx";
+import { QrImage } from "../../../components/ui/qr-image.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import { useChainDeposits, useDepositAddresses } from "../api/chain-deposits-api.ts";
@@ -56,19 +56,7 @@ function DepositAddresses() {
 
 function DepositAddressCard({ item }: { item: DepositAddressView }) {
   const { t } = useTranslation();
-  const [qr, setQr] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    let live = true;
-    void QRCode.toString(item.address, { type: "svg", margin: 1, errorCorrectionLevel: "M" }).then(
-      (svg) => {
-        if (live) setQr(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [item.address]);
   const copy = async () => {
     await navigator.clipboard?.writeText(item.address).catch(() => undefined);
     setCopied(true);
@@ -90,15 +78,7 @@ function DepositAddressCard({ item }: { item: DepositAddressView }) {
           {item.address}
         </dd>
       </dl>
-      {qr ? (
-        <img
-          src={qr}
-          width={180}
-          height={180}
-          alt={t("wallet.chainDeposit.qr")}
-          data-testid="deposit-address-qr"
-        />
-      ) : null}
+      <QrImage text={item.address} alt={t("wallet.chainDeposit.qr")} testId="deposit-address-qr" />
       <Button size="small" onClick={() => void copy()} data-testid="deposit-address-copy">
         {copied ? t("wallet.chainDeposit.copied") : t("wallet.chainDeposit.copy")}
       </Button>

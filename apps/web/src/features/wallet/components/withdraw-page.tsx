@@ -13,13 +13,16 @@ import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import {
   cancelWithdrawal,
+  requestBankWithdrawal,
   requestWithdrawal,
+  useBankCards,
   useAccounts,
   useWithdrawAddresses,
   useWithdrawalOptions,
   useWithdrawals,
 } from "../api/accounts-api.ts";
 import { walletKeys } from "../api/wallet-api.ts";
+import { EndOfList } from "../../../components/ui/states.tsx";
 import { AmountInput, AssetSelect } from "./transfer-page.tsx";
 
 /** Decimal digits the arithmetic below works in (every asset's scale fits). */
@@ -38,6 +41,7 @@ const units = (text: string): bigint | null => {
 export function WithdrawPage() {
   const { t } = useTranslation();
   const demo = isDemo(useSession());
+  const [to, setTo] = useState<"address" | "bank">("address");
   return (
     <section className="page" aria-labelledby="withdraw-title">
       <h1 id="withdraw-title">{t("wallet.withdraw.title")}</h1>
@@ -47,11 +51,196 @@ export function WithdrawPage() {
         </p>
       ) : (
         <>
-          <WithdrawForm />
+          <div className="link-row" role="group" aria-label={t("wallet.withdraw.to")}>
+            {(["address", "bank"] as const).map((kind) => (
+              <Button
+                key={kind}
+                size="small"
+                aria-pressed={to === kind}
+                color={to === kind ? "primary" : "default"}
+                onClick={() => setTo(kind)}
+                data-testid={`withdraw-to-${kind}`}
+              >
+                {t(`wallet.withdraw.toKinds.${kind}`)}
+              </Button>
+            ))}
+          </div>
+          {to === "address" ? <WithdrawForm /> : <BankWithdrawForm />}
           <WithdrawalHistory />
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * To a bound bank card, from the fiat wallet: the card, the amount, the bank minimum and fee
+ * shown before confirming, the trade password, then the same states as a crypto withdrawal
+ * (the operator marks it paid with the bank's reference instead of a transaction hash).
+ */
+function BankWithdrawForm() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const options = useWithdrawalOptions();
+  const cards = useBankCards();
+  const accounts = useAccounts();
+  const assets = options.data?.bank.map((b) => b.asset) ?? [];
+  const [asset, setAsset] = useState("USDT");
+  const terms = options.data?.bank.find((b) => b.asset === asset) ?? options.data?.bank[0];
+  const [cardId, setCardId] = useState("");
+  const chosen = cards.data?.items.find((c) => c.cardId === cardId) ?? cards.data?.items[0];
+  const [amount, setAmount] = useState("");
+  const [tradePassword, setTradePassword] = useState("");
+  const [needsCode, setNeedsCode] = useState(false);
+  const [code, setCode] = useState("");
+  const fiat = accounts.data?.wallets.find((w) => w.wallet === "fiat");
+  const available = fiat?.items.find((i) => i.asset === terms?.asset)?.available ?? "0";
+  const fee = terms ? units(terms.fee) : null;
+  const wanted = units(amount);
+  const total = wanted !== null && fee !== null ? wanted + fee : null;
+  const max = (() => {
+    const have = units(available);
+    if (have === null || fee === null || have <= fee) return "0";
+    return formatDecimal(have - fee, scale);
+  })();
+
+  const submit = async () => {
+    if (!terms || !chosen || total === null) return;
+    const confirmed = await Dialog.confirm({
+      content: t("wallet.withdraw.confirmBank", {
+        amount,
+        asset: terms.asset,
+        card: `${chosen.bankName} ${chosen.cardNumberMasked}`,
+        fee: terms.fee,
+        total: formatDecimal(total, scale),
+      }),
+      confirmText: t("common.confirm"),
+      cancelText: t("common.cancel"),
+    });
+    if (!confirmed) return;
+    try {
+      await withLoading(
+        requestBankWithdrawal({
+          requestId: newIdempotencyKey(),
+          cardId: chosen.cardId,
+          asset: terms.asset,
+          amount,
+          tradePassword,
+          ...(needsCode && code.trim() ? { totpCode: code.trim() } : {}),
+        }),
+      );
+      showSuccess();
+      setAmount("");
+      setTradePassword("");
+      setCode("");
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "two_factor_required") setNeedsCode(true);
+      showError(error);
+    }
+    void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+  };
+
+  if (options.isPending || cards.isPending) return <LoadingState />;
+  if (options.isError) {
+    return <ErrorState message={options.error.message} onRetry={() => void options.refetch()} />;
+  }
+  return (
+    <form
+      className="order-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <AssetSelect
+        assets={assets}
+        value={terms?.asset ?? ""}
+        onChange={setAsset}
+        testId="bank-withdraw-asset"
+      />
+      {!cards.data || cards.data.items.length === 0 ? (
+        <p className="hint" data-testid="withdraw-no-card">
+          <Link to="/assets/bank-cards">{t("wallet.bankCards.empty")}</Link>
+        </p>
+      ) : (
+        <label className="order-field">
+          <span className="label">{t("wallet.withdraw.card")}</span>
+          <select
+            className="native-select"
+            value={chosen?.cardId ?? ""}
+            onChange={(event) => setCardId(event.target.value)}
+            data-testid="withdraw-card"
+          >
+            {cards.data.items.map((c) => (
+              <option key={c.cardId} value={c.cardId}>
+                {`${c.bankName} ${c.cardNumberMasked} · ${c.cardholder}`}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <AmountInput value={amount} onChange={setAmount} testId="bank-withdraw-amount" />
+      <div className="link-row">
+        <span className="hint">
+          {t("wallet.withdraw.availableFiat")}: <Amount value={available} /> {terms?.asset}
+        </span>
+        <Button size="mini" onClick={() => setAmount(max)} data-testid="bank-withdraw-max">
+          {t("wallet.withdraw.max")}
+        </Button>
+      </div>
+      {terms ? (
+        <dl data-testid="bank-withdraw-terms">
+          <dt>{t("wallet.withdraw.minimum")}</dt>
+          <dd>
+            <Amount value={terms.minimum} /> {terms.asset}
+          </dd>
+          <dt>{t("wallet.withdraw.fee")}</dt>
+          <dd data-testid="bank-withdraw-fee">
+            <Amount value={terms.fee} /> {terms.asset}
+          </dd>
+          <dt>{t("wallet.withdraw.received")}</dt>
+          <dd>
+            {wanted !== null ? <Amount value={formatDecimal(wanted, scale)} /> : "—"} {terms.asset}
+          </dd>
+          <dt>{t("wallet.withdraw.total")}</dt>
+          <dd data-testid="bank-withdraw-total">
+            {total !== null ? <Amount value={formatDecimal(total, scale)} /> : "—"} {terms.asset}
+          </dd>
+        </dl>
+      ) : null}
+      <div className="order-field">
+        <Input
+          type="password"
+          aria-label={t("wallet.transfer.tradePassword")}
+          placeholder={t("wallet.transfer.tradePassword")}
+          value={tradePassword}
+          onChange={setTradePassword}
+          data-testid="bank-withdraw-trade-password"
+        />
+      </div>
+      {needsCode ? (
+        <div className="order-field">
+          <Input
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            aria-label={t("auth.login.totpCode")}
+            placeholder={t("auth.login.totpCode")}
+            value={code}
+            onChange={setCode}
+            maxLength={11}
+          />
+        </div>
+      ) : null}
+      <Button
+        block
+        color="primary"
+        type="submit"
+        disabled={!chosen || total === null || tradePassword === ""}
+        data-testid="bank-withdraw-submit"
+      >
+        {t("wallet.withdraw.submit")}
+      </Button>
+    </form>
   );
 }
 
@@ -280,7 +469,9 @@ function WithdrawalHistory() {
           <li key={w.withdrawalId} className="order-card" data-testid="withdrawal-record">
             <div className="order-card-head">
               <strong data-testid="withdrawal-status">
-                {t(`wallet.withdraw.states.${w.status}`)}
+                {w.network === "bank" && w.status === "sent"
+                  ? t("wallet.withdraw.paid")
+                  : t(`wallet.withdraw.states.${w.status}`)}
               </strong>
               <span className="change down">
                 -<Amount value={w.total} /> {w.asset}
@@ -298,7 +489,11 @@ function WithdrawalHistory() {
               </dd>
               {w.txHash ? (
                 <>
-                  <dt>{t("wallet.withdraw.txHash")}</dt>
+                  <dt>
+                    {w.network === "bank"
+                      ? t("wallet.withdraw.bankReference")
+                      : t("wallet.withdraw.txHash")}
+                  </dt>
                   <dd>
                     <code className="hash">{w.txHash}</code>
                   </dd>
@@ -314,7 +509,10 @@ function WithdrawalHistory() {
             <ol className="hint" data-testid="withdrawal-steps">
               {w.steps.map((s, i) => (
                 <li key={i}>
-                  {t(`wallet.withdraw.states.${s.status}`)} · {time(s.atMs)}
+                  {w.network === "bank" && s.status === "sent"
+                    ? t("wallet.withdraw.paid")
+                    : t(`wallet.withdraw.states.${s.status}`)}{" "}
+                  · {time(s.atMs)}
                   {s.operatorId ? ` · ${t("wallet.withdraw.operator")} ${s.operatorId}` : ""}
                 </li>
               ))}
@@ -327,6 +525,7 @@ function WithdrawalHistory() {
           </li>
         ))}
       </ul>
+      {records.isSuccess && records.data.items.length > 0 ? <EndOfList /> : null}
     </>
   );
 }

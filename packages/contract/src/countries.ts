@@ -1,5 +1,10 @@
-/** ISO 3166-1 alpha-2 codes; names come from `Intl.DisplayNames` in the user's language. */
-export const countryCodes = (
+import { z } from "zod";
+
+/**
+ * ISO 3166-1 alpha-2 codes a user can name as their country of residence (or nationality).
+ * Names are never stored: the web shows them with `Intl.DisplayNames` in the user's language.
+ */
+export const countryCodes: readonly string[] = (
   "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ " +
   "BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM " +
   "DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS " +
@@ -11,15 +16,10 @@ export const countryCodes = (
   "VN VU WF WS YE YT ZA ZM ZW"
 ).split(" ");
 
-/** The countries sorted by their name in `language`. */
-export function countryOptions(language: string): { code: string; name: string }[] {
-  let names: Intl.DisplayNames | undefined;
-  try {
-    names = new Intl.DisplayNames([language], { type: "region" });
-  } catch {
-    names = undefined;
-  }
-  return countryCodes
-    .map((code) => ({ code, name: names?.of(code) ?? code }))
-    .sort((a, b) => a.name.localeCompare(b.name, language));
-}
+const known = new Set(countryCodes);
+
+/** A country of residence: one of `countryCodes`. */
+export const ResidenceCountry = z
+  .string()
+  .regex(/^[A-Z]{2}$/, "must be a country code")
+  .refine((code) => known.has(code), "must be a known country code");

@@ -1,0 +1,406 @@
+import type {
+  EndpointInput,
+  EndpointSpec,
+  IdentityRejectReason,
+  NewsCategory,
+} from "@candor/contract";
+import {
+  ApiError,
+  callEndpoint,
+  callEndpointBlob,
+  type EndpointCallInput,
+  type EndpointRef,
+} from "../../../lib/api-client.ts";
+import { newIdempotencyKey } from "../../../lib/idempotency.ts";
+import {
+  clearOperatorSession,
+  getOperatorSession,
+  setOperatorSession,
+  type OperatorRole,
+} from "../lib/operator-session.ts";
+import { adminEndpoints as api } from "./endpoints.ts";
+
+/*
+ * The back office's calls (issue 17): every one goes through `callEndpoint` with the operator's
+ * bearer token from sessionStorage. A 401 on an operator endpoint means the operator session
+ * ended: it is forgotten, and the back office shows the sign-in page.
+ */
+
+/** Calls an operator endpoint with the signed-in operator's token. */
+export async function callOperator<E extends EndpointSpec>(
+  endpoint: EndpointRef<E>,
+  input: EndpointCallInput<E> = {},
+) {
+  const token = getOperatorSession()?.token;
+  try {
+    return await callEndpoint(endpoint, token ? { ...input, token } : input);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401 && endpoint.auth === "operator") {
+      clearOperatorSession();
+    }
+    throw error;
+  }
+}
+
+type Spec<R> = R extends EndpointRef<infer E> ? E : never;
+
+export const adminKeys = {
+  all: ["admin"] as const,
+  me: () => [...adminKeys.all, "me"] as const,
+  users: (q: string) => [...adminKeys.all, "users", q] as const,
+  user: (userId: string) => [...adminKeys.all, "user", userId] as const,
+  identity: (state: string) => [...adminKeys.all, "identity", state] as const,
+  identityDetail: (id: string) => [...adminKeys.all, "identity-detail", id] as const,
+  upload: (id: string) => [...adminKeys.all, "upload", id] as const,
+  bankDeposits: (state: string) => [...adminKeys.all, "bank-deposits", state] as const,
+  withdrawals: (status: string) => [...adminKeys.all, "withdrawals", status] as const,
+  loans: () => [...adminKeys.all, "loans"] as const,
+  loanProducts: (mode: string) => [...adminKeys.all, "loan-products", mode] as const,
+  secondsProducts: (mode: string) => [...adminKeys.all, "seconds-products", mode] as const,
+  savingsPlans: (mode: string) => [...adminKeys.all, "savings-plans", mode] as const,
+  news: () => [...adminKeys.all, "news"] as const,
+  notices: () => [...adminKeys.all, "notices"] as const,
+  systemAccounts: () => [...adminKeys.all, "system-accounts"] as const,
+  adjustments: () => [...adminKeys.all, "adjustments"] as const,
+  audit: (filters: object) => [...adminKeys.all, "audit", filters] as const,
+  operators: () => [...adminKeys.all, "operators"] as const,
+};
+
+// Sign-in and the authenticator.
+
+export async function signInOperator(body: { email: string; password: string; code: string }) {
+  const answer = await callEndpoint(api.operatorSignIn, { body });
+  setOperatorSession(answer);
+  return answer;
+}
+
+/** Creates the first admin with the deployment's bootstrap token (used once, never stored). */
+export function bootstrapOperator(
+  bootstrapToken: string,
+  body: { email: string; displayName: string; password: string },
+) {
+  return callEndpoint(api.operatorBootstrap, { body, token: bootstrapToken });
+}
+
+export function confirmOperatorTotp(body: { email: string; password: string; code: string }) {
+  return callEndpoint(api.operatorConfirmTotp, { body });
+}
+
+export async function signOutOperator() {
+  try {
+    await callOperator(api.operatorSignOut, {});
+  } finally {
+    clearOperatorSession();
+  }
+}
+
+export function fetchOperatorMe() {
+  return callOperator(api.operatorMe, {});
+}
+
+// Operators.
+
+export function fetchOperators() {
+  return callOperator(api.operatorListAccounts, {});
+}
+
+export function createOperator(body: {
+  email: string;
+  displayName: string;
+  password: string;
+  role: OperatorRole;
+  reason: string;
+}) {
+  return callOperator(api.operatorCreateAccount, { body });
+}
+
+export function fetchAuditLog(query: { limit?: number; userId?: string; operatorId?: string }) {
+  return callOperator(api.operatorAuditLog, { query });
+}
+
+// Users.
+
+export function searchUsers(q: string) {
+  return callOperator(api.operatorSearchUsers, { query: { q, limit: 50 } });
+}
+
+export function fetchUserDetail(userId: string) {
+  return callOperator(api.operatorUserDetail, { params: { userId } });
+}
+
+export function freezeUser(userId: string, reason: string) {
+  return callOperator(api.operatorFreezeUser, { params: { userId }, body: { reason } });
+}
+
+export function unfreezeUser(userId: string, reason: string) {
+  return callOperator(api.operatorUnfreezeUser, { params: { userId }, body: { reason } });
+}
+
+export function fetchSystemAccounts() {
+  return callOperator(api.operatorSystemAccounts, {});
+}
+
+// Identity reviews.
+
+export function fetchIdentityQueue(state: "under_review" | "passed" | "not_approved") {
+  return callOperator(api.operatorListIdentityEndpoint, { query: { state, limit: 100 } });
+}
+
+export function fetchIdentityDetail(submissionId: string) {
+  return callOperator(api.operatorIdentityDetailEndpoint, { params: { submissionId } });
+}
+
+export function approveIdentity(submissionId: string, reason: string) {
+  return callOperator(api.operatorApproveIdentityEndpoint, {
+    params: { submissionId },
+    body: { reason: reason.trim() },
+  });
+}
+
+/**
+ * Refuses a submission: the user sees `rejectReason` (from the list) and, for `other`, the
+ * operator's text; the same reason goes to the audit log.
+ */
+export function rejectIdentity(
+  submissionId: string,
+  input: { rejectReason: IdentityRejectReason; text?: string },
+) {
+  return callOperator(api.operatorRejectIdentityEndpoint, {
+    params: { submissionId },
+    body: {
+      reason: input.rejectReason,
+      ...(input.rejectReason === "other" && input.text ? { text: input.text.trim() } : {}),
+    },
+  });
+}
+
+/** An identity document's image, as a Blob for an object URL (the token is a header). */
+export function fetchUploadImage(uploadId: string) {
+  const token = getOperatorSession()?.token;
+  return callEndpointBlob(api.operatorUploadFileEndpoint, {
+    params: { uploadId },
+    ...(token ? { token } : {}),
+  });
+}
+
+// Bank deposits.
+
+export function fetchBankDeposits(state: "pending" | "crediting" | "credited" | "rejected") {
+  return callOperator(api.operatorListBankDepositsEndpoint, { query: { state } });
+}
+
+export function creditBankDeposit(depositId: string, reason: string) {
+  return callOperator(api.operatorCreditBankDepositEndpoint, {
+    params: { depositId },
+    body: { reason: reason.trim() },
+  });
+}
+
+export function rejectBankDeposit(depositId: string, reason: string) {
+  return callOperator(api.operatorRejectBankDepositEndpoint, {
+    params: { depositId },
+    body: { reason: reason.trim() },
+  });
+}
+
+// Withdrawals.
+
+export type WithdrawalStatus =
+  "pending" | "approved" | "sent" | "completed" | "rejected" | "cancelled";
+
+export function fetchWithdrawals(status: WithdrawalStatus) {
+  return callOperator(api.operatorWithdrawals, { query: { status, limit: 100 } });
+}
+
+export function approveWithdrawalAction(withdrawalId: string, reason: string) {
+  return callOperator(api.approveWithdrawal, {
+    params: { withdrawalId },
+    body: { reason: reason.trim() },
+  });
+}
+
+export function markWithdrawalSentAction(withdrawalId: string, txHash: string, reason: string) {
+  return callOperator(api.markWithdrawalSent, {
+    params: { withdrawalId },
+    body: { ...{ txHash: txHash.trim() }, reason: reason.trim() },
+  });
+}
+
+export function completeWithdrawalAction(withdrawalId: string, reason: string) {
+  return callOperator(api.completeWithdrawal, {
+    params: { withdrawalId },
+    body: { reason: reason.trim() },
+  });
+}
+
+export function rejectWithdrawalAction(withdrawalId: string, reason: string) {
+  return callOperator(api.rejectWithdrawal, {
+    params: { withdrawalId },
+    body: { reason: reason.trim() },
+  });
+}
+
+// Loans.
+
+export function fetchPendingLoans() {
+  return callOperator(api.pendingLoans, {});
+}
+
+export function decideLoanAction(loanId: string, approve: boolean, reason: string) {
+  return callOperator(api.decideLoan, {
+    params: { loanId },
+    body: { approve, reason: reason.trim() },
+  });
+}
+
+export function fetchLoanProducts(mode: "real" | "demo") {
+  return callEndpoint(api.loanProducts, { query: { mode } });
+}
+
+export function configureLoanProductAction(
+  body: Omit<EndpointInput<Spec<typeof api.configureLoanProduct>>, "reason">,
+  reason: string,
+) {
+  return callOperator(api.configureLoanProduct, {
+    body: { ...body, reason: reason.trim() },
+  });
+}
+
+// Content.
+
+export type ContentLocale =
+  "en" | "zh-Hant" | "jp" | "kr" | "th" | "es" | "pt" | "de" | "fr" | "sv" | "it" | "ru";
+export type ContentTexts = { en: { title: string; body: string } } & Partial<
+  Record<Exclude<ContentLocale, "en">, { title: string; body: string }>
+>;
+
+export function fetchNews() {
+  return callEndpoint(api.listNews, { query: { limit: 20, offset: 0 } });
+}
+
+export function fetchNotices() {
+  return callEndpoint(api.listNotices, { query: { limit: 20, offset: 0 } });
+}
+
+export function publishNewsAction(
+  input: { category: NewsCategory; symbol: string | null; texts: ContentTexts },
+  reason: string,
+) {
+  return callOperator(api.publishNews, {
+    body: { ...input, reason: reason.trim() },
+  });
+}
+
+export function publishNoticeAction(input: { texts: ContentTexts }, reason: string) {
+  return callOperator(api.publishNotice, {
+    body: { ...input, reason: reason.trim() },
+  });
+}
+
+// Product configuration.
+
+export function fetchSecondsProducts(mode: "real" | "demo") {
+  return callEndpoint(api.secondsProducts, { query: { mode } });
+}
+
+export function configureSecondsProductAction(
+  body: Omit<EndpointInput<Spec<typeof api.configureSecondsProduct>>, "reason">,
+  reason: string,
+) {
+  return callOperator(api.configureSecondsProduct, {
+    body: { ...body, reason: reason.trim() },
+  });
+}
+
+export function fetchSavingsPlans(mode: "real" | "demo") {
+  return callEndpoint(api.savingsPlans, { query: { mode } });
+}
+
+export function defineSavingsPlanAction(
+  body: Omit<EndpointInput<Spec<typeof api.defineSavingsPlan>>, "reason">,
+  reason: string,
+) {
+  return callOperator(api.defineSavingsPlan, {
+    body: { ...body, reason: reason.trim() },
+  });
+}
+
+// Funding of system accounts: each is a journaled credit of money the operator put in, with an
+// idempotency key minted here and the operator's reference; none sets a balance.
+
+export type FundingTarget = "house" | "market_maker" | "savings_yield" | "loan_pool" | "user";
+
+export interface FundingInput {
+  target: FundingTarget;
+  mode: "real" | "demo";
+  asset: string;
+  amount: string;
+  reference: string;
+  /** Only for `user`: the user to credit. */
+  ownerId?: string;
+}
+
+export function fundAction(input: FundingInput, reason: string) {
+  const id = newIdempotencyKey();
+  const common = { amount: input.amount, reference: input.reference.trim() };
+  switch (input.target) {
+    case "house":
+      return callOperator(api.fundHouse, {
+        body: { ...{ id, assetId: input.asset, ...common }, reason: reason.trim() },
+      });
+    case "market_maker":
+      return callOperator(api.marketMakerFundingEndpoint, {
+        body: { ...{ id, assetId: input.asset, ...common }, reason: reason.trim() },
+      });
+    case "savings_yield":
+      return callOperator(api.fundSavingsYield, {
+        body: { ...{ id, mode: input.mode, asset: input.asset, ...common }, reason: reason.trim() },
+      });
+    case "loan_pool":
+      return callOperator(api.fundLoanPool, {
+        body: {
+          ...{ id, mode: input.mode, assetId: input.asset, ...common },
+          reason: reason.trim(),
+        },
+      });
+    case "user":
+      return callOperator(api.operatorDepositEndpoint, {
+        body: {
+          ...{ id, ownerId: input.ownerId ?? "", assetId: input.asset, ...common },
+          reason: reason.trim(),
+        },
+      });
+  }
+}
+
+// Manual adjustments above the two-person limit wait for a second, different operator.
+
+export function fetchAdjustments() {
+  return callOperator(api.operatorListAdjustments, { query: { status: "pending", limit: 100 } });
+}
+
+export function approveAdjustment(adjustmentId: string, reason: string) {
+  return callOperator(api.operatorApproveAdjustment, {
+    params: { adjustmentId },
+    body: { reason: reason.trim() },
+  });
+}
+
+export function rejectAdjustment(adjustmentId: string, reason: string) {
+  return callOperator(api.operatorRejectAdjustment, {
+    params: { adjustmentId },
+    body: { reason: reason.trim() },
+  });
+}
+
+export function fundStockInventoryAction(
+  input: { mode: "real" | "demo"; instrumentId: string; quantity: string; reference: string },
+  reason: string,
+) {
+  return callOperator(api.fundStockInventory, {
+    body: {
+      ...{ requestId: newIdempotencyKey(), direction: "add", ...input },
+      reason: reason.trim(),
+    },
+  });
+}

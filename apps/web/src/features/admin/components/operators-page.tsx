@@ -1,0 +1,127 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { adminKeys, createOperator, fetchOperators } from "../api/admin-api.ts";
+import type { OperatorRole } from "../lib/operator-session.ts";
+import {
+  ActionForm,
+  AdminPage,
+  EnrolmentCard,
+  Field,
+  QueryView,
+  SelectField,
+  useAdminFormat,
+  useAdminT,
+} from "./admin-ui.tsx";
+
+const roles: readonly OperatorRole[] = ["support", "compliance", "finance", "admin"];
+
+/** Operators (admin): the list, and a new operator with a role; their QR code shows once. */
+export function OperatorsPage() {
+  const t = useAdminT();
+  const format = useAdminFormat();
+  const queryClient = useQueryClient();
+  const operators = useQuery({ queryKey: adminKeys.operators(), queryFn: fetchOperators });
+  const [email, setEmail] = useState("");
+  const [displayName, setDisplayName] = useState("");
+  const [password, setPassword] = useState("");
+  const [role, setRole] = useState<OperatorRole>("support");
+  const [enrolment, setEnrolment] = useState<Awaited<ReturnType<typeof createOperator>> | null>(
+    null,
+  );
+  return (
+    <AdminPage title={t("operators.title")} testId="admin-operators">
+      <QueryView query={operators} isEmpty={(data) => data.operators.length === 0}>
+        {(data) => (
+          <table className="admin-table" data-testid="admin-operator-list">
+            <thead>
+              <tr>
+                <th scope="col">{t("users.id")}</th>
+                <th scope="col">{t("operators.displayName")}</th>
+                <th scope="col">{t("signIn.email")}</th>
+                <th scope="col">{t("operators.role")}</th>
+                <th scope="col">{t("users.status")}</th>
+                <th scope="col">{t("users.createdAt")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.operators.map((operator) => (
+                <tr key={operator.id}>
+                  <td>{operator.id}</td>
+                  <td>{operator.displayName}</td>
+                  <td>{operator.email}</td>
+                  <td>{t(`roles.${operator.role}`)}</td>
+                  <td>{operator.disabled ? t("operators.disabled") : t("users.active")}</td>
+                  <td>{format.time(operator.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryView>
+      <h2>{t("operators.create")}</h2>
+      {enrolment ? (
+        <>
+          <EnrolmentCard enrolment={enrolment} />
+          <button
+            type="button"
+            className="admin-button admin-secondary"
+            onClick={() => setEnrolment(null)}
+          >
+            {t("operators.hideQr")}
+          </button>
+        </>
+      ) : (
+        <ActionForm
+          submitLabel={t("operators.createSubmit")}
+          testId="admin-operator-create"
+          valid={email.includes("@") && displayName.trim().length > 0 && password.length >= 12}
+          run={(reason) =>
+            createOperator({
+              email: email.trim(),
+              displayName: displayName.trim(),
+              password,
+              role,
+              reason: reason.trim(),
+            })
+          }
+          onDone={(result) => {
+            setEnrolment(result as Awaited<ReturnType<typeof createOperator>>);
+            setEmail("");
+            setDisplayName("");
+            setPassword("");
+            void queryClient.invalidateQueries({ queryKey: adminKeys.operators() });
+          }}
+        >
+          <Field
+            label={t("signIn.email")}
+            type="email"
+            value={email}
+            onChange={setEmail}
+            testId="admin-operator-email"
+          />
+          <Field
+            label={t("operators.displayName")}
+            value={displayName}
+            onChange={setDisplayName}
+            testId="admin-operator-name"
+          />
+          <Field
+            label={t("operators.password")}
+            type="password"
+            value={password}
+            onChange={setPassword}
+            autoComplete="new-password"
+            testId="admin-operator-password"
+          />
+          <SelectField
+            label={t("operators.role")}
+            value={role}
+            onChange={setRole}
+            options={roles.map((value) => ({ value, text: t(`roles.${value}`) }))}
+            testId="admin-operator-role"
+          />
+        </ActionForm>
+      )}
+    </AdminPage>
+  );
+}
