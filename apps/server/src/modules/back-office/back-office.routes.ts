@@ -22,13 +22,27 @@ import type { EngineSubmitQuery } from "../../engine/submit.ts";
 import { AppError } from "../../http/app-error.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { operatorIdOf, touchesUser } from "../../http/operator-audit.ts";
-import type { OperatorAccounts } from "../auth/operator-accounts.ts";
 import { BackOfficeRepository, type BackOfficeUserRow } from "./back-office.repository.ts";
+
+/** The audit log as the back office reads it (the auth module's `OperatorAccounts`). */
+export interface AuditLogReader {
+  auditLog(filter: { userId?: string; limit?: number }): Promise<
+    {
+      id: string;
+      operatorId: string | null;
+      action: string;
+      reason: string;
+      userId: string | null;
+      detail: string;
+      atMs: number;
+    }[]
+  >;
+}
 
 /** Options of the back office's user and system-account endpoints. */
 export interface BackOfficeOptions {
   database: Database;
-  accounts: OperatorAccounts;
+  accounts: AuditLogReader;
   /** Ends every session of a frozen user (and closes their streams). */
   sessions: { revoke(userId: bigint): Promise<void> };
   /** The kernel, for balances; absent in API-only tests (balances are then empty). */
