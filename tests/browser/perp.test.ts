@@ -112,7 +112,11 @@ describe("Trade tab (perpetuals)", () => {
     await poll(() => position.textContent(), { timeout: 15_000 }).toContain(t.perp.side.short);
     expect(await position.getByTestId("perp-position-contracts").textContent()).toBe("5");
 
-    await page.getByTestId("perp-close-all").click();
+    // Past the reverse's toast, and clear of the fixed tab bar the book pushed it under.
+    await page.locator(".adm-toast-wrap").waitFor({ state: "detached", timeout: 10_000 });
+    const closeAll = page.getByTestId("perp-close-all");
+    await closeAll.evaluate((button) => button.scrollIntoView({ block: "center" }));
+    await closeAll.click();
     await page.getByTestId("perp-closeAll-sheet-submit").click();
     await page.getByTestId("perp-no-positions").waitFor({ timeout: 15_000 });
     await poll(() => page.getByTestId("perp-history-order").count()).toBeGreaterThanOrEqual(3);

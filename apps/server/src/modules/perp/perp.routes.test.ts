@@ -126,6 +126,7 @@ describeEachDatabase("perpetuals API", (database) => {
           assetId: "USDT",
           amount: "5000",
           reference: `bank-${name}`,
+          reason: "test funding",
         },
       });
       expect(credited.statusCode, credited.body).toBe(200);

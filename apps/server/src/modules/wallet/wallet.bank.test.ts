@@ -10,6 +10,7 @@ import { registerByPhone } from "../../testing/register-phone.ts";
 import { spotSetupCommands } from "../market/spot-markets.ts";
 import { startTestEngine } from "../spot/spot.testing.ts";
 import { checkedCardNumber } from "./wallet.bank-cards.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 // Bank cards, withdrawals to them from the fiat wallet, and Buy (crypto for the fiat wallet's
 // balance at a quick-exchange quote), through HTTP on the real kernel and engine.
@@ -68,7 +69,7 @@ describeEachDatabase("wallet API: bank cards, bank-card withdrawals and buy", (d
         ...(options.lang ? { "x-lang": options.lang } : {}),
         ...options.headers,
       },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+      ...operatorPayload(method, url, options.payload),
     });
   const requestId = () => `bk-${String(++request).padStart(6, "0")}`;
   const balance = (user: string, wallet: Wallet, asset = "USDT") =>
@@ -301,7 +302,7 @@ describeEachDatabase("wallet API: bank cards, bank-card withdrawals and buy", (d
         expect((await op(id, "approve")).statusCode).toBe(200);
         const hash = await op(id, "sent", { txHash: `0x${"ab".repeat(32)}` });
         expect(hash.json().error).toBe("withdrawal_state_invalid");
-        const noReason = await op(id, "paid", { bankReference: "REF-1" });
+        const noReason = await op(id, "paid", { bankReference: "REF-1", reason: "" });
         expect(noReason.statusCode).toBe(400);
         const paid = await op(id, "paid", {
           bankReference: "SEPA-2026-11-27-0001",
@@ -320,7 +321,7 @@ describeEachDatabase("wallet API: bank cards, bank-card withdrawals and buy", (d
           "sent",
           "completed",
         ]);
-        expect(detail.json().data.steps[2].operatorId).toBe("operator");
+        expect(detail.json().data.steps[2].operatorId).toBe("bootstrap");
         await running.projector.flush();
         const statement = await call("GET", "/api/v1/wallet/accounts/fiat/statement", {
           user: "a",
