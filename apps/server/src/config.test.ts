@@ -7,6 +7,7 @@ import { ConfigError, readConfig } from "./config.ts";
 describe("readConfig", () => {
   it("uses the documented defaults", () => {
     expect(readConfig({})).toEqual({
+      ADJUSTMENT_TWO_APPROVALS_ABOVE: "USDT:10000",
       PORT: 8080,
       HOST: "127.0.0.1",
       DATA_DIR: "./data",
@@ -61,6 +62,7 @@ describe("readConfig", () => {
       WITHDRAW_TWO_APPROVALS_ABOVE: "USDT:10000,ETH:5",
     });
     expect(withdrawalConfigOf(config)).toEqual({
+      bankTerms: { USDT: { minimum: "10", fee: "1" } },
       terms: {
         USDT: { ethereum: { minimum: "20", fee: "5" }, bsc: { minimum: "10.5", fee: "0.8" } },
         ETH: { ethereum: { minimum: "0.01", fee: "0.002" } },

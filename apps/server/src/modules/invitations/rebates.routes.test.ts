@@ -119,6 +119,7 @@ describeEachDatabase("referral rebates", (database) => {
           assetId: asset,
           amount,
           reference: `bank-${name}-${asset}`,
+          reason: "test funding",
         },
       });
       expect(credited.statusCode, credited.body).toBe(200);

@@ -108,6 +108,7 @@ describeEachDatabase("spot conditional orders API", (database) => {
           assetId: asset,
           amount,
           reference: `bank-${name}-${asset}`,
+          reason: "test funding",
         },
       });
       expect(credited.statusCode, credited.body).toBe(200);
