@@ -33,9 +33,9 @@ async function btcPerp(): Promise<Market | undefined> {
  * confirmed in a sheet. Then a demo user's 50× isolated long is liquidated by a crash on the
  * simulated tape and the history shows the tick that did it.
  */
-// ETH's seeded simulated tape jumps up to 3 % either way every 5 s on average (test-only
+// ETH's seeded simulated tape jumps up to 4 % either way every second on average (test-only
 // MARKET_TEST_JUMPS): the crash that liquidates comes from the recorded tape, never an endpoint.
-useTradingSuite({ MARKET_TEST_JUMPS: "ETHUSDT:17280:300" });
+useTradingSuite({ MARKET_TEST_JUMPS: "ETHUSDT:86400:400" });
 describe("Trade tab (perpetuals)", () => {
   it("transfers to the contract wallet, opens a 20× long, sets TP/SL, reverses and closes all (de)", async () => {
     const t = texts("de");
