@@ -18,6 +18,7 @@ import { ChainDeposits, type ChainNetworkConfig } from "./chain-deposits.ts";
 import { ChainRepository } from "./chain.repository.ts";
 import type { ChainWithdrawals } from "./chain-withdrawals.ts";
 import { LocalChain, localChainId } from "./local/local-chain.ts";
+import { operatorPayload } from "../../testing/operator-reason.ts";
 
 // Crypto deposits on the in-process chain through HTTP and the real kernel: credited once after
 // the confirmations, across a restart, never for another token, an unknown address or a
@@ -239,7 +240,7 @@ describeEachDatabase("chain deposits", (database) => {
         headers: {
           authorization: user ? `Bearer ${users[user]!.token}` : "Bearer operator-token",
         },
-        ...(payload ? { payload } : {}),
+        ...operatorPayload("POST", url, payload),
       });
     const saved = await post(
       "/api/v1/wallet/withdraw-addresses",
