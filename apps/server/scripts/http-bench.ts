@@ -124,6 +124,7 @@ async function serveFull(): Promise<Ready> {
         assetId: asset,
         amount,
         reference: `bench-${index}`,
+        reason: "benchmark funding",
       },
       { authorization: "Bearer bench-operator" },
     );

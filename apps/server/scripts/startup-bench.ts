@@ -120,6 +120,7 @@ try {
           assetId: "USDT",
           amount: "1",
           reference: "startup-bench",
+          reason: "benchmark deposits",
         }),
       }).catch(() => undefined);
     }
