@@ -48,6 +48,9 @@ export function useTradingSuite(env: Record<string, string> = {}) {
           BANK_ACCOUNT_NUMBER: "DE89 3704 0044 0532 0130 00",
           BANK_ACCOUNT_NAME: "Candor Test Ltd",
           BANK_NAME: "Example Bank",
+          // Test deposits come from the one bootstrap token; the two-operator rule for manual
+          // adjustments (USDT:10000 by default) is tested in admin and operator tests.
+          ADJUSTMENT_TWO_APPROVALS_ABOVE: "none",
           ...env,
         },
         startTimeoutMs: 170_000,
