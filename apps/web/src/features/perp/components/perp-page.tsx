@@ -32,6 +32,7 @@ import { PerpBook } from "./perp-book.tsx";
 import { PerpHistory } from "./perp-history.tsx";
 import { PerpPositions } from "./perp-positions.tsx";
 import { ConfirmSheet } from "./perp-sheet.tsx";
+import { SelfTradeModeField } from "../../../components/ui/self-trade-mode-field.tsx";
 
 const disclosureKey = "perp.disclosureAccepted";
 const disclosureLifetimeS = 30 * 86_400;
@@ -370,21 +371,11 @@ export function PerpPage({
         </Checkbox>
         <details className="order-advanced" data-testid="perp-advanced">
           <summary>{t("coinCoin.form.advanced")}</summary>
-          <label className="order-field order-field-inline">
-            <span className="label">{t("coinCoin.form.stp.label")}</span>
-            <select
-              className="native-select"
-              value={selfTradeMode}
-              onChange={(event) => setSelfTradeMode(event.target.value as SelfTradeMode)}
-              data-testid="perp-self-trade-mode"
-            >
-              {(["cancel_resting", "cancel_incoming", "cancel_both"] as const).map((value) => (
-                <option key={value} value={value}>
-                  {t(`coinCoin.form.stp.${value}`)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelfTradeModeField
+            value={selfTradeMode}
+            onChange={setSelfTradeMode}
+            testId="perp-self-trade-mode"
+          />
         </details>
         <dl className="detail-list" data-testid="perp-estimate">
           <dt>{t("perp.form.notional")}</dt>

@@ -11,6 +11,7 @@ import { Button, Input, Selector, Tabs } from "antd-mobile";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Amount } from "../../../components/ui/amount.tsx";
+import { SelfTradeModeField } from "../../../components/ui/self-trade-mode-field.tsx";
 import {
   bpsToPercentText,
   covers,
@@ -280,7 +281,7 @@ export function OrderForm({
       <Selector<FormOrderType>
         aria-label={t("coinCoin.form.type")}
         showCheckMark={false}
-        columns={3}
+        columns={2}
         value={[formType]}
         onChange={(value) => value[0] && setFormType(value[0])}
         options={formOrderTypes.map((value) => ({
@@ -402,21 +403,11 @@ export function OrderForm({
       </div>
       <details className="order-advanced" data-testid="order-advanced">
         <summary>{t("coinCoin.form.advanced")}</summary>
-        <label className="order-field order-field-inline">
-          <span className="label">{t("coinCoin.form.stp.label")}</span>
-          <select
-            className="native-select"
-            value={selfTradeMode}
-            onChange={(event) => setSelfTradeMode(event.target.value as SelfTradeMode)}
-            data-testid="self-trade-mode"
-          >
-            {(["cancel_resting", "cancel_incoming", "cancel_both"] as const).map((value) => (
-              <option key={value} value={value}>
-                {t(`coinCoin.form.stp.${value}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelfTradeModeField
+          value={selfTradeMode}
+          onChange={setSelfTradeMode}
+          testId="self-trade-mode"
+        />
         <p className="hint">{t("coinCoin.form.stp.hint")}</p>
       </details>
       {closed ? (
