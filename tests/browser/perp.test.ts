@@ -37,91 +37,98 @@ async function btcPerp(): Promise<Market | undefined> {
 // MARKET_TEST_JUMPS): the crash that liquidates comes from the recorded tape, never an endpoint.
 useTradingSuite({ MARKET_TEST_JUMPS: "ETHUSDT:86400:400" });
 describe("Trade tab (perpetuals)", () => {
-  it("transfers to the contract wallet, opens a 20× long, sets TP/SL, reverses and closes all (de)", async () => {
-    const t = texts("de");
-    await open("/assets/transfer", "de");
-    const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
-    expect(demo.status).toBe(200);
-    await signIn(demo.json.data, true);
-    await page.locator("#transfer-title").waitFor();
-    await page.getByTestId("transfer-source").selectOption("fund");
-    await page.getByTestId("transfer-target").selectOption("contract");
-    await page.getByTestId("transfer-asset").selectOption("USDT");
-    await page.getByTestId("transfer-amount").locator("input").fill("500");
-    await page.getByTestId("transfer-own-submit").click();
-    await poll(() => page.getByTestId("transfer-record").count()).toBe(1);
+  it(
+    "transfers to the contract wallet, opens a 20× long, sets TP/SL, reverses and closes all (de)",
+    { timeout: 180_000, retry: 1 },
+    async () => {
+      const t = texts("de");
+      await open("/assets/transfer", "de");
+      const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
+      expect(demo.status).toBe(200);
+      await signIn(demo.json.data, true);
+      await page.locator("#transfer-title").waitFor();
+      await page.getByTestId("transfer-source").selectOption("fund");
+      await page.getByTestId("transfer-target").selectOption("contract");
+      await page.getByTestId("transfer-asset").selectOption("USDT");
+      await page.getByTestId("transfer-amount").locator("input").fill("500");
+      await page.getByTestId("transfer-own-submit").click();
+      await poll(() => page.getByTestId("transfer-record").count()).toBe(1);
 
-    // The market maker quotes once the perpetual has a mark from the tape.
-    await poll(async () => (await btcPerp())?.bestAsk ?? null, { timeout: 45_000 }).toMatch(/\d/);
-    await page.evaluate(() => (location.hash = "#/trade"));
-    await page.getByTestId("perp-page").waitFor();
-    await page.getByText(t.perp.title, { exact: true }).first().waitFor();
-    await poll(() => page.getByTestId("perp-mark-price").textContent()).toMatch(/\d/);
-    await poll(() => page.getByTestId("perp-wallet").textContent()).toMatch(/500/);
-    // The book: the labelled market maker's levels on both sides.
-    await poll(() => page.getByTestId("perp-depth-ask").count()).toBeGreaterThan(0);
-    await poll(() => page.getByTestId("perp-depth-bid").count()).toBeGreaterThan(0);
+      // The market maker quotes once the perpetual has a mark from the tape.
+      await poll(async () => (await btcPerp())?.bestAsk ?? null, { timeout: 45_000 }).toMatch(/\d/);
+      await page.evaluate(() => (location.hash = "#/trade"));
+      await page.getByTestId("perp-page").waitFor();
+      await page.getByText(t.perp.title, { exact: true }).first().waitFor();
+      await poll(() => page.getByTestId("perp-mark-price").textContent()).toMatch(/\d/);
+      await poll(() => page.getByTestId("perp-wallet").textContent()).toMatch(/500/);
+      // The book: the labelled market maker's levels on both sides.
+      await poll(() => page.getByTestId("perp-depth-ask").count()).toBeGreaterThan(0);
+      await poll(() => page.getByTestId("perp-depth-bid").count()).toBeGreaterThan(0);
 
-    // Isolated margin: the position alone backs itself, so it has a liquidation price.
-    await page
-      .getByTestId("perp-margin-mode")
-      .getByText(t.perp.marginMode.isolated, { exact: true })
-      .click();
-    await page.getByTestId("perp-leverage").getByText("20×", { exact: true }).click();
-    await page.getByTestId("perp-contracts").locator("input").fill("5");
-    await poll(() => page.getByTestId("perp-estimate-liquidation").textContent()).toMatch(/\d/);
-    await page.getByTestId("perp-buy").click();
-    await page.getByTestId("perp-disclosure-sheet").waitFor();
-    await page.getByTestId("perp-disclosure-accept").click();
-    const confirm = page.getByTestId("perp-confirm");
-    await confirm.waitFor();
-    expect(await confirm.getByTestId("perp-trade-password").count()).toBe(0); // demo money
-    expect(await confirm.getByTestId("perp-confirm-liquidation").textContent()).toMatch(/\d/);
-    await page.getByTestId("perp-confirm-submit").click();
+      // Isolated margin: the position alone backs itself, so it has a liquidation price.
+      await page
+        .getByTestId("perp-margin-mode")
+        .getByText(t.perp.marginMode.isolated, { exact: true })
+        .click();
+      await page.getByTestId("perp-leverage").getByText("20×", { exact: true }).click();
+      await page.getByTestId("perp-contracts").locator("input").fill("5");
+      await poll(() => page.getByTestId("perp-estimate-liquidation").textContent()).toMatch(/\d/);
+      await page.getByTestId("perp-buy").click();
+      await page.getByTestId("perp-disclosure-sheet").waitFor();
+      await page.getByTestId("perp-disclosure-accept").click();
+      const confirm = page.getByTestId("perp-confirm");
+      await confirm.waitFor();
+      expect(await confirm.getByTestId("perp-trade-password").count()).toBe(0); // demo money
+      expect(await confirm.getByTestId("perp-confirm-liquidation").textContent()).toMatch(/\d/);
+      await page.getByTestId("perp-confirm-submit").click();
 
-    const position = page.getByTestId("perp-position-BTC-PERP");
-    await position.waitFor({ timeout: 15_000 });
-    expect(await position.getByTestId("perp-position-contracts").textContent()).toBe("5");
-    expect(await position.textContent()).toContain(t.perp.side.long);
-    expect(await position.textContent()).toContain("20×");
-    await poll(() => position.getByTestId("perp-liquidation-price").textContent()).toMatch(/\d/);
-    await poll(() => page.getByTestId("perp-trade-row").count()).toBeGreaterThan(0);
-    await expectAccessible("perpetual position");
-    await page.screenshot({
-      path: path.join(artifactsDir, "perp-position-de.png"),
-      fullPage: true,
-    });
+      const position = page.getByTestId("perp-position-BTC-PERP");
+      await position.waitFor({ timeout: 15_000 });
+      expect(await position.getByTestId("perp-position-contracts").textContent()).toBe("5");
+      expect(await position.textContent()).toContain(t.perp.side.long);
+      expect(await position.textContent()).toContain("20×");
+      await poll(() => position.getByTestId("perp-liquidation-price").textContent()).toMatch(/\d/);
+      await poll(() => page.getByTestId("perp-trade-row").count()).toBeGreaterThan(0);
+      await expectAccessible("perpetual position");
+      await page.screenshot({
+        path: path.join(artifactsDir, "perp-position-de.png"),
+        fullPage: true,
+      });
 
-    // Take-profit far above and stop-loss far below the mark (whole prices are on the step).
-    const mark = (await btcPerp())!.markPrice!;
-    const whole = BigInt(mark.split(".")[0]!);
-    const takeProfit = String(whole * 2n);
-    const stopLoss = String(whole / 2n);
-    await position.getByTestId("perp-tpsl").click();
-    await page.getByTestId("perp-take-profit").locator("input").fill(takeProfit);
-    await page.getByTestId("perp-stop-loss").locator("input").fill(stopLoss);
-    await page.getByTestId("perp-tpsl-sheet-submit").click();
-    await poll(() => position.getByTestId("perp-position-tpsl").textContent()).toContain(
-      takeProfit,
-    );
-    expect(await position.getByTestId("perp-position-tpsl").textContent()).toContain(stopLoss);
+      // Take-profit far above and stop-loss far below the mark (whole prices are on the step).
+      const mark = (await btcPerp())!.markPrice!;
+      const whole = BigInt(mark.split(".")[0]!);
+      const takeProfit = String(whole * 2n);
+      const stopLoss = String(whole / 2n);
+      await position.getByTestId("perp-tpsl").click();
+      await page.getByTestId("perp-take-profit").locator("input").fill(takeProfit);
+      await page.getByTestId("perp-stop-loss").locator("input").fill(stopLoss);
+      await page.getByTestId("perp-tpsl-sheet-submit").click();
+      await poll(() => position.getByTestId("perp-position-tpsl").textContent()).toContain(
+        takeProfit,
+      );
+      expect(await position.getByTestId("perp-position-tpsl").textContent()).toContain(stopLoss);
 
-    // Reverse in one action: the long of 5 becomes a short of 5.
-    await position.getByTestId("perp-reverse").click();
-    await page.getByTestId("perp-reverse-sheet-submit").click();
-    await poll(() => position.textContent(), { timeout: 15_000 }).toContain(t.perp.side.short);
-    expect(await position.getByTestId("perp-position-contracts").textContent()).toBe("5");
+      // Reverse in one action: the long of 5 becomes a short of 5.
+      await position.getByTestId("perp-reverse").click();
+      await page.getByTestId("perp-reverse-sheet-submit").click();
+      await poll(() => position.textContent(), { timeout: 15_000 }).toContain(t.perp.side.short);
+      expect(await position.getByTestId("perp-position-contracts").textContent()).toBe("5");
 
-    // Past the reverse's toast, and clear of the fixed tab bar the book pushed it under.
-    await page.locator(".adm-toast-wrap").waitFor({ state: "detached", timeout: 10_000 });
-    const closeAll = page.getByTestId("perp-close-all");
-    await closeAll.evaluate((button) => button.scrollIntoView({ block: "center" }));
-    await closeAll.click();
-    await page.getByTestId("perp-closeAll-sheet-submit").click();
-    await page.getByTestId("perp-no-positions").waitFor({ timeout: 15_000 });
-    await poll(() => page.getByTestId("perp-history-order").count()).toBeGreaterThanOrEqual(3);
-    await page.screenshot({ path: path.join(artifactsDir, "perp-closed-de.png"), fullPage: true });
-  }, 180_000);
+      // Past the reverse's toast, and clear of the fixed tab bar the book pushed it under.
+      await page.locator(".adm-toast-wrap").waitFor({ state: "detached", timeout: 10_000 });
+      const closeAll = page.getByTestId("perp-close-all");
+      await closeAll.evaluate((button) => button.scrollIntoView({ block: "center" }));
+      await closeAll.click();
+      await page.getByTestId("perp-closeAll-sheet-submit").click();
+      await page.getByTestId("perp-no-positions").waitFor({ timeout: 15_000 });
+      await poll(() => page.getByTestId("perp-history-order").count()).toBeGreaterThanOrEqual(3);
+      await page.screenshot({
+        path: path.join(artifactsDir, "perp-closed-de.png"),
+        fullPage: true,
+      });
+    },
+  );
 
   it("liquidates a demo user's 50× long on a simulated crash and shows the tick (en)", async () => {
     const t = texts("en");
