@@ -39,7 +39,7 @@ useTradingSuite({ MARKET_TEST_JUMPS: "ETHUSDT:86400:400" });
 describe("Trade tab (perpetuals)", () => {
   it(
     "transfers to the contract wallet, opens a 20× long, sets TP/SL, reverses and closes all (de)",
-    { timeout: 180_000, retry: 1 },
+    { timeout: 180_000 },
     async () => {
       const t = texts("de");
       await open("/assets/transfer", "de");

@@ -64,8 +64,12 @@ export function tradeSide(
     settleRealised(state, account, outcome.realisedPnl, refs);
     if (pureReduce) fee = take(state, account, feeTo, feeAmount, feeReason, refs);
     if (outcome.closedLots === abs(before.sizeLots)) {
-      // Flat (or flipped): the old position's margin goes back to the wallet.
+      // Flat (or flipped): the old position's margin goes back to the wallet, and its
+      // take-profit and stop-loss go with it (on a reversed position their sense would be
+      // backwards and they would fire at once).
       releaseMargin(state, account, account.margin);
+      account.takeProfitTicks = null;
+      account.stopLossTicks = null;
     } else if (account.marginMode === "isolated") {
       releaseMargin(
         state,

@@ -344,11 +344,17 @@ describe("perpetuals through the kernel", () => {
     // Liquidity on both sides at the mark.
     h.order("carol", "buy", 30, 499_000);
     h.order("carol", "sell", 30, 501_000);
+    // The long's take-profit above and stop-loss below would fire at once on a short.
+    act("set_perp_tp_sl", { marketId: PERP, takeProfitTicks: 600_000, stopLossTicks: 400_000 });
     // Reverse: one order of 20 lots, long 10 → short 10.
     expect(act("reverse_perp_position")).toMatchObject({
       ok: true,
       value: { orderStatus: "filled", filledLots: 20 },
     });
+    expect(h.account("alice")!.position.sizeLots).toBe(-10n);
+    expect(h.account("alice")).toMatchObject({ takeProfitTicks: null, stopLossTicks: null });
+    h.tick("50050.0");
+    expect(h.eventsOf("perp_trigger_fired")).toEqual([]);
     expect(h.account("alice")!.position.sizeLots).toBe(-10n);
     // A reduce-only order on the closing side is replaced by the close.
     h.order("alice", "buy", 4, 480_000, { reduceOnly: true });
