@@ -94,9 +94,14 @@ function leaves(node: Texts, prefix = ""): [string, string][] {
 const sameAsEnglish: Record<string, "*" | string[]> = JSON.parse(
   readFileSync(path.join(root, "tests/locale-same-as-english.json"), "utf8"),
 );
-/** Latin words of four letters or more; all-capital ones are tickers and ids (BRENT, USDT). */
+/**
+ * Latin words of four letters or more, whole (French "branché" is not English "branch");
+ * all-capital ones are tickers and ids (BRENT, USDT).
+ */
 const words = (text: string) =>
-  (text.match(/[A-Za-z][A-Za-z'-]{3,}/g) ?? []).filter((word) => word !== word.toUpperCase());
+  (text.match(/\p{sc=Latin}[\p{sc=Latin}'-]{3,}/gu) ?? []).filter(
+    (word) => word !== word.toUpperCase(),
+  );
 const english = leaves(texts("en"));
 const namespaces = [...new Set(english.map(([key]) => key.split(".")[0]!))];
 

@@ -358,29 +358,34 @@ describe("sign-in screens", () => {
     expect(await hashPath()).toBe("/login");
   });
 
-  it(
-    "shows the demo badge on every screen while a demo user is signed in",
-    { retry: 1 },
-    async () => {
-      await open("/");
-      // The cache as a demo sign-in leaves it (spec §3: userInfo.is_virtual = 1).
-      await page.evaluate(() => {
-        const entry = (value: unknown) =>
-          JSON.stringify({ value, startMs: Date.now(), lifetimeSeconds: 604_800 });
-        localStorage.setItem("candor.token", entry("demo-token"));
-        localStorage.setItem(
-          "candor.userInfo",
-          entry({ id: "1", username: "demo-1", is_virtual: 1 }),
-        );
-      });
-      await page.reload();
-      for (const hash of ["/", "/quotation", "/settings", "/notices", "/coin-coin"]) {
-        await page.goto(`${server.url}/#${hash}`);
-        await page.getByTestId("demo-badge").waitFor();
-      }
-      await page.screenshot({ path: path.join(artifactsDir, "demo-badge-cached.png") });
-    },
-  );
+  it("shows the demo badge on every screen while a demo user is signed in", async () => {
+    await open("/");
+    // A real demo session (a made-up token is signed out by the first 401, racing the check),
+    // cached as a demo sign-in leaves it (spec §3: userInfo.is_virtual = 1).
+    const answer = await fetch(`${server.url}/api/v1/auth/demo`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(answer.status).toBe(200);
+    const { data } = (await answer.json()) as {
+      data: { token: string; user: { id: string; username: string } };
+    };
+    await context!.addCookies([
+      { name: "candor_session", value: data.token, url: server.url, httpOnly: true },
+    ]);
+    await page.evaluate((user) => {
+      const entry = (value: unknown) =>
+        JSON.stringify({ value, startMs: Date.now(), lifetimeSeconds: 604_800 });
+      localStorage.setItem("candor.userInfo", entry({ ...user, is_virtual: 1 }));
+    }, data.user);
+    await page.reload();
+    for (const hash of ["/", "/quotation", "/settings", "/notices", "/coin-coin"]) {
+      await page.goto(`${server.url}/#${hash}`);
+      await page.getByTestId("demo-badge").waitFor();
+    }
+    await page.screenshot({ path: path.join(artifactsDir, "demo-badge-cached.png") });
+  });
 
   it("drops a cached session older than 7 days", async () => {
     await open("/");
