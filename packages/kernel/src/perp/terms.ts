@@ -213,3 +213,24 @@ export function checkTerms(state: KernelState): void {
     }
   }
 }
+
+/** The terms an operator sees and changes, for every perpetual market, sorted by id. */
+export interface PerpMarketTermsView {
+  marketId: string;
+  feeBpsMaker: number;
+  feeBpsTaker: number;
+  leverageMax: number;
+  leverageMaxDefined: number;
+}
+
+export function getPerpMarketTerms(state: KernelState): PerpMarketTermsView[] {
+  return [...state.perp.markets.values()]
+    .map((m) => ({
+      marketId: m.params.marketId,
+      feeBpsMaker: m.params.feeBpsMaker,
+      feeBpsTaker: m.params.feeBpsTaker,
+      leverageMax: m.params.leverageMax,
+      leverageMaxDefined: definedLeverageMax(m),
+    }))
+    .sort((a, b) => (a.marketId < b.marketId ? -1 : a.marketId > b.marketId ? 1 : 0));
+}
