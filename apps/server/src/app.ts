@@ -37,6 +37,7 @@ import { stocksModule, type StocksModuleOptions } from "./modules/stocks/stocks.
 import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts";
 import { spotModule } from "./modules/spot/spot.routes.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
+import { bannersModule } from "./modules/banners/banners.routes.ts";
 import { productConfigModule } from "./modules/product-config/product-config.routes.ts";
 import { defaultWithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
 import { defaultUserTransferDailyLimits } from "./modules/wallet/wallet.transfers.ts";
@@ -319,6 +320,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now,
   });
   await app.register(newsModule, { database, now });
+  await app.register(bannersModule, { database, now });
   if (deps.market) {
     await app.register(marketModule, { market: deps.market, now, publicUrl: deps.publicUrl });
   }

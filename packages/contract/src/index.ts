@@ -26,3 +26,4 @@ export * from "./operators.ts";
 export * from "./countries.ts";
 export * from "./residence.ts";
 export * from "./product-config.ts";
+export * from "./banners.ts";

@@ -51,6 +51,9 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   // Content: support.
   "POST /api/v1/operator/news": content,
   "POST /api/v1/operator/notices": content,
+  "GET /api/v1/operator/banners": anyRole,
+  "POST /api/v1/operator/banners": content,
+  "POST /api/v1/operator/banners/:bannerId/withdraw": content,
   // Product configuration, proofs and the outbox: admin.
   "PUT /api/v1/operator/seconds/products": admin,
   "PUT /api/v1/operator/savings/plans": admin,

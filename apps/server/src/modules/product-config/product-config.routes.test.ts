@@ -32,7 +32,7 @@ describeEachDatabase("product configuration in the back office", (database) => {
       method,
       url,
       remoteAddress: `10.8.0.${(ip++ % 250) + 1}`,
-      headers: options.headers ?? {},
+      headers: { "user-agent": "ProductConfigTest/1.0", ...options.headers },
       ...(options.payload !== undefined ? { payload: options.payload } : {}),
     });
 
