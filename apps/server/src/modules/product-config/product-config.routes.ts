@@ -18,12 +18,16 @@ import { AppError } from "../../http/app-error.ts";
 import type { CountryProductBlocks, CountryProductGate } from "../../http/country-product-gate.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { operatorIdOf } from "../../http/operator-audit.ts";
-import type { WithdrawalConfig } from "../wallet/wallet.withdrawals.ts";
 import { CountryProductsRepository } from "./country-products.repository.ts";
 
 /** The limits in force, as configuration set them (shown read-only in the back office). */
 export interface ConfiguredLimits {
-  withdrawals: WithdrawalConfig;
+  /** The wallet module's `WithdrawalConfig` (WITHDRAW_TERMS, …), as app.ts passes it. */
+  withdrawals: {
+    terms: Readonly<Record<string, Readonly<Record<string, { minimum: string; fee: string }>>>>;
+    twoApprovalsAbove: Readonly<Record<string, string>>;
+    bankTerms?: Readonly<Record<string, { minimum: string; fee: string }>>;
+  };
   adjustmentTwoApprovalsAbove: Readonly<Record<string, string>>;
   transferDailyLimits: Readonly<Record<string, string>>;
   withdrawRequiresIdentity: "none" | "basic" | "advanced";
@@ -137,11 +141,11 @@ export const productConfigModule: FastifyPluginAsync<ProductConfigOptions> = asy
     return {
       withdrawals: [
         ...Object.entries(withdrawals.terms).flatMap(([asset, networks]) =>
-          Object.entries(networks ?? {}).map(([network, terms]) => ({
+          Object.entries(networks).map(([network, terms]) => ({
             asset,
             network,
-            minimum: terms!.minimum,
-            fee: terms!.fee,
+            minimum: terms.minimum,
+            fee: terms.fee,
           })),
         ),
         ...Object.entries(withdrawals.bankTerms ?? {}).map(([asset, terms]) => ({

@@ -63,6 +63,7 @@ export const adminKeys = {
   limits: () => [...adminKeys.all, "limits"] as const,
   news: () => [...adminKeys.all, "news"] as const,
   notices: () => [...adminKeys.all, "notices"] as const,
+  banners: () => [...adminKeys.all, "banners"] as const,
   systemAccounts: () => [...adminKeys.all, "system-accounts"] as const,
   adjustments: () => [...adminKeys.all, "adjustments"] as const,
   audit: (filters: object) => [...adminKeys.all, "audit", filters] as const,
@@ -312,6 +313,26 @@ export function configureSecondsProductAction(
 ) {
   return callOperator(api.configureSecondsProduct, {
     body: { ...body, reason: reason.trim() },
+  });
+}
+
+// Home-page banners.
+
+export function fetchBanners() {
+  return callOperator(api.operatorBanners);
+}
+
+export function publishBannerAction(
+  body: Omit<EndpointInput<Spec<typeof api.publishBanner>>, "reason">,
+  reason: string,
+) {
+  return callOperator(api.publishBanner, { body: { ...body, reason: reason.trim() } });
+}
+
+export function withdrawBannerAction(bannerId: string, reason: string) {
+  return callOperator(api.withdrawBanner, {
+    params: { bannerId },
+    body: { reason: reason.trim() },
   });
 }
 

@@ -112,6 +112,13 @@ export const adminEndpoints = endpointTable({
   publishNews: { method: "POST", path: "/api/v1/operator/news", auth: "operator" },
   listNotices: { method: "GET", path: "/api/v1/notices", auth: "none" },
   publishNotice: { method: "POST", path: "/api/v1/operator/notices", auth: "operator" },
+  operatorBanners: { method: "GET", path: "/api/v1/operator/banners", auth: "operator" },
+  publishBanner: { method: "POST", path: "/api/v1/operator/banners", auth: "operator" },
+  withdrawBanner: {
+    method: "POST",
+    path: "/api/v1/operator/banners/:bannerId/withdraw",
+    auth: "operator",
+  },
   // Product configuration.
   secondsProducts: { method: "GET", path: "/api/v1/seconds/products", auth: "none" },
   configureSecondsProduct: {
