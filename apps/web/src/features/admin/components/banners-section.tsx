@@ -7,7 +7,7 @@ import {
   publishBannerAction,
   withdrawBannerAction,
 } from "../api/admin-api.ts";
-import { readInteger } from "../lib/forms.ts";
+import { isBannerLink, readInteger } from "../lib/forms.ts";
 import {
   ActionForm,
   Field,
@@ -18,12 +18,6 @@ import {
 } from "./admin-ui.tsx";
 
 const dayMs = 86_400_000;
-
-/** A banner's link: an app route (#/…) or an https address, or empty (contract: BannerLink). */
-export function isBannerLink(text: string): boolean {
-  const link = text.trim();
-  return link === "" || /^(#\/[A-Za-z0-9/_?=&.-]*|https:\/\/[^\s<>"]+)$/.test(link);
-}
 
 /**
  * Home-page banners (issue 17): publish one (title, link, one language or all, shown from now
