@@ -103,6 +103,7 @@ export const httpStatusByErrorCode = {
   withdraw_address_locked: 409,
   withdraw_not_supported: 400,
   withdraw_below_minimum: 400,
+  withdraw_daily_limit: 409,
   withdrawal_not_found: 404,
   withdrawal_state_invalid: 409,
   withdrawal_same_operator: 409,

@@ -22,6 +22,14 @@ export type * from "./loans/types.ts";
 export type * from "./referral/types.ts";
 export { inviterOf as referralInviterOf, referralShares } from "./referral/state.ts";
 export { rebateOf as referralRebateOf } from "./referral/rebate.ts";
+export type * from "./vip/types.ts";
+export {
+  discountedFee as vipDiscountedFee,
+  vipLevels,
+  vipAsset,
+  type VipLevel,
+} from "./vip/state.ts";
+export { vipBalance, vipLevelOf, vipVolume, vipWithdrawnToday } from "./vip/apply.ts";
 export { systemOwners } from "./types.ts";
 export type { KernelState, KernelSlices } from "./state.ts";
 export { accountKey, createKernelState, defaultKernelOptions } from "./state.ts";

@@ -137,6 +137,10 @@ export const rejectCodes = [
   "referral_exists",
   "referral_product_invalid",
   "referral_rebate_invalid",
+  "vip_level_invalid",
+  "vip_terms_invalid",
+  "vip_asset_mismatch",
+  "vip_withdrawal_limit",
 ] as const;
 
 /** One of the stable rejection codes above. */

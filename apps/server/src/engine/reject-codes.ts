@@ -155,6 +155,10 @@ export const errorCodeByRejectCode = {
   referral_exists: "command_rejected",
   referral_product_invalid: "validation_failed",
   referral_rebate_invalid: "validation_failed",
+  vip_level_invalid: "validation_failed",
+  vip_terms_invalid: "validation_failed",
+  vip_asset_mismatch: "command_rejected",
+  vip_withdrawal_limit: "withdraw_daily_limit",
 } as const satisfies Record<RejectCode, ErrorCode>;
 
 export function errorCodeOf(code: RejectCode): ErrorCode {

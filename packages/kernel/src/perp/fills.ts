@@ -5,6 +5,7 @@ import { assert } from "../assert.ts";
 import type { BookFill, BookListener } from "../book/types.ts";
 import { emit } from "../events.ts";
 import { rebateCollectedFee } from "../funds/fee.ts";
+import { recordVipVolume, vipFee } from "../vip/apply.ts";
 import { release } from "../ledger/post.ts";
 import type { Account } from "../ledger/state.ts";
 import type { PostingReason } from "../ledger/types.ts";
@@ -150,7 +151,7 @@ function settleFill(state: KernelState, taker: PerpOrder, fill: BookFill): void 
     takerFeeTo = side.fund;
     takerReason = "perp_liquidation_fee";
   } else {
-    takerFee = tradeFee(notional, params.feeBpsTaker);
+    takerFee = vipFee(state, side.mode, taker.account.owner.ownerId, tradeFee(notional, params.feeBpsTaker)); // prettier-ignore
     takerFeeTo = side.fees;
     takerReason = "perp_fee";
   }
@@ -159,7 +160,7 @@ function settleFill(state: KernelState, taker: PerpOrder, fill: BookFill): void 
     maker.account,
     makerDelta,
     price,
-    tradeFee(notional, params.feeBpsMaker),
+    vipFee(state, side.mode, maker.account.owner.ownerId, tradeFee(notional, params.feeBpsMaker)), // prettier-ignore
     side.fees,
     "perp_fee",
     makerRefs,
@@ -179,6 +180,9 @@ function settleFill(state: KernelState, taker: PerpOrder, fill: BookFill): void 
     rebateCollectedFee(state, { product: "perp", mode: side.mode, payerId: account.owner.ownerId, feeAccount: side.fees, amount, refs }); // prettier-ignore
   rebate(maker.account, makerSide.fee, makerRefs);
   if (takerReason === "perp_fee") rebate(taker.account, takerSide.fee, takerRefs);
+  // The notional counts to both sides' 30-day VIP volume (in the settlement asset).
+  recordVipVolume(state, side.mode, maker.account.owner.ownerId, side.fees.assetId, notional);
+  recordVipVolume(state, side.mode, taker.account.owner.ownerId, side.fees.assetId, notional);
   maker.filledLots += fill.quantityLots;
   taker.filledLots += fill.quantityLots;
   emit(state, {

@@ -20,6 +20,7 @@ import type { CancelReason } from "./types.ts";
 import { emit } from "../events.ts";
 import { createTriggerIndex, type TriggerIndex } from "../perp/trigger-index.ts";
 import { collectFee } from "../funds/fee.ts";
+import { recordVipVolume, vipFee } from "../vip/apply.ts";
 
 const BPS = 10_000n;
 
@@ -81,8 +82,10 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
   // Each side pays its fee in what it receives: the buyer in base, the seller in quote.
   const makerAccount = takerBuys ? maker.quoteAccount : maker.baseAccount;
   const takerAccount = takerBuys ? taker.baseAccount : taker.quoteAccount;
-  const feeMaker = feeOf(takerBuys ? quoteAmount : baseAmount, market.feeBpsMaker);
-  const feeTaker = feeOf(takerBuys ? baseAmount : quoteAmount, market.feeBpsTaker);
+  // A VIP level's discount lowers each fee before it is collected (issue 23).
+  const mode = taker.owner.mode;
+  const feeMaker = vipFee(state, mode, maker.owner.ownerId, feeOf(takerBuys ? quoteAmount : baseAmount, market.feeBpsMaker)); // prettier-ignore
+  const feeTaker = vipFee(state, mode, taker.owner.ownerId, feeOf(takerBuys ? baseAmount : quoteAmount, market.feeBpsTaker)); // prettier-ignore
   collectFee(state, {
     product: "spot",
     mode: taker.owner.mode,
@@ -99,6 +102,9 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
     reason: "fee_taker",
     refs: takerBuys ? buyerRefs : sellerRefs,
   });
+  // Both sides traded `quoteAmount` of the quote asset: it counts to their 30-day VIP volume.
+  recordVipVolume(state, mode, maker.owner.ownerId, buyer.quoteAccount.assetId, quoteAmount);
+  recordVipVolume(state, mode, taker.owner.ownerId, buyer.quoteAccount.assetId, quoteAmount);
   maker.filledLots += fill.quantityLots;
   taker.filledLots += fill.quantityLots;
   // The first fill of an OCO limit leg cancels its stop leg (Binance does the same).

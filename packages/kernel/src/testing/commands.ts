@@ -648,4 +648,31 @@ export class CommandMaker {
       operatorId: null,
     };
   }
+
+  vipConfigure(
+    level: number,
+    terms: {
+      assetId?: string;
+      minVolume?: bigint;
+      minBalance?: bigint;
+      feeDiscountBps?: number;
+      withdrawDailyLimit?: bigint;
+      remove?: boolean;
+    },
+    mode: Mode = "real",
+  ): Command {
+    return {
+      type: "vip_configure",
+      ...this.next(),
+      mode,
+      level,
+      assetId: terms.assetId ?? "USDT",
+      minVolume: terms.minVolume ?? 0n,
+      minBalance: terms.minBalance ?? 0n,
+      feeDiscountBps: terms.feeDiscountBps ?? 0,
+      withdrawDailyLimit: terms.withdrawDailyLimit ?? 0n,
+      remove: terms.remove ?? false,
+      operatorId: null,
+    };
+  }
 }
