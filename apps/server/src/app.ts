@@ -17,6 +17,7 @@ import type { SmsProvider } from "./modules/auth/sms.ts";
 import { healthModule } from "./modules/health/health.routes.ts";
 import { newsModule } from "./modules/news/news.routes.ts";
 import { invitationsModule } from "./modules/invitations/invitations.routes.ts";
+import { vipModule } from "./modules/vip/vip.routes.ts";
 import { noticesModule } from "./modules/notices/notices.routes.ts";
 import { OperatorAccounts } from "./modules/auth/operator-accounts.ts";
 import { operatorAccountsModule } from "./modules/auth/operator-accounts.routes.ts";
@@ -301,6 +302,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     engine: deps.engine,
     now,
   });
+  await app.register(vipModule, { engine: deps.engine, now });
   await app.register(newsModule, { database, now });
   if (deps.market) {
     await app.register(marketModule, { market: deps.market, now, publicUrl: deps.publicUrl });

@@ -55,6 +55,7 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "PUT /api/v1/operator/seconds/products": admin,
   "PUT /api/v1/operator/savings/plans": admin,
   "PUT /api/v1/operator/referral/rebates": admin,
+  "PUT /api/v1/operator/vip/levels": admin,
   "POST /api/v1/operator/proof/liabilities": admin,
   "GET /api/v1/operator/outbox": admin,
   // Manual adjustments above the two-person limit: finance asks, a second finance approves.
