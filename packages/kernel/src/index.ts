@@ -23,6 +23,13 @@ export type * from "./referral/types.ts";
 export { inviterOf as referralInviterOf, referralShares } from "./referral/state.ts";
 export { rebateOf as referralRebateOf } from "./referral/rebate.ts";
 export type * from "./vip/types.ts";
+export type * from "./activity/types.ts";
+export {
+  DEPOSIT_WINDOW_MS as ACTIVITY_DEPOSIT_WINDOW_MS,
+  promotionBalance,
+  type Activity,
+  type Reservation as ActivityReservation,
+} from "./activity/state.ts";
 export {
   discountedFee as vipDiscountedFee,
   vipLevels,

@@ -23,6 +23,7 @@ import { secondsModule } from "./seconds/module.ts";
 import { spotModule } from "./spot/module.ts";
 import { stocksModule } from "./stocks/module.ts";
 import { vipModule } from "./vip/module.ts";
+import { activityModule } from "./activity/module.ts";
 import type { CommandType } from "./types.ts";
 
 const modules = [
@@ -38,6 +39,7 @@ const modules = [
   loansModule,
   referralModule,
   vipModule,
+  activityModule,
 ] as const;
 
 /** Every module, in hook order. */

@@ -1,5 +1,6 @@
 // Deposits, withdrawals and transfers.
 
+import { activityDeposit } from "../activity/handlers.ts";
 import { recordVipWithdrawal, vipWithdrawalCode } from "../vip/apply.ts";
 import { accountOf, availableOf, findOwner, systemOwner } from "../ledger/accounts.ts";
 import { amountCode, hold, post, release } from "../ledger/post.ts";
@@ -57,6 +58,8 @@ export const creditDeposit: Handler<"credit_deposit"> = (state, command) => {
     reason: "deposit",
     refs: { operatorId: command.operatorId, reference: command.reference },
   });
+  // A deposit may qualify for a reserved deposit bonus (issue 23).
+  activityDeposit(state, owner, asset.assetId, command.amount);
   return ok({ postingSeq });
 };
 

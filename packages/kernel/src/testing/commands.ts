@@ -675,4 +675,52 @@ export class CommandMaker {
       operatorId: null,
     };
   }
+
+  activityDefine(
+    activityId: string,
+    terms: {
+      assetId?: string;
+      minDeposit?: bigint;
+      bonus?: bigint;
+      capacity?: number;
+      startsAtMs?: number;
+      endsAtMs?: number;
+    } = {},
+    mode: Mode = "real",
+  ): Command {
+    return {
+      type: "activity_define",
+      ...this.next(),
+      activityId,
+      mode,
+      assetId: terms.assetId ?? "USDT",
+      minDeposit: terms.minDeposit ?? 100_000_000n,
+      bonus: terms.bonus ?? 10_000_000n,
+      capacity: terms.capacity ?? 10,
+      startsAtMs: terms.startsAtMs ?? 0,
+      endsAtMs: terms.endsAtMs ?? 4_000_000_000_000,
+      operatorId: null,
+    };
+  }
+
+  activityFund(amount: bigint, mode: Mode = "real", assetId = "USDT"): Command {
+    return {
+      type: "activity_fund",
+      ...this.next(),
+      mode,
+      assetId,
+      amount,
+      reference: mode === "real" ? "bank-" + String(this.serial) : null,
+      operatorId: null,
+    };
+  }
+
+  activityReserve(
+    activityId: string,
+    ownerId: string,
+    reservationId: string,
+    mode: Mode = "real",
+  ): Command {
+    return { type: "activity_reserve", ...this.next(), activityId, ownerId, mode, reservationId };
+  }
 }
