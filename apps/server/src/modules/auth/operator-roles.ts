@@ -21,6 +21,7 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "POST /api/v1/operator/market-maker/funding": finance,
   "POST /api/v1/operator/market-maker/perp-funding": finance,
   "POST /api/v1/operator/savings/yield": finance,
+  "POST /api/v1/operator/activities/fund": finance,
   "POST /api/v1/operator/stocks/inventory": finance,
   // Loans: finance decides applications and funds the pool; products are configuration.
   "GET /api/v1/operator/loans/pending": anyRole,
@@ -56,6 +57,7 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "PUT /api/v1/operator/savings/plans": admin,
   "PUT /api/v1/operator/referral/rebates": admin,
   "PUT /api/v1/operator/vip/levels": admin,
+  "PUT /api/v1/operator/activities": admin,
   "POST /api/v1/operator/proof/liabilities": admin,
   "GET /api/v1/operator/outbox": admin,
   // Manual adjustments above the two-person limit: finance asks, a second finance approves.
