@@ -168,6 +168,7 @@ describe("invitations", () => {
     await page.getByTestId("activity-reserved").waitFor();
     await credit(user.user.id, "USDT", "100");
     await open("/activity", "de");
+    await signIn(user);
     await poll(() => page.getByTestId("activity-ended").first().textContent(), {
       timeout: 15_000,
     }).toContain(de.activity.paid);
