@@ -32,7 +32,8 @@ export function ActivityPage() {
   const format = useFormat();
   const session = useSession();
   const client = useQueryClient();
-  const key = activityKeys.list(session?.user.id ?? "", session?.user.is_virtual === 1 ? "demo" : "real"); // prettier-ignore
+  const demo = session?.user.is_virtual === 1;
+  const key = activityKeys.list(session?.user.id ?? "", demo ? "demo" : "real");
   const activities = useQuery({ queryKey: key, queryFn: () => fetchActivities() });
 
   const terms = (a: ActivityView) =>
@@ -102,7 +103,12 @@ export function ActivityPage() {
                 minDeposit: `${format.amount(a.minDeposit)} ${a.asset}`,
                 due: format.dateTime(Date.parse(a.reservation.dueAt)),
               })}{" "}
-              <Link to="/assets/recharge">{t("activity.toDeposit")}</Link>
+              {/* In demo mode the qualifying deposit is demo money added on the assets page. */}
+              {demo ? (
+                <Link to="/assets">{t("coinCoin.funds.getDemo")}</Link>
+              ) : (
+                <Link to="/assets/recharge">{t("activity.toDeposit")}</Link>
+              )}
             </p>
           ) : null}
           {a.state === "ended" ? (
