@@ -78,6 +78,11 @@ export const StatementReason = z.enum([
   "savings_principal_return",
   "savings_interest_forfeit",
   "savings_early_penalty",
+  "referral_rebate",
+  "activity_funding",
+  "activity_reserve",
+  "activity_release",
+  "activity_bonus",
 ]);
 
 /** One line of the fund wallet's statement: one side of a balanced posting. */

@@ -180,6 +180,12 @@ describeEachDatabase("deposit-bonus activities", (database) => {
     expect((await deposit("a", "100")).statusCode).toBe(200);
     const balance = query((s) => getBalance(s, users.a.id, "real", "fund", "USDT"));
     expect(balance.available).toBe(110_000_000n);
+    // The bonus is a line of the user's statement, next to the deposit.
+    await running.projector.flush();
+    const statement = await call("GET", "/api/v1/spot/statement", { token: users.a.token });
+    expect(statement.statusCode, statement.body).toBe(200);
+    const reasons = statement.json().data.items.map((line: { reason: string }) => line.reason);
+    expect(reasons).toEqual(expect.arrayContaining(["deposit", "activity_bonus"]));
     const after = (await call("GET", "/api/v1/activities", { token: users.a.token })).json();
     expect(after.data.activities[0]).toMatchObject({
       state: "ended",
