@@ -120,4 +120,58 @@ describe("invitations", () => {
     expect(await page.getByTestId("invite-rebate-shares").textContent()).toContain("50");
     await expectAccessible("invite page with rebates");
   }, 150_000);
+
+  it("reserves a deposit-bonus activity after reading its terms, and the deposit pays it (de)", async () => {
+    const de = texts("de");
+    const user = await newUser();
+    const activityId = `browser-${Date.now()}`;
+    const defined = await api(
+      "PUT",
+      "/api/v1/operator/activities",
+      {
+        activityId,
+        mode: "real",
+        asset: "USDT",
+        minDeposit: "100",
+        bonus: "5",
+        capacity: 3,
+        startsAt: new Date(Date.now() - 60_000).toISOString(),
+        endsAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+        reason: "browser test campaign",
+      },
+      operatorToken,
+    );
+    expect(defined.status, JSON.stringify(defined.json)).toBe(200);
+    const funded = await api(
+      "POST",
+      "/api/v1/operator/activities/fund",
+      {
+        id: `fund-${activityId}`,
+        mode: "real",
+        asset: "USDT",
+        amount: "5",
+        reference: `bank-${activityId}`,
+        reason: "browser test campaign",
+      },
+      operatorToken,
+    );
+    expect(funded.status, JSON.stringify(funded.json)).toBe(200);
+    await open("/activity", "de");
+    await signIn(user);
+    await page.locator("#activity-title").waitFor();
+    const card = page.getByTestId("activity-card").filter({ hasText: de.activity.state.bookable });
+    await card.getByRole("button", { name: de.activity.reserve }).click();
+    // The terms are shown again before anything is reserved.
+    await page.getByTestId("activity-confirm-terms").waitFor();
+    expect(await page.getByTestId("activity-confirm-terms").textContent()).toContain("100");
+    await page.getByRole("button", { name: de.activity.reserve }).last().click();
+    await page.getByTestId("activity-reserved").waitFor();
+    await credit(user.user.id, "USDT", "100");
+    await open("/activity", "de");
+    await signIn(user);
+    await poll(() => page.getByTestId("activity-ended").first().textContent(), {
+      timeout: 15_000,
+    }).toContain(de.activity.paid);
+    await expectAccessible("activity page");
+  }, 120_000);
 });

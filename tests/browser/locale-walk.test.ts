@@ -53,6 +53,7 @@ const signedInRoutes = [
   "/notices/1",
   "/news",
   "/vip",
+  "/activity",
   "/wallet/info",
   "/proof",
   "/transparency",

@@ -17,6 +17,8 @@ import type { SmsProvider } from "./modules/auth/sms.ts";
 import { healthModule } from "./modules/health/health.routes.ts";
 import { newsModule } from "./modules/news/news.routes.ts";
 import { invitationsModule } from "./modules/invitations/invitations.routes.ts";
+import { vipModule } from "./modules/vip/vip.routes.ts";
+import { activitiesModule } from "./modules/activities/activities.routes.ts";
 import { noticesModule } from "./modules/notices/notices.routes.ts";
 import { OperatorAccounts } from "./modules/auth/operator-accounts.ts";
 import { operatorAccountsModule } from "./modules/auth/operator-accounts.routes.ts";
@@ -319,6 +321,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     engine: deps.engine,
     now,
   });
+  await app.register(vipModule, { engine: deps.engine, now });
+  await app.register(activitiesModule, { engine: deps.engine, now });
   await app.register(newsModule, { database, now });
   await app.register(bannersModule, { database, now });
   if (deps.market) {

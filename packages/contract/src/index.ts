@@ -22,6 +22,8 @@ export * from "./chain-deposits.ts";
 export * from "./security.ts";
 export * from "./identity.ts";
 export * from "./invitations.ts";
+export * from "./vip.ts";
+export * from "./activities.ts";
 export * from "./operators.ts";
 export * from "./countries.ts";
 export * from "./residence.ts";

@@ -78,6 +78,11 @@ export const StatementReason = z.enum([
   "savings_principal_return",
   "savings_interest_forfeit",
   "savings_early_penalty",
+  "referral_rebate",
+  "activity_funding",
+  "activity_reserve",
+  "activity_release",
+  "activity_bonus",
 ]);
 
 /** One line of the fund wallet's statement: one side of a balanced posting. */
@@ -726,6 +731,7 @@ export const requestWithdrawal = defineEndpoint({
     "withdraw_address_locked",
     "withdraw_not_supported",
     "withdraw_below_minimum",
+    "withdraw_daily_limit",
     "trade_password_not_set",
     "trade_password_invalid",
     "insufficient_balance",
@@ -857,6 +863,7 @@ export const requestBankWithdrawal = defineEndpoint({
     "bank_card_not_found",
     "withdraw_not_supported",
     "withdraw_below_minimum",
+    "withdraw_daily_limit",
     "trade_password_not_set",
     "trade_password_invalid",
     "insufficient_balance",

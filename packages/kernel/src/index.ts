@@ -25,6 +25,21 @@ export type * from "./loans/types.ts";
 export type * from "./referral/types.ts";
 export { inviterOf as referralInviterOf, referralShares } from "./referral/state.ts";
 export { rebateOf as referralRebateOf } from "./referral/rebate.ts";
+export type * from "./vip/types.ts";
+export type * from "./activity/types.ts";
+export {
+  DEPOSIT_WINDOW_MS as ACTIVITY_DEPOSIT_WINDOW_MS,
+  promotionBalance,
+  type Activity,
+  type Reservation as ActivityReservation,
+} from "./activity/state.ts";
+export {
+  discountedFee as vipDiscountedFee,
+  vipLevels,
+  vipAsset,
+  type VipLevel,
+} from "./vip/state.ts";
+export { vipBalance, vipLevelOf, vipVolume, vipWithdrawnToday } from "./vip/apply.ts";
 export { systemOwners } from "./types.ts";
 export type { KernelState, KernelSlices } from "./state.ts";
 export { accountKey, createKernelState, defaultKernelOptions } from "./state.ts";

@@ -22,6 +22,8 @@ import { savingsModule } from "./savings/module.ts";
 import { secondsModule } from "./seconds/module.ts";
 import { spotModule } from "./spot/module.ts";
 import { stocksModule } from "./stocks/module.ts";
+import { vipModule } from "./vip/module.ts";
+import { activityModule } from "./activity/module.ts";
 import type { CommandType } from "./types.ts";
 
 const modules = [
@@ -36,6 +38,8 @@ const modules = [
   stocksModule,
   loansModule,
   referralModule,
+  vipModule,
+  activityModule,
 ] as const;
 
 /** Every module, in hook order. */

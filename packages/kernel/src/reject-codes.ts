@@ -137,6 +137,18 @@ export const rejectCodes = [
   "referral_exists",
   "referral_product_invalid",
   "referral_rebate_invalid",
+  "vip_level_invalid",
+  "vip_terms_invalid",
+  "vip_asset_mismatch",
+  "vip_withdrawal_limit",
+  "activity_id_invalid",
+  "activity_exists",
+  "activity_terms_invalid",
+  "activity_not_found",
+  "activity_not_open",
+  "activity_full",
+  "activity_already_reserved",
+  "activity_promotion_short",
 ] as const;
 
 /** One of the stable rejection codes above. */

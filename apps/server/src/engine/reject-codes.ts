@@ -155,6 +155,18 @@ export const errorCodeByRejectCode = {
   referral_exists: "command_rejected",
   referral_product_invalid: "validation_failed",
   referral_rebate_invalid: "validation_failed",
+  vip_level_invalid: "validation_failed",
+  vip_terms_invalid: "validation_failed",
+  vip_asset_mismatch: "command_rejected",
+  vip_withdrawal_limit: "withdraw_daily_limit",
+  activity_id_invalid: "validation_failed",
+  activity_exists: "command_rejected",
+  activity_terms_invalid: "validation_failed",
+  activity_not_found: "activity_not_found",
+  activity_not_open: "activity_not_open",
+  activity_full: "activity_full",
+  activity_already_reserved: "activity_already_reserved",
+  activity_promotion_short: "activity_promotion_short",
 } as const satisfies Record<RejectCode, ErrorCode>;
 
 export function errorCodeOf(code: RejectCode): ErrorCode {

@@ -18,6 +18,7 @@ export const legacyRedirects: Readonly<Record<string, string>> = {
   "/pages/index/CertificationInformation": "/identity",
   "/pages/index/News": "/news",
   "/pages/index/friend": "/invite",
+  "/pages/index/activity": "/activity",
   "/pages/index/newsDetails": "/news",
   "/pages/login/login": "/login",
   "/pages/login/register": "/register",

@@ -67,6 +67,7 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/assets", page(() => import("./routes/assets.tsx"))],
   ["/vip", page(() => import("./routes/vip.tsx"))],
   ["/invite", page(() => import("./routes/invite.tsx"))],
+  ["/activity", page(() => import("./routes/activity.tsx"))],
   ["*", page(() => import("./routes/not-found.tsx"))],
 ];
 

@@ -1,5 +1,7 @@
 // Deposits, withdrawals and transfers.
 
+import { activityDeposit } from "../activity/handlers.ts";
+import { recordVipWithdrawal, vipWithdrawalCode } from "../vip/apply.ts";
 import { accountOf, availableOf, findOwner, systemOwner } from "../ledger/accounts.ts";
 import { amountCode, hold, post, release } from "../ledger/post.ts";
 import type { Handler } from "../module.ts";
@@ -56,6 +58,8 @@ export const creditDeposit: Handler<"credit_deposit"> = (state, command) => {
     reason: "deposit",
     refs: { operatorId: command.operatorId, reference: command.reference },
   });
+  // A deposit may qualify for a reserved deposit bonus (issue 23).
+  activityDeposit(state, owner, asset.assetId, command.amount);
   return ok({ postingSeq });
 };
 
@@ -103,8 +107,12 @@ function holdWithdrawal(
   if (availableOf(owner, wallet, asset.assetId) < command.amount + fee) {
     return fail("insufficient_balance");
   }
+  // The owner's VIP level may limit what leaves per UTC day (issue 23).
+  const limitCode = vipWithdrawalCode(state, command.mode, owner.ownerId, asset.assetId, command.amount); // prettier-ignore
+  if (limitCode !== null) return fail(limitCode);
   const account = accountOf(state, owner, wallet, asset.assetId);
   hold(state, account, command.amount + fee);
+  recordVipWithdrawal(state, command.mode, owner.ownerId, asset.assetId, command.amount);
   const withdrawal: WithdrawalState = {
     withdrawalId: command.withdrawalId,
     account,

@@ -1,5 +1,6 @@
 // Opening accounts, demo grants and demo resets.
 
+import { activityDeposit } from "../activity/handlers.ts";
 import { parseAmount } from "../amount/amount.ts";
 import { assert } from "../assert.ts";
 import {
@@ -70,6 +71,8 @@ export const grantDemo: Handler<"grant_demo"> = (state, command) => {
     amount: command.amount,
     reason: "demo_grant",
   });
+  // Demo money granted is the demo mode's deposit: it may qualify for a demo activity's bonus.
+  activityDeposit(state, owner, asset.assetId, command.amount);
   return ok({ postingSeq });
 };
 

@@ -39,7 +39,11 @@ export type PostingReason =
   | "loans_principal"
   | "loans_repayment"
   | "loans_liquidation"
-  | "referral_rebate";
+  | "referral_rebate"
+  | "activity_funding"
+  | "activity_reserve"
+  | "activity_release"
+  | "activity_bonus";
 
 /**
  * One balanced movement of `amount` of `assetId`: the debit account loses it, the credit

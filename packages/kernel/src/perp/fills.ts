@@ -6,6 +6,7 @@ import { assert } from "../assert.ts";
 import type { BookFill, BookListener } from "../book/types.ts";
 import { emit } from "../events.ts";
 import { rebateCollectedFee } from "../funds/fee.ts";
+import { recordVipVolume, vipFee } from "../vip/apply.ts";
 import { release } from "../ledger/post.ts";
 import type { Account } from "../ledger/state.ts";
 import type { PostingReason } from "../ledger/types.ts";
@@ -151,8 +152,9 @@ function settleFill(state: KernelState, taker: PerpOrder, fill: BookFill): void 
     takerFeeTo = side.fund;
     takerReason = "perp_liquidation_fee";
   } else {
-    // Each order pays the rates in force when it was placed (operator changes: terms.ts).
-    takerFee = tradeFee(notional, perpFeeBpsOf(taker, "taker"));
+    // Each order pays the rates in force when it was placed (operator changes: terms.ts), less
+    // its owner's VIP discount (issue 23).
+    takerFee = vipFee(state, side.mode, taker.account.owner.ownerId, tradeFee(notional, perpFeeBpsOf(taker, "taker"))); // prettier-ignore
     takerFeeTo = side.fees;
     takerReason = "perp_fee";
   }
@@ -161,7 +163,7 @@ function settleFill(state: KernelState, taker: PerpOrder, fill: BookFill): void 
     maker.account,
     makerDelta,
     price,
-    tradeFee(notional, perpFeeBpsOf(maker, "maker")),
+    vipFee(state, side.mode, maker.account.owner.ownerId, tradeFee(notional, perpFeeBpsOf(maker, "maker"))), // prettier-ignore
     side.fees,
     "perp_fee",
     makerRefs,
@@ -181,6 +183,9 @@ function settleFill(state: KernelState, taker: PerpOrder, fill: BookFill): void 
     rebateCollectedFee(state, { product: "perp", mode: side.mode, payerId: account.owner.ownerId, feeAccount: side.fees, amount, refs }); // prettier-ignore
   rebate(maker.account, makerSide.fee, makerRefs);
   if (takerReason === "perp_fee") rebate(taker.account, takerSide.fee, takerRefs);
+  // The notional counts to both sides' 30-day VIP volume (in the settlement asset).
+  recordVipVolume(state, side.mode, maker.account.owner.ownerId, side.fees.assetId, notional);
+  recordVipVolume(state, side.mode, taker.account.owner.ownerId, side.fees.assetId, notional);
   maker.filledLots += fill.quantityLots;
   taker.filledLots += fill.quantityLots;
   emit(state, {

@@ -406,6 +406,19 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
   ],
   referral_link: (c) => [c.referralLink("2", "1")],
   referral_configure: (c) => [c.referralConfigure("spot", 5_000)],
+  vip_configure: (c) => [
+    c.vipConfigure(0, { feeDiscountBps: 10_000, withdrawDailyLimit: 1n }),
+    c.vipConfigure(0, { feeDiscountBps: 10_000 }, "demo"),
+  ],
+  activity_define: (c) => [
+    c.activityDefine("seconds-interference", { minDeposit: 1n, bonus: 1_000_000n }),
+    c.activityDefine("seconds-interference-demo", { minDeposit: 1n, bonus: 1_000_000n }, "demo"),
+  ],
+  activity_fund: (c) => [c.activityFund(5_000_000n), c.activityFund(5_000_000n, "demo")],
+  activity_reserve: (c) => [
+    c.activityReserve("seconds-interference", "1", "seconds-interference-1"),
+    c.activityReserve("seconds-interference-demo", "1", "seconds-interference-2", "demo"),
+  ],
 };
 
 /** Every command type, in type-code order (the table has holes at unused codes). */

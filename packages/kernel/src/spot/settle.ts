@@ -21,6 +21,7 @@ import { emit } from "../events.ts";
 import { createTriggerIndex, type TriggerIndex } from "../perp/trigger-index.ts";
 import { collectFee } from "../funds/fee.ts";
 import { feeBpsOf } from "./fees.ts";
+import { recordVipVolume, vipFee } from "../vip/apply.ts";
 
 const BPS = 10_000n;
 
@@ -82,9 +83,11 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
   // Each side pays its fee in what it receives: the buyer in base, the seller in quote.
   const makerAccount = takerBuys ? maker.quoteAccount : maker.baseAccount;
   const takerAccount = takerBuys ? taker.baseAccount : taker.quoteAccount;
-  // Each order pays the rates in force when it was placed (operator changes: fees.ts).
-  const feeMaker = feeOf(takerBuys ? quoteAmount : baseAmount, feeBpsOf(maker, "maker"));
-  const feeTaker = feeOf(takerBuys ? baseAmount : quoteAmount, feeBpsOf(taker, "taker"));
+  // Each order pays the rates in force when it was placed (operator changes: fees.ts), less its
+  // owner's VIP discount (issue 23).
+  const mode = taker.owner.mode;
+  const feeMaker = vipFee(state, mode, maker.owner.ownerId, feeOf(takerBuys ? quoteAmount : baseAmount, feeBpsOf(maker, "maker"))); // prettier-ignore
+  const feeTaker = vipFee(state, mode, taker.owner.ownerId, feeOf(takerBuys ? baseAmount : quoteAmount, feeBpsOf(taker, "taker"))); // prettier-ignore
   collectFee(state, {
     product: "spot",
     mode: taker.owner.mode,
@@ -101,6 +104,9 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
     reason: "fee_taker",
     refs: takerBuys ? buyerRefs : sellerRefs,
   });
+  // Both sides traded `quoteAmount` of the quote asset: it counts to their 30-day VIP volume.
+  recordVipVolume(state, mode, maker.owner.ownerId, buyer.quoteAccount.assetId, quoteAmount);
+  recordVipVolume(state, mode, taker.owner.ownerId, buyer.quoteAccount.assetId, quoteAmount);
   maker.filledLots += fill.quantityLots;
   taker.filledLots += fill.quantityLots;
   // The first fill of an OCO limit leg cancels its stop leg (Binance does the same).

@@ -648,4 +648,79 @@ export class CommandMaker {
       operatorId: null,
     };
   }
+
+  vipConfigure(
+    level: number,
+    terms: {
+      assetId?: string;
+      minVolume?: bigint;
+      minBalance?: bigint;
+      feeDiscountBps?: number;
+      withdrawDailyLimit?: bigint;
+      remove?: boolean;
+    },
+    mode: Mode = "real",
+  ): Command {
+    return {
+      type: "vip_configure",
+      ...this.next(),
+      mode,
+      level,
+      assetId: terms.assetId ?? "USDT",
+      minVolume: terms.minVolume ?? 0n,
+      minBalance: terms.minBalance ?? 0n,
+      feeDiscountBps: terms.feeDiscountBps ?? 0,
+      withdrawDailyLimit: terms.withdrawDailyLimit ?? 0n,
+      remove: terms.remove ?? false,
+      operatorId: null,
+    };
+  }
+
+  activityDefine(
+    activityId: string,
+    terms: {
+      assetId?: string;
+      minDeposit?: bigint;
+      bonus?: bigint;
+      capacity?: number;
+      startsAtMs?: number;
+      endsAtMs?: number;
+    } = {},
+    mode: Mode = "real",
+  ): Command {
+    return {
+      type: "activity_define",
+      ...this.next(),
+      activityId,
+      mode,
+      assetId: terms.assetId ?? "USDT",
+      minDeposit: terms.minDeposit ?? 100_000_000n,
+      bonus: terms.bonus ?? 10_000_000n,
+      capacity: terms.capacity ?? 10,
+      startsAtMs: terms.startsAtMs ?? 0,
+      endsAtMs: terms.endsAtMs ?? 4_000_000_000_000,
+      operatorId: null,
+    };
+  }
+
+  activityFund(amount: bigint, mode: Mode = "real", assetId = "USDT"): Command {
+    return {
+      type: "activity_fund",
+      ...this.next(),
+      mode,
+      assetId,
+      amount,
+      reference: mode === "real" ? "bank-" + String(this.serial) : null,
+      operatorId: null,
+    };
+  }
+
+  activityReserve(
+    activityId: string,
+    ownerId: string,
+    reservationId: string,
+    mode: Mode = "real",
+  ): Command {
+    return { type: "activity_reserve", ...this.next(), activityId, ownerId, mode, reservationId };
+  }
 }

@@ -93,6 +93,10 @@ export interface SimulationOptions {
    * the shares change (default false; off, no random number is drawn).
    */
   referral?: boolean;
+  /** VIP levels (fee discounts by 30-day volume or balance, daily withdrawal limits). */
+  vip?: boolean;
+  /** Deposit-bonus activities (promotion funding, reservations, lapses, bonuses). */
+  activities?: boolean;
 }
 
 export interface SimulationReport {
@@ -115,6 +119,10 @@ export interface SimulationReport {
   loansClosed: number;
   /** Conditional orders that fired (conditional_triggered events). */
   conditionalsFired: number;
+  /** VIP levels set or removed (vip_configured events). */
+  vipConfigured: number;
+  /** Activity reservations that changed state (activity_reservation events). */
+  activityReservations: number;
   /** Rebates paid (referral_rebate events). */
   rebates: number;
   rejections: Record<string, number>;
@@ -172,6 +180,8 @@ export function simulate(options: SimulationOptions): SimulationReport {
     loansClosed: 0,
     conditionalsFired: 0,
     rebates: 0,
+    vipConfigured: 0,
+    activityReservations: 0,
     rejections: {},
     hash: "",
   };
@@ -198,6 +208,8 @@ export function simulate(options: SimulationOptions): SimulationReport {
         if (event.type === "stock_order_filled") report.stockFills++;
         if (event.type === "conditional_triggered") report.conditionalsFired++;
         if (event.type === "referral_rebate") report.rebates++;
+        if (event.type === "vip_configured") report.vipConfigured++;
+        if (event.type === "activity_reservation") report.activityReservations++;
         if (event.type === "loan_changed" && event.change === "approved") report.loansLent++;
         if (
           event.type === "loan_changed" &&
@@ -322,6 +334,19 @@ export function simulate(options: SimulationOptions): SimulationReport {
         setup.push(c.referralConfigure("perp", 1_000, mode));
       }
     }
+    if (options.vip === true) {
+      for (const mode of ["real", "demo"] as const) {
+        setup.push(c.vipConfigure(0, { withdrawDailyLimit: 5_000_000_000n }, mode));
+        setup.push(c.vipConfigure(1, { minVolume: 1_000_000_000n, feeDiscountBps: 2_000 }, mode));
+        setup.push(c.vipConfigure(2, { minBalance: 10_000_000_000n, feeDiscountBps: 5_000 }, mode));
+      }
+    }
+    if (options.activities === true) {
+      for (const mode of ["real", "demo"] as const) {
+        setup.push(c.activityDefine("sim-" + mode, { capacity: 50 }, mode));
+        setup.push(c.activityFund(200_000_000n, mode));
+      }
+    }
     for (const command of setup) send(command, false);
     checkInvariants(state);
     const savingsIds: string[] = [];
@@ -354,7 +379,21 @@ export function simulate(options: SimulationOptions): SimulationReport {
                             random.pick([0, 500, 2_000, 10_000]),
                             random.pick(["real", "demo"] as const),
                           )
-                        : randomCommand(random, c, state, history, openOrders, withdrawals);
+                        : options.activities === true && random.chance(0.05)
+                          ? activityCommand(random, c)
+                          : options.vip === true && random.chance(0.02)
+                            ? c.vipConfigure(
+                                random.pick([1, 2, 3]),
+                                {
+                                  minVolume: random.pick([0n, 100_000_000n, 5_000_000_000n]),
+                                  minBalance: random.pick([0n, 1n, 50_000_000_000n]),
+                                  feeDiscountBps: random.pick([0, 1_000, 10_000]),
+                                  withdrawDailyLimit: random.pick([0n, 1_000_000n]),
+                                  remove: random.chance(0.2),
+                                },
+                                random.pick(["real", "demo"] as const),
+                              )
+                            : randomCommand(random, c, state, history, openOrders, withdrawals);
       send(command, options.checkEveryStep !== false);
     }
     if (snapshotBytes === null) {
@@ -712,4 +751,20 @@ function randomCommand(
     return { ...earlier, atMs: c.nowMs, quantityLots: (earlier.quantityLots ?? 0) + 1 };
   }
   return c.limit(owner, market.marketId, side, price(), lots(), "gtc", mode);
+}
+
+/** A random deposit-bonus activity command: a reservation, a qualifying deposit, or time. */
+function activityCommand(random: Random, c: CommandMaker): Command {
+  const mode = random.pick(["real", "demo"] as const);
+  const owner = String(random.int(1, 6));
+  const roll = random.int(0, 9);
+  if (roll < 4) {
+    return c.activityReserve("sim-" + mode, owner, `res-${random.int(0, 1_000_000)}`, mode);
+  }
+  if (roll < 7) {
+    const amount = BigInt(random.int(50, 150)) * 1_000_000n;
+    return mode === "real" ? c.deposit(owner, "USDT", amount) : c.grant(owner, "USDT", amount);
+  }
+  if (roll < 8) return c.activityFund(50_000_000n, mode);
+  return c.clock(random.int(1, 3) * 86_400_000);
 }

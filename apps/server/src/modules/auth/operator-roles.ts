@@ -21,6 +21,7 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "POST /api/v1/operator/market-maker/funding": finance,
   "POST /api/v1/operator/market-maker/perp-funding": finance,
   "POST /api/v1/operator/savings/yield": finance,
+  "POST /api/v1/operator/activities/fund": finance,
   "POST /api/v1/operator/stocks/inventory": finance,
   // Loans: finance decides applications and funds the pool; products are configuration.
   "GET /api/v1/operator/loans/pending": anyRole,
@@ -58,6 +59,8 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "PUT /api/v1/operator/seconds/products": admin,
   "PUT /api/v1/operator/savings/plans": admin,
   "PUT /api/v1/operator/referral/rebates": admin,
+  "PUT /api/v1/operator/vip/levels": admin,
+  "PUT /api/v1/operator/activities": admin,
   "POST /api/v1/operator/proof/liabilities": admin,
   // Market fees and leverage caps (journaled kernel commands, later orders only): admin sets,
   // every role reads. Per-country product switches are a legal matter: compliance and admin.

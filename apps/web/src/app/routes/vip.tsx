@@ -1,5 +1,10 @@
-import { ComingLaterPage } from "../../features/coming-later/components/coming-later-page.tsx";
+import { VipPage } from "../../features/vip/components/vip-page.tsx";
+import { RequireLogin } from "../require-login.tsx";
 
 export function Component() {
-  return <ComingLaterPage titleKey="nav.vip" />;
+  return (
+    <RequireLogin>
+      <VipPage />
+    </RequireLogin>
+  );
 }

@@ -5,6 +5,7 @@ import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/sta
 import { toastMs } from "../../../lib/feedback.ts";
 import { useFormat } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
+import { bpsToPercent } from "../../../lib/bps.ts";
 import { fetchMyInvitations, invitationKeys } from "../api/invitations-api.ts";
 
 /**
@@ -12,15 +13,6 @@ import { fetchMyInvitations, invitationKeys } from "../api/invitations-api.ts";
  * QR code (rendered by the server), how many registered with my code and who (masked), and the
  * rebates paid to me in this mode: the shares in force, totals (all, today, this month) and records.
  */
-
-/** Basis points as a decimal string of percent, by integer digits only (2500 → "25"). */
-export function bpsToPercent(bps: number): string {
-  const whole = Math.trunc(bps / 100);
-  const cents = String(bps % 100)
-    .padStart(2, "0")
-    .replace(/0+$/, "");
-  return cents === "" ? String(whole) : `${whole}.${cents}`;
-}
 
 export function InvitePage() {
   const { t } = useTranslation();

@@ -196,6 +196,14 @@ export function SettingsPage({
                 >
                   {t("invite.title")}
                 </List.Item>
+                <List.Item
+                  clickable
+                  arrowIcon
+                  onClick={() => void navigate("/activity")}
+                  data-testid="activity-link-item"
+                >
+                  {t("activity.title")}
+                </List.Item>
               </>
             )}
           </List>

@@ -1,0 +1,226 @@
+// VIP end to end on the real kernel, engine and journal: the operator sets levels (admin, with a
+// reason; bad input refused), users trade, `GET /api/v1/vip/me` shows the 30-day volume, level
+// and progress, and the next fill's fee is discounted by the kernel.
+
+import { getBalance, systemOwners, type Command, type KernelState } from "@candor/kernel";
+import { instruments } from "@candor/market";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { buildApp } from "../../app.ts";
+import type { Unstamped } from "../../engine/engine.ts";
+import { accountOpener } from "../../engine/submit.ts";
+import { describeEachDatabase } from "../../testing/databases.ts";
+import { registerByPhone } from "../../testing/register-phone.ts";
+import { spotSetupCommands } from "../market/spot-markets.ts";
+import { startTestEngine } from "../spot/spot.testing.ts";
+
+const operator = { authorization: "Bearer operator-token" };
+const levelsPath = "/api/v1/operator/vip/levels";
+
+describeEachDatabase("VIP levels", (database) => {
+  const nowMs = Date.parse("2026-11-26T13:00:00Z");
+  let app: FastifyInstance;
+  let running: Awaited<ReturnType<typeof startTestEngine>>;
+  let ip = 1;
+  let clientOrder = 0;
+  const users = {} as Record<"buyer" | "seller", { token: string; id: string }>;
+
+  const submit = async (command: Unstamped<Command>) => {
+    const applied = await running.engine.submit(command);
+    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
+  };
+  const query = <T>(fn: (s: KernelState) => T) => running.engine.query(fn);
+  const call = (
+    method: "GET" | "POST" | "PUT",
+    url: string,
+    options: { token?: string; payload?: unknown; headers?: object } = {},
+  ) =>
+    app.inject({
+      method,
+      url,
+      remoteAddress: `10.8.0.${ip++ % 250}`,
+      headers: {
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...options.headers,
+      },
+      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+    });
+  const place = (user: "buyer" | "seller", side: "buy" | "sell") =>
+    call("POST", "/api/v1/spot/orders", {
+      token: users[user].token,
+      payload: {
+        clientOrderId: `client-${String(++clientOrder).padStart(6, "0")}`,
+        instrumentId: "BTCUSDT",
+        side,
+        type: "limit",
+        price: "30000",
+        quantity: "0.01",
+        tradePassword: "trade1234",
+      },
+    });
+  const trade = async () => {
+    expect((await place("seller", "sell")).statusCode).toBe(200);
+    const bought = await place("buyer", "buy");
+    expect(bought.statusCode, bought.body).toBe(200);
+  };
+  const btcFees = () => query((s) => getBalance(s, systemOwners.fees, "real", "fund", "BTC"));
+
+  beforeAll(async () => {
+    running = await startTestEngine(database(), () => nowMs);
+    for (const command of spotSetupCommands(instruments)) await submit(command);
+    app = await buildApp({
+      database: database(),
+      now: () => nowMs,
+      passwordCost: 10,
+      captcha: "off",
+      operatorToken: "operator-token",
+      engine: running.engine,
+      accounts: accountOpener(running.engine),
+    });
+    for (const [name, phone] of [
+      ["buyer", "+4915300000001"],
+      ["seller", "+4915300000002"],
+    ] as const) {
+      const data = (await registerByPhone(app, phone, "operator-token")).json().data;
+      users[name] = { token: data.token, id: data.user.id };
+    }
+    for (const [name, asset, amount] of [
+      ["buyer", "USDT", "10000"],
+      ["seller", "BTC", "1"],
+    ] as const) {
+      const credited = await call("POST", "/api/v1/operator/deposits", {
+        headers: operator,
+        payload: {
+          id: `deposit-${name}-${asset}`,
+          ownerId: users[name].id,
+          assetId: asset,
+          amount,
+          reference: `bank-${name}-${asset}`,
+          reason: "test funding",
+        },
+      });
+      expect(credited.statusCode, credited.body).toBe(200);
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+    await running?.close();
+  });
+
+  const level1 = {
+    mode: "real",
+    level: 1,
+    asset: "USDT",
+    minVolume: "300",
+    feeDiscountBps: 5_000,
+    reason: "VIP launch",
+  };
+
+  it("answers an empty VIP view before anything is configured", async () => {
+    const me = await call("GET", "/api/v1/vip/me", { token: users.buyer.token });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().data).toMatchObject({ asset: null, level: null, levels: [], next: null });
+    expect((await call("GET", "/api/v1/vip/me")).statusCode).toBe(401);
+  });
+
+  it("refuses bad or unauthorised configuration, changing nothing", async () => {
+    expect((await call("PUT", levelsPath, { payload: level1 })).statusCode).toBe(401);
+    expect(
+      (await call("PUT", levelsPath, { payload: level1, token: users.buyer.token })).statusCode,
+    ).toBe(401);
+    for (const bad of [
+      { ...level1, reason: undefined },
+      { ...level1, reason: "" },
+      { ...level1, level: 11 },
+      { ...level1, level: -1 },
+      { ...level1, level: 1.5 },
+      { ...level1, feeDiscountBps: 10_001 },
+      { ...level1, feeDiscountBps: -1 },
+      { ...level1, minVolume: "-5" },
+      { ...level1, minVolume: 300 },
+      { ...level1, minVolume: "1e3" },
+      { ...level1, mode: "paper" },
+      { ...level1, extra: true },
+    ]) {
+      const response = await call("PUT", levelsPath, { payload: bad, headers: operator });
+      expect(response.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+    const overPrecise = await call("PUT", levelsPath, {
+      payload: { ...level1, minVolume: "1.0000001" },
+      headers: operator,
+    });
+    expect(overPrecise.statusCode).toBe(400);
+    const unknown = await call("PUT", levelsPath, {
+      payload: { ...level1, asset: "NOPE" },
+      headers: operator,
+    });
+    expect(unknown.statusCode).toBe(404);
+    // Level 1 without any condition is refused by the kernel.
+    const noCondition = await call("PUT", levelsPath, {
+      payload: { ...level1, minVolume: "0" },
+      headers: operator,
+    });
+    expect(noCondition.statusCode).toBe(400);
+    const oversized = await call("PUT", levelsPath, {
+      payload: { ...level1, reason: "x".repeat(5_000) },
+      headers: operator,
+    });
+    expect([400, 413]).toContain(oversized.statusCode);
+    expect(query((s) => s.vip.levels.size)).toBe(0);
+  });
+
+  it("counts volume, shows progress and discounts the fee once the level is reached", async () => {
+    const base = await call("PUT", levelsPath, {
+      headers: operator,
+      payload: {
+        mode: "real",
+        level: 0,
+        asset: "USDT",
+        feeDiscountBps: 0,
+        withdrawDailyLimit: "5000",
+        reason: "VIP launch",
+      },
+    });
+    expect(base.statusCode, base.body).toBe(200);
+    const set = await call("PUT", levelsPath, { headers: operator, payload: level1 });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().data.levels).toEqual([
+      { level: 0, minVolume: "0", minBalance: "0", feeDiscountBps: 0, withdrawDailyLimit: "5000" },
+      {
+        level: 1,
+        minVolume: "300",
+        minBalance: "0",
+        feeDiscountBps: 5_000,
+        withdrawDailyLimit: null,
+      },
+    ]);
+    const before = btcFees().available;
+    await trade();
+    const fullFee = btcFees().available - before;
+    expect(fullFee > 0n).toBe(true);
+    const me = (await call("GET", "/api/v1/vip/me", { token: users.buyer.token })).json().data;
+    expect(me).toMatchObject({ asset: "USDT", volume30d: "300", level: 1, next: null });
+    const seller = (await call("GET", "/api/v1/vip/me", { token: users.seller.token })).json();
+    expect(seller.data.level).toBe(1);
+    // The buyer (taker, paying in BTC) now pays half the fee, rounded in the venue's favour.
+    const middle = btcFees().available;
+    await trade();
+    expect(btcFees().available - middle).toBe(fullFee - fullFee / 2n);
+  });
+
+  it("shows progress to a higher level in integer basis points", async () => {
+    const set = await call("PUT", levelsPath, {
+      headers: operator,
+      payload: { ...level1, level: 2, minVolume: "2400", feeDiscountBps: 8_000 },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const me = (await call("GET", "/api/v1/vip/me", { token: users.buyer.token })).json().data;
+    expect(me.volume30d).toBe("600");
+    expect(me.next).toEqual({
+      level: 2,
+      volumeNeeded: "1800",
+      balanceNeeded: null,
+      progressBps: 2_500,
+    });
+  });
+});
