@@ -16,6 +16,7 @@ const USERS = ["u1", "u2", "u3", "u4", "u5", "u6"];
 const MAKER = "system:market_maker";
 const OWNERS = [...USERS, MAKER];
 const ETH = "ETH-PERP";
+const STP_MODES = ["cancel_resting", "cancel_incoming", "cancel_both"] as const;
 
 export interface PerpSimulationReport {
   seed: number;
@@ -32,6 +33,10 @@ export interface PerpSimulationReport {
   /** Negative-balance covers by the insurance fund, and forced takeovers. */
   covers: number;
   forced: number;
+  /** Accepted size amends. */
+  amends: number;
+  /** Own crossed orders cancelled, or incoming orders stopped, by self-trade prevention. */
+  selfTradeStops: number;
   hash: string;
 }
 
@@ -61,6 +66,8 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
   h.user(MAKER, BigInt(random.int(500, 5_000)) * 1_000_000n);
   h.user(MAKER, BigInt(random.int(500, 5_000)) * 1_000_000n, "demo");
   const prices: Record<string, number> = { [PERP]: 500_000, [ETH]: 300_000 };
+  let amends = 0;
+  let selfTradeStops = 0;
   const tick = (marketId: string): void => {
     const violent = random.chance(0.25);
     const moveBps = violent ? random.int(-3_000, 3_000) : random.int(-150, 150);
@@ -81,6 +88,7 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
     const priceTicks = prices[marketId]!;
     const base = { ownerId: owner, mode, marketId };
     let ok: boolean;
+    const doneBefore = h.eventsOf("perp_order_done").length;
     if (roll < 0.15) {
       tick(marketId);
       ok = true;
@@ -89,12 +97,38 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
       const offset = random.int(-200, 200) / 10_000;
       const price = Math.max(1, Math.round(priceTicks * (1 + offset)));
       const tif = random.pick(["gtc", "gtc", "ioc", "post_only", "fok"] as const);
-      ok = h.order(owner, side, random.int(1, 30), price, {
+      // Half the orders name a self-trade prevention mode (place_perp_order_stp).
+      const stp = random.chance(0.5) ? random.pick(STP_MODES) : undefined;
+      // The owner's own opposite orders this one crosses: what self-trade prevention guards.
+      const crossed = new Set(
+        [...h.state.perp.orders.values()]
+          .filter(
+            (o) =>
+              o.account.owner.ownerId === owner &&
+              o.account.side.mode === mode &&
+              o.account.side.market.params.marketId === marketId &&
+              o.side !== side &&
+              !o.reduceOnly &&
+              (side === "buy" ? o.priceTicks <= price : o.priceTicks >= price),
+          )
+          .map((o) => o.orderId),
+      );
+      const out = h.order(owner, side, random.int(1, 30), price, {
         tif,
         reduceOnly: random.chance(0.15),
         mode,
         marketId,
-      }).result.ok;
+        ...(stp === undefined ? {} : { selfTradeMode: stp }),
+      });
+      ok = out.result.ok;
+      if (ok && crossed.size > 0) {
+        selfTradeStops += h
+          .eventsOf("perp_order_done")
+          .slice(doneBefore)
+          .filter((e) => e.status === "cancelled" && crossed.has(e.orderId)).length;
+        selfTradeStops +=
+          (out.result.value as { orderStatus: string }).orderStatus === "cancelled" ? 1 : 0;
+      }
     } else if (roll < 0.56) {
       // Position actions: close, reverse, close all.
       const type = random.pick([
@@ -115,12 +149,26 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
         (o) => o.account.owner.ownerId === owner && o.account.side.mode === mode,
       );
       if (open.length === 0) continue;
-      ok = h.tryRun({
-        type: "cancel_perp_order",
-        ownerId: owner,
-        mode,
-        orderId: random.pick(open).orderId,
-      } as never).result.ok;
+      const order = random.pick(open);
+      if (random.chance(0.5)) {
+        ok = h.tryRun({
+          type: "cancel_perp_order",
+          ownerId: owner,
+          mode,
+          orderId: order.orderId,
+        } as never).result.ok;
+      } else {
+        // Size-only amend: down keeps the queue place, up (or to zero) is refused.
+        const remaining = order.quantityLots - order.filledLots;
+        ok = h.tryRun({
+          type: "amend_perp_order_size",
+          ownerId: owner,
+          mode,
+          orderId: order.orderId,
+          quantityLots: random.chance(0.85) ? random.int(1, remaining) : remaining + 1,
+        } as never).result.ok;
+        if (ok) amends++;
+      }
     } else if (roll < 0.76) {
       ok = h.tryRun({
         type: "set_perp_leverage",
@@ -211,6 +259,8 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
     resets: h.eventsOf("demo_reset").length,
     covers: h.eventsOf("perp_negative_balance_cover").length,
     forced: h.eventsOf("perp_insurance_takeover").filter((e) => e.forced).length,
+    amends,
+    selfTradeStops,
     hash,
   };
 }
