@@ -121,7 +121,7 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
         ...(stp === undefined ? {} : { selfTradeMode: stp }),
       });
       ok = out.result.ok;
-      if (ok && crossed.size > 0) {
+      if (out.result.ok && crossed.size > 0) {
         selfTradeStops += h
           .eventsOf("perp_order_done")
           .slice(doneBefore)
