@@ -18,6 +18,7 @@ describe("perpetuals simulation, violent price paths", () => {
       forced: 0,
       amends: 0,
       selfTradeStops: 0,
+      conditionalsFired: 0,
     };
     for (let seed = 1; seed <= 200; seed++) {
       const report = simulatePerp(seed, 80);
@@ -32,6 +33,7 @@ describe("perpetuals simulation, violent price paths", () => {
       totals.forced += report.forced;
       totals.amends += report.amends;
       totals.selfTradeStops += report.selfTradeStops;
+      totals.conditionalsFired += report.conditionalsFired;
     }
     console.log(JSON.stringify(totals));
     // The paths must actually reach the interesting code.
@@ -44,5 +46,6 @@ describe("perpetuals simulation, violent price paths", () => {
     expect(totals.fundings).toBeGreaterThan(20);
     expect(totals.amends).toBeGreaterThan(20);
     expect(totals.selfTradeStops).toBeGreaterThan(5);
+    expect(totals.conditionalsFired).toBeGreaterThan(50);
   });
 });

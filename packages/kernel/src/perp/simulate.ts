@@ -10,6 +10,8 @@ import { restore, snapshot, stateHash } from "../snapshot.ts";
 import { createKernelState } from "../state.ts";
 import { Random } from "../testing/simulate.ts";
 import type { Mode } from "../types.ts";
+import { perpDirectionOf } from "./conditional.ts";
+import { sideOf } from "./kernel-state.ts";
 import { perpDefinition, PerpHarness, PERP } from "./kernel-testing.ts";
 
 const USERS = ["u1", "u2", "u3", "u4", "u5", "u6"];
@@ -35,6 +37,8 @@ export interface PerpSimulationReport {
   forced: number;
   /** Accepted size amends. */
   amends: number;
+  /** Conditional orders that fired (placed their order or were refused at the trigger). */
+  conditionalsFired: number;
   /** Own crossed orders cancelled, or incoming orders stopped, by self-trade prevention. */
   selfTradeStops: number;
   hash: string;
@@ -138,6 +142,30 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
       ] as const);
       const fields = type === "close_all_perp" ? { ownerId: owner, mode } : base;
       ok = h.tryRun({ type, ...fields } as never).result.ok;
+    } else if (roll < 0.62 && random.chance(0.5)) {
+      // A stop or take-profit (market or limit, sometimes reduce-only) a little away from the
+      // mark, fired later by the violent path (conditional.ts).
+      const side = random.chance(0.5) ? "buy" : "sell";
+      const kind = random.chance(0.5) ? "stop" : "take_profit";
+      const mark = Number(
+        sideOf(h.state.perp.markets.get(marketId)!, mode).mark?.priceTicks ?? priceTicks,
+      );
+      const away = Math.max(1, Math.round((mark * random.int(5, 400)) / 10_000));
+      const trigger = perpDirectionOf(kind, side) === "at_or_above" ? mark + away : mark - away;
+      const limit = random.chance(0.5);
+      ok = h.tryRun({
+        type: "place_perp_conditional_order",
+        ...base,
+        side,
+        kind,
+        orderType: limit ? "limit" : "market",
+        timeInForce: limit ? random.pick(["gtc", "ioc"]) : "ioc",
+        triggerTicks: Math.max(1, trigger),
+        priceTicks: limit ? Math.max(1, trigger + random.int(-200, 200)) : null,
+        quantityLots: random.int(1, 20),
+        reduceOnly: random.chance(0.3),
+        selfTradeMode: random.pick(STP_MODES),
+      } as never).result.ok;
     } else if (roll < 0.62) {
       ok = h.order(owner, random.chance(0.5) ? "buy" : "sell", random.int(1, 20), null, {
         reduceOnly: random.chance(0.3),
@@ -145,9 +173,22 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
         marketId,
       }).result.ok;
     } else if (roll < 0.7) {
+      const waiting = [...h.state.perp.conditionals.values()].filter(
+        (c) => c.account.owner.ownerId === owner && c.account.side.mode === mode,
+      );
       const open = [...h.state.perp.orders.values()].filter(
         (o) => o.account.owner.ownerId === owner && o.account.side.mode === mode,
       );
+      if (waiting.length > 0 && (open.length === 0 || random.chance(0.3))) {
+        ok = h.tryRun({
+          type: "cancel_perp_conditional_order",
+          ownerId: owner,
+          mode,
+          conditionalId: random.pick(waiting).conditionalId,
+        } as never).result.ok;
+        if (ok) accepted++;
+        continue;
+      }
       if (open.length === 0) continue;
       const order = random.pick(open);
       if (random.chance(0.5)) {
@@ -260,6 +301,8 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
     covers: h.eventsOf("perp_negative_balance_cover").length,
     forced: h.eventsOf("perp_insurance_takeover").filter((e) => e.forced).length,
     amends,
+    conditionalsFired: h.eventsOf("perp_conditional_done").filter((e) => e.status !== "cancelled")
+      .length,
     selfTradeStops,
     hash,
   };
