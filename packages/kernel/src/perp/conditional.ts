@@ -98,6 +98,10 @@ export interface PerpConditionalDoneEvent {
   marketId: string;
   mode: Mode;
   ownerId: string;
+  kind: PerpConditionalKind;
+  side: Side;
+  triggerTicks: number;
+  quantityLots: number;
   status: "triggered" | "rejected" | "cancelled";
   reason: string | null;
   markTicks: bigint | null;
@@ -271,6 +275,10 @@ function done(
     marketId: c.account.side.market.params.marketId,
     mode: c.account.side.mode,
     ownerId: c.account.owner.ownerId,
+    kind: c.kind,
+    side: c.side,
+    triggerTicks: c.triggerTicks,
+    quantityLots: c.quantityLots,
     ...fields,
   });
 }
