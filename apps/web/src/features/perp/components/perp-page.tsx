@@ -141,6 +141,8 @@ export function PerpPage({
       if (message.type === "perp_position" || message.type === "perp_order") {
         void queryClient.invalidateQueries({ queryKey: perpKeys.positions() });
         void queryClient.invalidateQueries({ queryKey: perpKeys.openOrders() });
+        // A fired stop or take-profit order leaves the waiting list.
+        void queryClient.invalidateQueries({ queryKey: perpKeys.conditionalOrders() });
       } else if (message.type === "perp_mark") {
         // A new mark: the market's figures and every position's PnL, risk and liquidation.
         void queryClient.invalidateQueries({ queryKey: perpKeys.markets(mode) });
