@@ -41,6 +41,13 @@ import {
   writeConditionals,
 } from "./conditional.ts";
 import { fundPerpMarketMaker, fundPerpMarketMakerCodec } from "./market-maker-funding.ts";
+import {
+  checkTerms,
+  readTerms,
+  setPerpMarketTerms,
+  setPerpMarketTermsCodec,
+  writeTerms,
+} from "./terms.ts";
 import { buildMarket, definitionFields, ownerMarket, ownerMode, PRICE_MAX } from "./markets.ts";
 
 // ---- Ticks, triggers and funding ---------------------------------------------------------------
@@ -129,12 +136,14 @@ export const perpModule = {
     },
     fund_perp_market_maker: fundPerpMarketMakerCodec,
     ...perpConditionalCodecs,
+    set_perp_market_terms: setPerpMarketTermsCodec,
   },
   handlers: {
     ...handlers,
     fund_perp_market_maker: fundPerpMarketMaker,
     place_perp_conditional_order: placePerpConditional,
     cancel_perp_conditional_order: cancelPerpConditional,
+    set_perp_market_terms: setPerpMarketTerms,
   },
   onTick(state, tick) {
     for (const market of state.perp.markets.values()) {
@@ -195,6 +204,7 @@ export const perpModule = {
           definition: m.definition,
           real: writeSide(m.real),
           demo: writeSide(m.demo),
+          ...(m.termsChanged === true ? { terms: writeTerms(m)! } : {}),
         }));
       const orders = [...perp.orders.values()]
         .sort((a, b) => a.orderId - b.orderId)
@@ -240,13 +250,19 @@ export const perpModule = {
       perp.fillIdNext = data.fillIdNext;
       const queues: [PerpSide, number[]][] = [];
       for (const raw of data.markets) {
-        const m = raw as { definition: Record<string, string | number>; real: Json; demo: Json };
+        const m = raw as {
+          definition: Record<string, string | number>;
+          real: Json;
+          demo: Json;
+          terms?: Json;
+        };
         const market = buildMarket(
           state,
           m.definition as unknown as Omit<DefinePerpMarketCommand, "type" | "id" | "atMs">,
           0,
         );
         assert(typeof market !== "string", "snapshot perp market refused");
+        readTerms(market, m.terms);
         perp.markets.set(market.params.marketId, market);
         for (const mode of ["real", "demo"] as const) {
           const side = sideOf(market, mode);
@@ -343,5 +359,6 @@ export const perpModule = {
   checkInvariants(state) {
     checkPerpInvariants(state);
     checkConditionalInvariants(state, assert);
+    checkTerms(state);
   },
 } satisfies KernelModule;
