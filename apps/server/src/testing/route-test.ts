@@ -38,7 +38,7 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
  * started in its `beforeAll`: the real engine with the spot markets set up (`startEngine`),
  * the app over it (`startApp`), HTTP calls from a fresh address each time so that rate limits
  * by address stay out of the way (`call`, which adds an operator reason to a mutating operator
- * call that has none), users signed up by phone or as demo users (`signUp`, `signInDemo`,
+ * call that has none), tape ticks (`recordTick`), users signed up by phone or as demo users (`signUp`, `signInDemo`,
  * kept in `users`), and an operator's deposit (`deposit`). `close` in `afterAll`.
  *
  * `subnet` is the first three parts of the callers' addresses, e.g. "10.2.0".
@@ -50,6 +50,7 @@ export function routeTest<U extends string = string>(
   let app: FastifyInstance | undefined;
   let running: Awaited<ReturnType<typeof startTestEngine>> | undefined;
   let ip = 1;
+  let ticks = 0;
   const users = {} as Record<U, TestUser>;
 
   const kit = {
@@ -74,6 +75,28 @@ export function routeTest<U extends string = string>(
       return applied;
     },
     query: <T>(fn: (s: KernelState) => T) => kit.running.engine.query(fn),
+    /**
+     * Records a tape tick (`tick:N` its command id, `tickIdOf(N)` its tick id, N counting the
+     * suite's ticks) and answers the tick id.
+     */
+    recordTick: async (
+      instrumentId: string,
+      price: string,
+      tickAtMs: number,
+      tickIdOf: (n: number) => string = (n) => `t${n}`,
+    ) => {
+      const n = ++ticks;
+      const tickId = tickIdOf(n);
+      await kit.submit({
+        type: "record_tick",
+        id: `tick:${n}`,
+        tickId,
+        instrumentId,
+        price,
+        tickAtMs,
+      });
+      return tickId;
+    },
     /** Starts the real engine and sets up the spot markets. */
     startEngine: async (database: Database, now: () => number) => {
       running = await startTestEngine(database, now);

@@ -12,18 +12,7 @@ describeEachDatabase("loans API", (database) => {
   const kit = routeTest("10.3.0");
   const { users, submit, call, operator } = kit;
   let request = 0;
-  let tick = 0;
-  const recordTick = async (price: string) => {
-    await submit({
-      type: "record_tick",
-      id: `tick:${++tick}`,
-      tickId: `t${tick}`,
-      instrumentId: "BTCUSDT",
-      price,
-      tickAtMs: nowMs,
-    });
-    return `t${tick}`;
-  };
+  const recordTick = (price: string) => kit.recordTick("BTCUSDT", price, nowMs);
   const borrow = (user: string, fields: Record<string, unknown> = {}) =>
     call("POST", "/api/v1/loans", {
       token: users[user]!.token,

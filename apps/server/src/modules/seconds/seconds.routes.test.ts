@@ -13,20 +13,9 @@ import { SecondsService } from "./seconds.service.ts";
 describeEachDatabase("seconds API", (database) => {
   let nowMs = Date.parse("2026-11-26T13:00:00Z");
   const kit = routeTest("10.2.0");
-  const { users, submit, query, call, operator } = kit;
+  const { users, query, call, operator } = kit;
   let request = 0;
-  let tick = 0;
-  const recordTick = async (price: string) => {
-    await submit({
-      type: "record_tick",
-      id: `tick:${++tick}`,
-      tickId: `t${tick}`,
-      instrumentId: "BTCUSDT",
-      price,
-      tickAtMs: nowMs,
-    });
-    return `t${tick}`;
-  };
+  const recordTick = (price: string) => kit.recordTick("BTCUSDT", price, nowMs);
   const buy = (user: string, fields: Record<string, unknown> = {}, lang?: string) =>
     call("POST", "/api/v1/seconds/contracts", {
       token: users[user]!.token,

@@ -13,20 +13,10 @@ describeEachDatabase("stocks API", (database) => {
   // Wednesday 25 November 2026, 10:00 in Hong Kong (HKEX open), 21:00 in New York (closed).
   let nowMs = Date.parse("2026-11-25T02:00:00Z");
   const kit = routeTest("10.3.0");
-  const { users, submit, query, call, operator } = kit;
+  const { users, query, call, operator } = kit;
   let request = 0;
-  let tick = 0;
-  const recordTick = async (instrumentId: string, price: string) => {
-    await submit({
-      type: "record_tick",
-      id: `tick:${++tick}`,
-      tickId: `t${tick}`,
-      instrumentId,
-      price,
-      tickAtMs: nowMs,
-    });
-    return `t${tick}`;
-  };
+  const recordTick = (instrumentId: string, price: string) =>
+    kit.recordTick(instrumentId, price, nowMs);
   const order = (user: string, fields: Record<string, unknown>, lang?: string) =>
     call("POST", "/api/v1/stocks/orders", {
       token: users[user]!.token,

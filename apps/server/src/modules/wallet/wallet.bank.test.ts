@@ -29,9 +29,8 @@ describe("bank card numbers", () => {
 describeEachDatabase("wallet API: bank cards, bank-card withdrawals and buy", (database) => {
   let nowMs = Date.parse("2026-11-27T09:00:00Z");
   const kit = routeTest("10.4.0");
-  const { users, submit, call, operator } = kit;
+  const { users, call, operator } = kit;
   let request = 0;
-  let tick = 0;
   const card = {
     cardholder: "Ana Silva",
     bankName: "Banco Exemplo",
@@ -83,14 +82,7 @@ describeEachDatabase("wallet API: bank cards, bank-card withdrawals and buy", (d
       },
     });
   const recordTick = (price: string) =>
-    submit({
-      type: "record_tick",
-      id: `tick:${++tick}`,
-      tickId: `BTCUSDT:${tick}`,
-      instrumentId: "BTCUSDT",
-      price,
-      tickAtMs: nowMs,
-    });
+    kit.recordTick("BTCUSDT", price, nowMs, (n) => `BTCUSDT:${n}`);
 
   beforeAll(async () => {
     await kit.startEngine(database(), () => nowMs);

@@ -24,18 +24,10 @@ import { statementCsvColumns } from "./wallet.statement-csv.ts";
 describeEachDatabase("wallet API: accounts, transfers, quick exchange", (database) => {
   let nowMs = Date.parse("2026-11-26T13:00:00Z");
   const kit = routeTest("10.2.0");
-  const { users, submit, call, operator } = kit;
+  const { users, call, operator } = kit;
   let request = 0;
-  let tick = 0;
   const recordTick = (price: string) =>
-    submit({
-      type: "record_tick",
-      id: `tick:${++tick}`,
-      tickId: `BTCUSDT:${tick}`,
-      instrumentId: "BTCUSDT",
-      price,
-      tickAtMs: nowMs,
-    });
+    kit.recordTick("BTCUSDT", price, nowMs, (n) => `BTCUSDT:${n}`);
   const requestId = () => `request-${String(++request).padStart(6, "0")}`;
   const fund = (user: string, wallet: "fund" | "contract" | "fiat", asset: string) =>
     kit.running.engine.query((s) => {
