@@ -164,6 +164,27 @@ export function routeTest<U extends string = string>(
       expect(credited.statusCode, credited.body).toBe(200);
       return credited;
     },
+    /**
+     * Credits each `[user, asset, amount]` through the operator's endpoint, with the id
+     * `deposit-<user>-<asset>` and the reference `bank-<user>-<asset>`.
+     */
+    depositEach: async (
+      credits: readonly (readonly [U, string, string])[],
+      options: { reason?: string } = {},
+    ) => {
+      for (const [name, assetId, amount] of credits) {
+        const user: TestUser | undefined = users[name];
+        if (!user) throw new Error(`routeTest: no user ${name}`);
+        await kit.deposit({
+          id: `deposit-${name}-${assetId}`,
+          ownerId: user.id,
+          assetId,
+          amount,
+          reference: `bank-${name}-${assetId}`,
+          ...options,
+        });
+      }
+    },
     close: async () => {
       await app?.close();
       await running?.close();

@@ -64,19 +64,13 @@ describeEachDatabase("referral rebates", (database) => {
     });
     expect(registered.statusCode, registered.body).toBe(200);
     users.invitee = { token: registered.json().data.token, id: registered.json().data.user.id };
-    for (const [name, asset, amount] of [
-      ["invitee", "USDT", "10000"],
-      ["other", "BTC", "1"],
-    ] as const) {
-      await kit.deposit({
-        id: `deposit-${name}-${asset}`,
-        ownerId: users[name].id,
-        assetId: asset,
-        amount,
-        reference: `bank-${name}-${asset}`,
-        reason: "test funding",
-      });
-    }
+    await kit.depositEach(
+      [
+        ["invitee", "USDT", "10000"],
+        ["other", "BTC", "1"],
+      ],
+      { reason: "test funding" },
+    );
   }, 180_000);
   afterAll(kit.close);
 

@@ -39,20 +39,14 @@ describeEachDatabase("spot conditional orders API", (database) => {
     await kit.startApp(database(), { now: () => nowMs });
     await kit.signUp("a", "+4915100000011");
     await kit.signUp("b", "+4915100000012");
-    for (const [name, asset, amount] of [
-      ["a", "BTC", "1"],
-      ["a", "USDT", "10000"],
-      ["b", "USDT", "50000"],
-    ] as const) {
-      await kit.deposit({
-        id: `deposit-${name}-${asset}`,
-        ownerId: users[name]!.id,
-        assetId: asset,
-        amount,
-        reference: `bank-${name}-${asset}`,
-        reason: "test funding",
-      });
-    }
+    await kit.depositEach(
+      [
+        ["a", "BTC", "1"],
+        ["a", "USDT", "10000"],
+        ["b", "USDT", "50000"],
+      ],
+      { reason: "test funding" },
+    );
   });
   afterAll(kit.close);
 

@@ -46,19 +46,11 @@ describeEachDatabase("spot API", (database) => {
     await kit.signUp("b", "+4915100000002");
     await kit.signInDemo("demo");
     // Real money only through the operator's deposit credit, with a reference.
-    for (const [name, asset, amount] of [
+    await kit.depositEach([
       ["a", "BTC", "1"],
       ["a", "USDT", "10000"],
       ["b", "USDT", "50000"],
-    ] as const) {
-      await kit.deposit({
-        id: `deposit-${name}-${asset}`,
-        ownerId: users[name]!.id,
-        assetId: asset,
-        amount,
-        reference: `bank-${name}-${asset}`,
-      });
-    }
+    ]);
   });
   afterAll(kit.close);
 

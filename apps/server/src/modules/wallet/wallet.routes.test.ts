@@ -42,18 +42,10 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
     await kit.signUp("a", "+4915100000011");
     await kit.signUp("b", "+4915100000012");
     await kit.signInDemo("demo");
-    for (const [name, asset, amount] of [
+    await kit.depositEach([
       ["a", "BTC", "1"],
       ["a", "USDT", "10000"],
-    ] as const) {
-      await kit.deposit({
-        id: `deposit-${name}-${asset}`,
-        ownerId: users[name]!.id,
-        assetId: asset,
-        amount,
-        reference: `bank-${name}-${asset}`,
-      });
-    }
+    ]);
   });
   afterAll(kit.close);
 
