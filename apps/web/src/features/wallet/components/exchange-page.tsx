@@ -2,7 +2,7 @@ import { Button } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Amount } from "../../../components/ui/amount.tsx";
-import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { ListStates } from "../../../components/ui/states.tsx";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import {
   acceptQuote,
@@ -95,11 +95,7 @@ export function ExchangePage() {
         acceptLabel={t("wallet.exchange.accept")}
       />
       <h2>{t("wallet.exchange.records")}</h2>
-      {records.isPending ? <LoadingState /> : null}
-      {records.isError ? (
-        <ErrorState message={records.error.message} onRetry={() => void records.refetch()} />
-      ) : null}
-      {records.isSuccess && records.data.items.length === 0 ? <EmptyState /> : null}
+      <ListStates query={records} />
       <ul className="account-list">
         {records.data?.items.map((r) => (
           <li key={r.quoteId} className="order-card" data-testid="exchange-record">

@@ -6,7 +6,7 @@ import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
-import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { ErrorState, ListStates, LoadingState } from "../../../components/ui/states.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
@@ -511,11 +511,7 @@ function WithdrawalHistory() {
   return (
     <>
       <h2>{t("wallet.withdraw.records")}</h2>
-      {records.isPending ? <LoadingState /> : null}
-      {records.isError ? (
-        <ErrorState message={records.error.message} onRetry={() => void records.refetch()} />
-      ) : null}
-      {records.isSuccess && records.data.items.length === 0 ? <EmptyState /> : null}
+      <ListStates query={records} />
       <ul className="account-list">
         {records.data?.items.map((w) => (
           <li key={w.withdrawalId} className="order-card" data-testid="withdrawal-record">
