@@ -6,21 +6,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { routeTest } from "../../testing/route-test.ts";
 import { totpCode } from "../auth/totp.ts";
-
-/** A multipart/form-data body with one JPEG file part named `file`. */
-function multipart(bytes: Buffer) {
-  const boundary = `----candor${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="id.jpg"\r\n` +
-      `Content-Type: image/jpeg\r\n\r\n`,
-    "latin1",
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`, "latin1");
-  return {
-    payload: Buffer.concat([head, bytes, tail]),
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
-  };
-}
+import { multipart } from "../../testing/multipart.ts";
 
 // Identity verification from the user's basic details to an operator's decision, the advanced
 // tier's documents through the uploads pipeline, resubmission, and the withdrawal gate.
@@ -34,7 +20,7 @@ describeEachDatabase("identity verification", (database) => {
 
   const as = (user: string) => ({ authorization: `Bearer ${users[user]!.token}` });
   const upload = async (user: string, purpose = "identity_document") => {
-    const body = multipart(jpeg);
+    const body = multipart(jpeg, { fileName: "id.jpg" });
     const response = await kit.app.inject({
       method: "POST",
       url: `/api/v1/uploads?purpose=${purpose}`,
