@@ -10,6 +10,18 @@ import { describeEachDatabase } from "../../testing/databases.ts";
 import { routeTest } from "../../testing/route-test.ts";
 import { SecondsService } from "./seconds.service.ts";
 
+/** The one product of the suite: BTCUSDT, 5 seconds, paying 85 %. */
+const product = {
+  instrumentId: "BTCUSDT",
+  periodS: 5,
+  asset: "USDT",
+  payoutBps: 8_500,
+  stakeMin: "1",
+  stakeMax: "100",
+  exposureMax: "1000",
+  graceS: 3,
+};
+
 describeEachDatabase("seconds API", (database) => {
   let nowMs = Date.parse("2026-11-26T13:00:00Z");
   const kit = routeTest("10.2.0");
@@ -37,18 +49,7 @@ describeEachDatabase("seconds API", (database) => {
       now: () => nowMs,
       seconds: {
         disclosureCacheMs: 0,
-        products: [
-          {
-            instrumentId: "BTCUSDT",
-            periodS: 5,
-            asset: "USDT",
-            payoutBps: 8_500,
-            stakeMin: "1",
-            stakeMax: "100",
-            exposureMax: "1000",
-            graceS: 3,
-          },
-        ],
+        products: [product],
       },
     });
     await kit.signUp("a", "+4915100000091");
@@ -322,17 +323,7 @@ describeEachDatabase("seconds API", (database) => {
     try {
       const reopened = await call("PUT", "/api/v1/operator/seconds/products", {
         headers: operator,
-        payload: {
-          instrumentId: "BTCUSDT",
-          periodS: 5,
-          asset: "USDT",
-          payoutBps: 8_500,
-          stakeMin: "1",
-          stakeMax: "100",
-          exposureMax: "1000",
-          graceS: 3,
-          open: true,
-        },
+        payload: { ...product, open: true },
       });
       expect(reopened.statusCode, reopened.body).toBe(200);
       await recordTick("40500");
