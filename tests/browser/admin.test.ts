@@ -339,4 +339,42 @@ describe("back office", () => {
       expect.arrayContaining([expect.stringContaining(finance.id)]),
     );
   }, 240_000);
+
+  it("changes a spot market's fees for later orders; the market endpoint shows them", async () => {
+    expect(firstAdmin?.id, "the first test created the admin").toBeTruthy();
+    const markets = await api<{ items: { marketId: string; feeBpsMaker: number; feeBpsTaker: number }[] }>("GET", "/api/v1/spot/markets"); // prettier-ignore
+    // The last market, put back afterwards: the suite's server is shared.
+    const market = markets.json.data.items.at(-1)!;
+    await signInOperator(firstAdmin);
+    await page.getByTestId("admin-menu-markets").click();
+    const row = page.getByTestId(`admin-spot-fees-${market.marketId}`);
+    await row.waitFor();
+    await expectAccessible("admin markets and countries");
+    await row.getByRole("button").click();
+    const form = page.getByTestId("admin-market-terms-form");
+    await form.getByTestId("admin-market-terms-maker").fill("7");
+    await form.getByTestId("admin-market-terms-taker").fill("33");
+    await act(
+      page.getByTestId("admin-markets"),
+      "admin-market-terms-form",
+      "Fee schedule 2027",
+      false,
+    );
+    await poll(() => row.textContent()).toContain("33");
+    const after = await api<{ items: { marketId: string; feeBpsMaker: number; feeBpsTaker: number }[] }>("GET", "/api/v1/spot/markets"); // prettier-ignore
+    expect(after.json.data.items.find((m) => m.marketId === market.marketId)).toMatchObject({
+      feeBpsMaker: 7,
+      feeBpsTaker: 33,
+    });
+    const token = JSON.parse(
+      (await page.evaluate(() => sessionStorage.getItem("candor.operatorSession")))!,
+    ).token as string;
+    const restored = await api(
+      "PUT",
+      `/api/v1/operator/spot/markets/${market.marketId}/fees`,
+      { feeBpsMaker: market.feeBpsMaker, feeBpsTaker: market.feeBpsTaker, reason: "Test done" },
+      token,
+    );
+    expect(restored.status).toBe(200);
+  }, 120_000);
 });

@@ -37,6 +37,10 @@ import { stocksModule, type StocksModuleOptions } from "./modules/stocks/stocks.
 import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts";
 import { spotModule } from "./modules/spot/spot.routes.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
+import { bannersModule } from "./modules/banners/banners.routes.ts";
+import { productConfigModule } from "./modules/product-config/product-config.routes.ts";
+import { defaultWithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
+import { defaultUserTransferDailyLimits } from "./modules/wallet/wallet.transfers.ts";
 import type { WithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
 import { ChainDeposits, type ChainNetworkConfig } from "./modules/chain/chain-deposits.ts";
 import { ChainRepository } from "./modules/chain/chain.repository.ts";
@@ -293,6 +297,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deploymentOff,
     countryOf: async (userId) => (await auth.residence?.countryOf(userId)) ?? null,
   });
+  // Product configuration (issue 17): fees, leverage caps, per-country switches, limits.
+  await app.register(productConfigModule, {
+    database,
+    gate: countryGate,
+    seedBlocks: deps.countryProductBlocks ?? {},
+    engine: deps.engine,
+    limits: {
+      withdrawals: deps.withdrawals ?? defaultWithdrawalConfig,
+      adjustmentTwoApprovalsAbove: deps.adjustmentTwoApprovalsAbove ?? {},
+      transferDailyLimits: defaultUserTransferDailyLimits,
+      withdrawRequiresIdentity: deps.withdrawRequiresIdentity ?? "none",
+    },
+    now,
+  });
   await app.register(residenceModule, { auth, gate: countryGate });
   await app.register(noticesModule, { database, now });
   await app.register(invitationsModule, {
@@ -302,6 +320,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now,
   });
   await app.register(newsModule, { database, now });
+  await app.register(bannersModule, { database, now });
   if (deps.market) {
     await app.register(marketModule, { market: deps.market, now, publicUrl: deps.publicUrl });
   }

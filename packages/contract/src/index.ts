@@ -25,3 +25,5 @@ export * from "./invitations.ts";
 export * from "./operators.ts";
 export * from "./countries.ts";
 export * from "./residence.ts";
+export * from "./product-config.ts";
+export * from "./banners.ts";

@@ -7,6 +7,9 @@ export type * from "./funds/types.ts";
 export type * from "./spot/types.ts";
 export type * from "./perp/kernel-types.ts";
 export type { PerpMarketInfo, PerpOrderView, PerpPositionFigures } from "./perp/queries.ts";
+export type { SetPerpMarketTermsCommand, PerpMarketTermsView } from "./perp/terms.ts";
+export { getPerpMarketTerms } from "./perp/terms.ts";
+export type { SetMarketFeesCommand, MarketFeesSetEvent } from "./spot/fees.ts";
 export {
   getPerpDepth,
   getPerpMark,

@@ -30,6 +30,10 @@ export interface ProductCountryCheck {
 }
 
 export interface CountryProductGateOptions {
+  /**
+   * The switches at start: COUNTRY_PRODUCT_BLOCKS, until the back office's table (migration
+   * 0030) is loaded with `setBlocks`.
+   */
   blocks: CountryProductBlocks;
   /** Products this deployment switched off for everyone (PERP_ENABLED=false, …). */
   deploymentOff?: readonly SwitchableProduct[];
@@ -47,11 +51,28 @@ export interface CountryProductGateOptions {
  * offered in that country at all.
  */
 export class CountryProductGate implements ProductCountryCheck {
-  constructor(private readonly options: CountryProductGateOptions) {}
+  private blocks: CountryProductBlocks;
+
+  constructor(private readonly options: CountryProductGateOptions) {
+    this.blocks = options.blocks;
+  }
+
+  /**
+   * Replaces the switches held in memory (the request path reads memory, not the database):
+   * at start from the table, and after each operator change. See modules/product-config.
+   */
+  setBlocks(blocks: CountryProductBlocks): void {
+    this.blocks = blocks;
+  }
+
+  /** The switches in force, product → countries. */
+  currentBlocks(): CountryProductBlocks {
+    return this.blocks;
+  }
 
   /** Throws `product_unavailable_in_country` or `country_required` when `product` is closed. */
   async check(userId: bigint, product: SwitchableProduct): Promise<void> {
-    const blocked = this.options.blocks[product];
+    const blocked = this.blocks[product];
     if (!blocked || blocked.length === 0) return;
     const reason = this.reasonFor(product, await this.options.countryOf(userId));
     if (reason === "country") throw new AppError("product_unavailable_in_country");
@@ -75,7 +96,7 @@ export class CountryProductGate implements ProductCountryCheck {
   }
 
   private reasonFor(product: SwitchableProduct, country: string | null) {
-    const blocked = this.options.blocks[product];
+    const blocked = this.blocks[product];
     if (!blocked || blocked.length === 0) return null;
     if (country === null) return "country_required" as const;
     return blocked.includes(country) ? ("country" as const) : null;

@@ -30,6 +30,7 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/news/:newsId", page(() => import("./routes/news-detail.tsx"))],
   ["/settings", page(() => import("./routes/settings.tsx"))],
   ["/security", page(() => import("./routes/security.tsx"))],
+  ["/security/account-history", page(() => import("./routes/account-history.tsx"))],
   ["/identity", page(() => import("./routes/identity.tsx"))],
   ["/choose-location", page(() => import("./routes/choose-location.tsx"))],
   ["/open-location", page(() => import("./routes/open-location.tsx"))],

@@ -1,6 +1,7 @@
 // Perpetual orders and fills: trading a side, fees, the book listener, settling fills, order
 // submission and cancellation. Money paths: engine.ts.
 
+import { perpFeeBpsOf } from "./terms.ts";
 import { assert } from "../assert.ts";
 import type { BookFill, BookListener } from "../book/types.ts";
 import { emit } from "../events.ts";
@@ -150,7 +151,8 @@ function settleFill(state: KernelState, taker: PerpOrder, fill: BookFill): void 
     takerFeeTo = side.fund;
     takerReason = "perp_liquidation_fee";
   } else {
-    takerFee = tradeFee(notional, params.feeBpsTaker);
+    // Each order pays the rates in force when it was placed (operator changes: terms.ts).
+    takerFee = tradeFee(notional, perpFeeBpsOf(taker, "taker"));
     takerFeeTo = side.fees;
     takerReason = "perp_fee";
   }
@@ -159,7 +161,7 @@ function settleFill(state: KernelState, taker: PerpOrder, fill: BookFill): void 
     maker.account,
     makerDelta,
     price,
-    tradeFee(notional, params.feeBpsMaker),
+    tradeFee(notional, perpFeeBpsOf(maker, "maker")),
     side.fees,
     "perp_fee",
     makerRefs,

@@ -153,6 +153,8 @@ function placePerpOrder(
     reducingLotsOpen: reducingOpen,
   });
   if (holdInfo.openingLots > 0n) {
+    // An operator lowered the cap below this owner's leverage (terms.ts): reducing still works.
+    if (account.leverage > params.leverageMax) return fail("leverage_invalid");
     const after = abs(size + (command.side === "buy" ? bigLots : -bigLots));
     if (after > BigInt(params.quantityLotsMax)) return fail("quantity_too_high");
     const cap = notionalMaxForLeverage(params, account.leverage);

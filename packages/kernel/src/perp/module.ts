@@ -32,6 +32,13 @@ import { splitKey, writeSide } from "./snapshot-section.ts";
 import { onSideTick, settleFunding } from "./ticks.ts";
 import { handlers } from "./handlers.ts";
 import { fundPerpMarketMaker, fundPerpMarketMakerCodec } from "./market-maker-funding.ts";
+import {
+  checkTerms,
+  readTerms,
+  setPerpMarketTerms,
+  setPerpMarketTermsCodec,
+  writeTerms,
+} from "./terms.ts";
 import { buildMarket, definitionFields, ownerMarket, ownerMode, PRICE_MAX } from "./markets.ts";
 
 // ---- Ticks, triggers and funding ---------------------------------------------------------------
@@ -119,8 +126,13 @@ export const perpModule = {
       result: ["orderId", "orderStatus", "filledLots", "restingLots"],
     },
     fund_perp_market_maker: fundPerpMarketMakerCodec,
+    set_perp_market_terms: setPerpMarketTermsCodec,
   },
-  handlers: { ...handlers, fund_perp_market_maker: fundPerpMarketMaker },
+  handlers: {
+    ...handlers,
+    fund_perp_market_maker: fundPerpMarketMaker,
+    set_perp_market_terms: setPerpMarketTerms,
+  },
   onTick(state, tick) {
     for (const market of state.perp.markets.values()) {
       if (market.params.instrumentId !== tick.instrumentId) continue;
@@ -179,6 +191,7 @@ export const perpModule = {
           definition: m.definition,
           real: writeSide(m.real),
           demo: writeSide(m.demo),
+          ...(m.termsChanged === true ? { terms: writeTerms(m)! } : {}),
         }));
       const orders = [...perp.orders.values()]
         .sort((a, b) => a.orderId - b.orderId)
@@ -210,13 +223,19 @@ export const perpModule = {
       perp.fillIdNext = data.fillIdNext;
       const queues: [PerpSide, number[]][] = [];
       for (const raw of data.markets) {
-        const m = raw as { definition: Record<string, string | number>; real: Json; demo: Json };
+        const m = raw as {
+          definition: Record<string, string | number>;
+          real: Json;
+          demo: Json;
+          terms?: Json;
+        };
         const market = buildMarket(
           state,
           m.definition as unknown as Omit<DefinePerpMarketCommand, "type" | "id" | "atMs">,
           0,
         );
         assert(typeof market !== "string", "snapshot perp market refused");
+        readTerms(market, m.terms);
         perp.markets.set(market.params.marketId, market);
         for (const mode of ["real", "demo"] as const) {
           const side = sideOf(market, mode);
@@ -311,5 +330,6 @@ export const perpModule = {
   },
   checkInvariants(state) {
     checkPerpInvariants(state);
+    checkTerms(state);
   },
 } satisfies KernelModule;

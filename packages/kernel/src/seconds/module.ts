@@ -33,7 +33,7 @@ export const secondsModule = {
   name: "seconds",
   createState: createSecondsState,
   commands: {
-    // Type codes 20–23 are the seconds product's; 22 and 23 are kept for it.
+    // Type codes 20–21 are the seconds product's (22 and 23 went to operator fee changes).
     seconds_configure: {
       typeCode: 20,
       fields: [

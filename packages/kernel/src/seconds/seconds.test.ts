@@ -342,6 +342,13 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
       operatorId: null,
     },
   ],
+  // Operator fee and leverage-cap changes apply to later orders; a contract's terms never move.
+  set_market_fees: (c) => [
+    { type: "set_market_fees", ...stamp(c), marketId: "BTC-USDT", feeBpsMaker: 0, feeBpsTaker: 100, operatorId: "op-1" }, // prettier-ignore
+  ],
+  set_perp_market_terms: (c) => [
+    { type: "set_perp_market_terms", ...stamp(c), marketId: PERP, feeBpsMaker: 1, feeBpsTaker: 9, leverageMax: 5, operatorId: "op-1" }, // prettier-ignore
+  ],
   // Savings move the user's and the savings accounts' money, never the house's reservation.
   savings_define_plan: (c) => [c.savingsPlan("p1", { cycleDays: 1 })],
   savings_fund_yield: (c) => [c.savingsFund("USDT", 1_000_000n), c.savingsFund("USDT", 1n, "demo")],

@@ -17,6 +17,13 @@ import {
   placeOcoOrder,
   triggerScaled,
 } from "./conditional.ts";
+import {
+  checkFeeEpochs,
+  readFeeEpochs,
+  setMarketFees,
+  setMarketFeesCodec,
+  writeFeeEpochs,
+} from "./fees.ts";
 import { placeOrder, placeOrderStp } from "./place.ts";
 import { replaceOrder } from "./replace.ts";
 import { cancelOwnerOrders, createListener, triggerId, triggersOf } from "./settle.ts";
@@ -163,6 +170,7 @@ export const spotModule = {
       ],
       result: ["orderId"],
     },
+    set_market_fees: setMarketFeesCodec,
   },
   handlers: {
     place_order: placeOrder,
@@ -173,6 +181,7 @@ export const spotModule = {
     amend_order_size: amendOrderSize,
     place_conditional_order: placeConditionalOrder,
     place_oco_order: placeOcoOrder,
+    set_market_fees: setMarketFees,
   },
   onTick(state, tick) {
     fireConditionals(state, tick);
@@ -246,6 +255,7 @@ export const spotModule = {
         orders,
         books,
         spotConditionals: conditionals.length > 0 ? conditionals : undefined,
+        spotFeeEpochs: writeFeeEpochs(state),
       };
     },
     read(state, json) {
@@ -313,6 +323,7 @@ export const spotModule = {
           assert(outcome.outcome === "rested", "a restored order did not rest");
         }
       }
+      readFeeEpochs(state, json.spotFeeEpochs);
       for (const r of (json.spotConditionals as Json[][] | undefined) ?? []) {
         const mode = r[2] as Mode;
         const owner = owners.get(mode + "|" + (r[3] as string));
@@ -357,6 +368,7 @@ export const spotModule = {
   },
   checkInvariants(state) {
     const spot = state.spot;
+    checkFeeEpochs(state);
     for (const order of spot.orders.values()) {
       assert(order.status === "open", `order ${order.orderId} in the open set is ${order.status}`);
       assert(order.heldAmount > 0n, `open order ${order.orderId} holds nothing`);

@@ -20,6 +20,7 @@ import type { CancelReason } from "./types.ts";
 import { emit } from "../events.ts";
 import { createTriggerIndex, type TriggerIndex } from "../perp/trigger-index.ts";
 import { collectFee } from "../funds/fee.ts";
+import { feeBpsOf } from "./fees.ts";
 
 const BPS = 10_000n;
 
@@ -81,8 +82,9 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
   // Each side pays its fee in what it receives: the buyer in base, the seller in quote.
   const makerAccount = takerBuys ? maker.quoteAccount : maker.baseAccount;
   const takerAccount = takerBuys ? taker.baseAccount : taker.quoteAccount;
-  const feeMaker = feeOf(takerBuys ? quoteAmount : baseAmount, market.feeBpsMaker);
-  const feeTaker = feeOf(takerBuys ? baseAmount : quoteAmount, market.feeBpsTaker);
+  // Each order pays the rates in force when it was placed (operator changes: fees.ts).
+  const feeMaker = feeOf(takerBuys ? quoteAmount : baseAmount, feeBpsOf(maker, "maker"));
+  const feeTaker = feeOf(takerBuys ? baseAmount : quoteAmount, feeBpsOf(taker, "taker"));
   collectFee(state, {
     product: "spot",
     mode: taker.owner.mode,

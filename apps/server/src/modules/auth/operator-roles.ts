@@ -51,11 +51,23 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   // Content: support.
   "POST /api/v1/operator/news": content,
   "POST /api/v1/operator/notices": content,
+  "GET /api/v1/operator/banners": anyRole,
+  "POST /api/v1/operator/banners": content,
+  "POST /api/v1/operator/banners/:bannerId/withdraw": content,
   // Product configuration, proofs and the outbox: admin.
   "PUT /api/v1/operator/seconds/products": admin,
   "PUT /api/v1/operator/savings/plans": admin,
   "PUT /api/v1/operator/referral/rebates": admin,
   "POST /api/v1/operator/proof/liabilities": admin,
+  // Market fees and leverage caps (journaled kernel commands, later orders only): admin sets,
+  // every role reads. Per-country product switches are a legal matter: compliance and admin.
+  // The configured limits are read-only.
+  "GET /api/v1/operator/market-terms": anyRole,
+  "PUT /api/v1/operator/spot/markets/:marketId/fees": admin,
+  "PUT /api/v1/operator/perp/markets/:marketId/terms": admin,
+  "GET /api/v1/operator/country-products": anyRole,
+  "PUT /api/v1/operator/country-products/:country": compliance,
+  "GET /api/v1/operator/limits": anyRole,
   "GET /api/v1/operator/outbox": admin,
   // Manual adjustments above the two-person limit: finance asks, a second finance approves.
   "GET /api/v1/operator/adjustments": finance,

@@ -9,6 +9,8 @@ export interface BackOfficeUserRow {
   phone: string | null;
   walletAddress: string | null;
   nickname: string | null;
+  /** Country of residence (ISO 3166-1 alpha-2), null while none is chosen. */
+  country: string | null;
   verification: string;
   frozenAtMs: number | null;
   createdAtMs: number;
@@ -24,14 +26,15 @@ function toUser(r: Record<string, unknown>): BackOfficeUserRow {
     phone: (r.phone as string | null) ?? null,
     walletAddress: (r.wallet_address as string | null) ?? null,
     nickname: (r.nickname as string | null) ?? null,
+    country: (r.country as string | null) ?? null,
     verification: String(r.verification),
     frozenAtMs: ms(r.frozen_at),
     createdAtMs: ms(r.created_at)!,
   };
 }
 
-const userColumns = sql`id, kind, email, phone, wallet_address, nickname, verification, frozen_at,
-  created_at`;
+const userColumns = sql`id, kind, email, phone, wallet_address, nickname, country, verification,
+  frozen_at, created_at`;
 
 /** The back office's SQL: users, their recent statement lines and sessions, freezing. */
 export class BackOfficeRepository {

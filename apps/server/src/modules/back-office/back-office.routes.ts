@@ -169,7 +169,7 @@ function summary(user: BackOfficeUserRow): z.infer<typeof OperatorUserSummary> {
     username: user.email ?? user.phone ?? user.walletAddress ?? `demo-${user.id}`,
     kind: user.kind,
     nickname: user.nickname,
-    country: null,
+    country: user.country,
     identityState: user.verification,
     frozen: user.frozenAtMs !== null,
     createdAt: new Date(user.createdAtMs).toISOString(),

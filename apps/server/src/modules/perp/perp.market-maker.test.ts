@@ -1,7 +1,13 @@
 // The labelled market maker on the perpetual books: funds its demo contract wallet once from
 // the demo faucet, then keeps post-only levels each side of the mark, through ordinary commands.
 
-import { getBalance, getPerpMarkets, getPerpOpenOrders, type Command } from "@candor/kernel";
+import {
+  getBalance,
+  getPerpMarkets,
+  getPerpOpenOrders,
+  getPerpPositions,
+  type Command,
+} from "@candor/kernel";
 import { instruments } from "@candor/market";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Unstamped } from "../../engine/engine.ts";
@@ -53,5 +59,29 @@ describeEachDatabase("perpetual market maker", (database) => {
     nowMs += 1_000;
     await maker.refresh(nowMs);
     expect(running.engine.query((s) => getPerpOpenOrders(s, owner, "demo"))).toEqual(orders);
+  });
+
+  it("follows an operator's lower leverage cap so it keeps quoting (issue 17)", async () => {
+    const maker = new PerpMarketMaker(running.engine, { modes: ["demo"], levels: 3 });
+    const owner = "system:market_maker";
+    await submit({
+      type: "set_perp_market_terms",
+      id: "terms:btc:1",
+      marketId: "BTC-PERP",
+      feeBpsMaker: 2,
+      feeBpsTaker: 5,
+      leverageMax: 5,
+      operatorId: "op-1",
+    });
+    nowMs += 60_000;
+    await maker.refresh(nowMs);
+    const record = running.engine
+      .query((s) => getPerpPositions(s, owner, "demo"))
+      .find((p) => p.marketId === "BTC-PERP")!;
+    expect(record.leverage).toBe(5);
+    const orders = running.engine
+      .query((s) => getPerpOpenOrders(s, owner, "demo"))
+      .filter((o) => o.marketId === "BTC-PERP");
+    expect(orders).toHaveLength(6);
   });
 });

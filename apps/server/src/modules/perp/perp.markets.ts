@@ -2,6 +2,7 @@ import {
   getBalance,
   getPerpMarkets,
   getPerpOpenOrders,
+  getPerpPositions,
   systemOwners,
   type Command,
   type KernelState,
@@ -169,6 +170,21 @@ export class PerpMarketMaker {
             ownerId: owner,
             mode,
             orderId: o.orderId,
+          });
+        }
+        // An operator lowered the cap below the maker's leverage (issue 17): it follows the cap,
+        // like any user must before opening more (its existing position is not touched).
+        const record = this.gateway
+          .query((s) => getPerpPositions(s, owner, mode))
+          .find((p) => p.marketId === market.marketId);
+        if (record && record.leverage > market.leverageMax) {
+          await this.gateway.submit({
+            type: "set_perp_leverage",
+            id: `perpmm:leverage:${mode}:${market.marketId}:${atMs}`,
+            ownerId: owner,
+            mode,
+            marketId: market.marketId,
+            leverage: market.leverageMax,
           });
         }
         let placed = 0;

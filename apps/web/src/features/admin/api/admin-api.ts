@@ -58,8 +58,12 @@ export const adminKeys = {
   loanProducts: (mode: string) => [...adminKeys.all, "loan-products", mode] as const,
   secondsProducts: (mode: string) => [...adminKeys.all, "seconds-products", mode] as const,
   savingsPlans: (mode: string) => [...adminKeys.all, "savings-plans", mode] as const,
+  marketTerms: () => [...adminKeys.all, "market-terms"] as const,
+  countryProducts: () => [...adminKeys.all, "country-products"] as const,
+  limits: () => [...adminKeys.all, "limits"] as const,
   news: () => [...adminKeys.all, "news"] as const,
   notices: () => [...adminKeys.all, "notices"] as const,
+  banners: () => [...adminKeys.all, "banners"] as const,
   systemAccounts: () => [...adminKeys.all, "system-accounts"] as const,
   adjustments: () => [...adminKeys.all, "adjustments"] as const,
   audit: (filters: object) => [...adminKeys.all, "audit", filters] as const,
@@ -310,6 +314,73 @@ export function configureSecondsProductAction(
   return callOperator(api.configureSecondsProduct, {
     body: { ...body, reason: reason.trim() },
   });
+}
+
+// Home-page banners.
+
+export function fetchBanners() {
+  return callOperator(api.operatorBanners);
+}
+
+export function publishBannerAction(
+  body: Omit<EndpointInput<Spec<typeof api.publishBanner>>, "reason">,
+  reason: string,
+) {
+  return callOperator(api.publishBanner, { body: { ...body, reason: reason.trim() } });
+}
+
+export function withdrawBannerAction(bannerId: string, reason: string) {
+  return callOperator(api.withdrawBanner, {
+    params: { bannerId },
+    body: { reason: reason.trim() },
+  });
+}
+
+// Market fees, leverage caps, per-country switches, limits.
+
+export function fetchMarketTerms() {
+  return callOperator(api.operatorMarketTerms);
+}
+
+export function setSpotFeesAction(
+  marketId: string,
+  body: { feeBpsMaker: number; feeBpsTaker: number },
+  reason: string,
+) {
+  return callOperator(api.operatorSetSpotFees, {
+    params: { marketId },
+    body: { ...body, reason: reason.trim() },
+  });
+}
+
+export function setPerpTermsAction(
+  marketId: string,
+  body: { feeBpsMaker: number; feeBpsTaker: number; leverageMax: number },
+  reason: string,
+) {
+  return callOperator(api.operatorSetPerpTerms, {
+    params: { marketId },
+    body: { ...body, reason: reason.trim() },
+  });
+}
+
+export function fetchCountryProducts() {
+  return callOperator(api.operatorCountryProducts);
+}
+
+export function setCountryProductsAction(
+  country: string,
+  blocked: EndpointInput<Spec<typeof api.operatorSetCountryProducts>>["blocked"],
+  reason: string,
+) {
+  return callOperator(api.operatorSetCountryProducts, {
+    params: { country },
+    body: { blocked, reason: reason.trim() },
+  });
+}
+
+export function fetchLimits() {
+  return callOperator(api.operatorLimits);
 }
 
 export function fetchSavingsPlans(mode: "real" | "demo") {

@@ -112,6 +112,13 @@ export const adminEndpoints = endpointTable({
   publishNews: { method: "POST", path: "/api/v1/operator/news", auth: "operator" },
   listNotices: { method: "GET", path: "/api/v1/notices", auth: "none" },
   publishNotice: { method: "POST", path: "/api/v1/operator/notices", auth: "operator" },
+  operatorBanners: { method: "GET", path: "/api/v1/operator/banners", auth: "operator" },
+  publishBanner: { method: "POST", path: "/api/v1/operator/banners", auth: "operator" },
+  withdrawBanner: {
+    method: "POST",
+    path: "/api/v1/operator/banners/:bannerId/withdraw",
+    auth: "operator",
+  },
   // Product configuration.
   secondsProducts: { method: "GET", path: "/api/v1/seconds/products", auth: "none" },
   configureSecondsProduct: {
@@ -121,6 +128,29 @@ export const adminEndpoints = endpointTable({
   },
   savingsPlans: { method: "GET", path: "/api/v1/savings/plans", auth: "none" },
   defineSavingsPlan: { method: "PUT", path: "/api/v1/operator/savings/plans", auth: "operator" },
+  // Market fees, leverage caps, per-country switches and limits (product-config.ts).
+  operatorMarketTerms: { method: "GET", path: "/api/v1/operator/market-terms", auth: "operator" },
+  operatorSetSpotFees: {
+    method: "PUT",
+    path: "/api/v1/operator/spot/markets/:marketId/fees",
+    auth: "operator",
+  },
+  operatorSetPerpTerms: {
+    method: "PUT",
+    path: "/api/v1/operator/perp/markets/:marketId/terms",
+    auth: "operator",
+  },
+  operatorCountryProducts: {
+    method: "GET",
+    path: "/api/v1/operator/country-products",
+    auth: "operator",
+  },
+  operatorSetCountryProducts: {
+    method: "PUT",
+    path: "/api/v1/operator/country-products/:country",
+    auth: "operator",
+  },
+  operatorLimits: { method: "GET", path: "/api/v1/operator/limits", auth: "operator" },
   // Funding of system accounts.
   fundSavingsYield: { method: "POST", path: "/api/v1/operator/savings/yield", auth: "operator" },
   fundHouse: { method: "POST", path: "/api/v1/operator/house/deposits", auth: "operator" },

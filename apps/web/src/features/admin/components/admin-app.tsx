@@ -13,6 +13,7 @@ import { ContentPage } from "./content-page.tsx";
 import { FundingPage } from "./funding-page.tsx";
 import { IdentityDetailPage, IdentityPage } from "./identity-pages.tsx";
 import { LoansPage } from "./loans-page.tsx";
+import { MarketsPage } from "./markets-page.tsx";
 import { OperatorsPage } from "./operators-page.tsx";
 import { ProductsPage } from "./products-page.tsx";
 import { BootstrapPage, ConfirmTotpPage, SignInPage } from "./sign-in-pages.tsx";
@@ -124,6 +125,7 @@ export function AdminApp() {
           <Route path="loans" element={<LoansPage />} />
           <Route path="content" element={<ContentPage />} />
           <Route path="products" element={<ProductsPage />} />
+          <Route path="markets" element={<MarketsPage />} />
           <Route path="funding" element={<FundingPage />} />
           <Route path="audit" element={<AuditPage />} />
           <Route path="operators" element={<OperatorsPage />} />

@@ -20,6 +20,7 @@ import {
   useAdminFormat,
   useAdminT,
 } from "./admin-ui.tsx";
+import { BannersSection } from "./banners-section.tsx";
 
 const categories: readonly NewsCategory[] = ["market", "crypto", "stocks", "platform"];
 
@@ -183,6 +184,7 @@ export function ContentPage() {
           </QueryView>
         </section>
       </div>
+      <BannersSection />
     </AdminPage>
   );
 }

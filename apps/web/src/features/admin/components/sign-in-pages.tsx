@@ -31,58 +31,97 @@ function FormError({ error }: { error: string | null }) {
   ) : null;
 }
 
+/** What both the sign-in and the authenticator confirmation ask: e-mail, password, a code. */
+interface Credentials {
+  email: string;
+  password: string;
+  code: string;
+}
+
+/**
+ * The e-mail, password and 6-digit code form shared by sign-in and the first-code confirmation
+ * (one form, two submit actions). `testIdPrefix` names the fields (`admin` → `admin-email`).
+ */
+function CredentialsForm({
+  testIdPrefix,
+  formTestId,
+  submitLabel,
+  submitTestId,
+  initialEmail = "",
+  initialPassword = "",
+  submit,
+}: {
+  testIdPrefix: string;
+  formTestId?: string;
+  submitLabel: string;
+  submitTestId?: string;
+  initialEmail?: string;
+  initialPassword?: string;
+  submit: (credentials: Credentials) => Promise<void>;
+}) {
+  const t = useAdminT();
+  const [email, setEmail] = useState(initialEmail);
+  const [password, setPassword] = useState(initialPassword);
+  const [code, setCode] = useState("");
+  const form = useSubmit(() => submit({ email: email.trim(), password, code: code.trim() }));
+  return (
+    <form className="admin-form" onSubmit={form.onSubmit} data-testid={formTestId}>
+      <Field
+        label={t("signIn.email")}
+        type="email"
+        value={email}
+        onChange={setEmail}
+        testId={`${testIdPrefix}-email`}
+        autoComplete="username"
+        required
+      />
+      <Field
+        label={t("signIn.password")}
+        type="password"
+        value={password}
+        onChange={setPassword}
+        testId={`${testIdPrefix}-password`}
+        autoComplete="current-password"
+        required
+      />
+      <Field
+        label={t("signIn.code")}
+        value={code}
+        onChange={setCode}
+        testId={`${testIdPrefix}-code`}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        required
+      />
+      <button
+        type="submit"
+        className="admin-button"
+        disabled={form.busy}
+        data-testid={submitTestId}
+      >
+        {submitLabel}
+      </button>
+      <FormError error={form.error} />
+    </form>
+  );
+}
+
 /** Operator sign-in: e-mail, password and the authenticator's 6-digit code, all mandatory. */
 export function SignInPage() {
   const t = useAdminT();
   const navigate = useNavigate();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [code, setCode] = useState("");
-  const form = useSubmit(async () => {
-    await signInOperator({ email: email.trim(), password, code: code.trim() });
-    await navigate("/admin/users", { replace: true });
-  });
   return (
     <main className="admin-auth">
       <AdminPage title={t("signIn.title")} testId="admin-sign-in">
-        <form className="admin-form" onSubmit={form.onSubmit}>
-          <Field
-            label={t("signIn.email")}
-            type="email"
-            value={email}
-            onChange={setEmail}
-            testId="admin-email"
-            autoComplete="username"
-            required
-          />
-          <Field
-            label={t("signIn.password")}
-            type="password"
-            value={password}
-            onChange={setPassword}
-            testId="admin-password"
-            autoComplete="current-password"
-            required
-          />
-          <Field
-            label={t("signIn.code")}
-            value={code}
-            onChange={setCode}
-            testId="admin-code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            required
-          />
-          <button
-            type="submit"
-            className="admin-button"
-            disabled={form.busy}
-            data-testid="admin-sign-in-submit"
-          >
-            {t("signIn.submit")}
-          </button>
-          <FormError error={form.error} />
-        </form>
+        <CredentialsForm
+          testIdPrefix="admin"
+          submitLabel={t("signIn.submit")}
+          submitTestId="admin-sign-in-submit"
+          submit={async (credentials) => {
+            await signInOperator(credentials);
+            await navigate("/admin/users", { replace: true });
+          }}
+        />
         <p>
           <Link to="/admin/confirm">{t("signIn.firstTime")}</Link>
         </p>
@@ -97,14 +136,7 @@ export function SignInPage() {
 /** The first code from a new operator's authenticator app, with their password. */
 function ConfirmForm({ initialEmail = "", initialPassword = "" }) {
   const t = useAdminT();
-  const [email, setEmail] = useState(initialEmail);
-  const [password, setPassword] = useState(initialPassword);
-  const [code, setCode] = useState("");
   const [confirmed, setConfirmed] = useState(false);
-  const form = useSubmit(async () => {
-    await confirmOperatorTotp({ email: email.trim(), password, code: code.trim() });
-    setConfirmed(true);
-  });
   if (confirmed) {
     return (
       <div className="admin-card" role="status" data-testid="admin-confirmed">
@@ -114,39 +146,17 @@ function ConfirmForm({ initialEmail = "", initialPassword = "" }) {
     );
   }
   return (
-    <form className="admin-form" onSubmit={form.onSubmit} data-testid="admin-confirm-form">
-      <Field
-        label={t("signIn.email")}
-        type="email"
-        value={email}
-        onChange={setEmail}
-        testId="admin-confirm-email"
-        autoComplete="username"
-        required
-      />
-      <Field
-        label={t("signIn.password")}
-        type="password"
-        value={password}
-        onChange={setPassword}
-        testId="admin-confirm-password"
-        autoComplete="current-password"
-        required
-      />
-      <Field
-        label={t("signIn.code")}
-        value={code}
-        onChange={setCode}
-        testId="admin-confirm-code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        required
-      />
-      <button type="submit" className="admin-button" disabled={form.busy}>
-        {t("confirm.submit")}
-      </button>
-      <FormError error={form.error} />
-    </form>
+    <CredentialsForm
+      testIdPrefix="admin-confirm"
+      formTestId="admin-confirm-form"
+      submitLabel={t("confirm.submit")}
+      initialEmail={initialEmail}
+      initialPassword={initialPassword}
+      submit={async (credentials) => {
+        await confirmOperatorTotp(credentials);
+        setConfirmed(true);
+      }}
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   approvalOperatorIds,
+  isBannerLink,
   isPositiveAmount,
   isReason,
   isTxHash,
@@ -118,5 +119,22 @@ describe("product configuration forms", () => {
       ok: false,
       invalid: ["payoutBps"],
     });
+  });
+});
+
+describe("product configuration and content forms", () => {
+  it("offers the markets page to every role (edits are decided by the server)", () => {
+    for (const role of ["support", "compliance", "finance", "admin"] as const) {
+      expect(menuFor(role)).toContain("markets");
+    }
+  });
+
+  it("accepts banner links to app routes and https pages only", () => {
+    expect(isBannerLink("")).toBe(true);
+    expect(isBannerLink("#/savings")).toBe(true);
+    expect(isBannerLink("https://example.com/x?y=1")).toBe(true);
+    expect(isBannerLink("javascript:alert(1)")).toBe(false);
+    expect(isBannerLink("http://example.com")).toBe(false);
+    expect(isBannerLink('#/x" onclick="y')).toBe(false);
   });
 });

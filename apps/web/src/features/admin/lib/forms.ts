@@ -10,6 +10,12 @@ export function isReason(text: string): boolean {
   return trimmed.length >= reasonLengthMin && trimmed.length <= reasonLengthMax;
 }
 
+/** A banner's link: an app route (#/…) or an https address, or empty (contract: BannerLink). */
+export function isBannerLink(text: string): boolean {
+  const link = text.trim();
+  return link === "" || /^(#\/[A-Za-z0-9/_?=&.-]*|https:\/\/[^\s<>"]+)$/.test(link);
+}
+
 /** A withdrawal's transaction hash: 0x and 64 hex digits. */
 export function isTxHash(text: string): boolean {
   return /^0x[0-9a-fA-F]{64}$/.test(text.trim());

@@ -83,9 +83,9 @@ export function useOperatorSession(): OperatorSession | null {
 
 /** The pages each role may use (the server's operator-roles.ts decides; this only hides links). */
 export const pagesByRole = {
-  support: ["users", "withdrawals", "bank-deposits", "loans", "content"],
-  compliance: ["users", "identity", "withdrawals", "bank-deposits", "loans", "audit"],
-  finance: ["users", "withdrawals", "bank-deposits", "loans", "funding"],
+  support: ["users", "withdrawals", "bank-deposits", "loans", "content", "markets"],
+  compliance: ["users", "identity", "withdrawals", "bank-deposits", "loans", "markets", "audit"],
+  finance: ["users", "withdrawals", "bank-deposits", "loans", "markets", "funding"],
   admin: [
     "users",
     "identity",
@@ -94,6 +94,7 @@ export const pagesByRole = {
     "loans",
     "content",
     "products",
+    "markets",
     "funding",
     "audit",
     "operators",
@@ -109,6 +110,7 @@ export const adminPages = [
   "loans",
   "content",
   "products",
+  "markets",
   "funding",
   "audit",
   "operators",

@@ -23,10 +23,13 @@ const quickEntries = [
 /** Home: the notices strip, quick entries, the market overview by asset class, the latest news. */
 export function HomePage({
   noticesStrip,
+  banners,
   overview,
   news,
 }: {
   noticesStrip: ReactNode;
+  /** The operator's banners shown now (back-office content). */
+  banners?: ReactNode;
   overview: ReactNode;
   news?: ReactNode;
 }) {
@@ -39,6 +42,7 @@ export function HomePage({
         {t("home.title")}
       </h1>
       <p className="hint">{t("app.tagline")}</p>
+      {banners}
       {session ? null : (
         <Link className="sign-in-banner" to="/login">
           <UserCircleOutline aria-hidden="true" /> {t("home.signIn")}

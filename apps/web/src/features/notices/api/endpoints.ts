@@ -6,4 +6,5 @@ export const noticesEndpoints = endpointTable({
   getNotice: { method: "GET", path: "/api/v1/notices/:noticeId", auth: "none" },
   unreadNotices: { method: "GET", path: "/api/v1/notices/unread", auth: "user" },
   markNoticeRead: { method: "POST", path: "/api/v1/notices/:noticeId/read", auth: "user" },
+  listBanners: { method: "GET", path: "/api/v1/banners", auth: "none" },
 });

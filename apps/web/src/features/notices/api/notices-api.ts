@@ -8,6 +8,8 @@ export const noticeKeys = {
   list: (language: string) => [...noticeKeys.all, language, "list"] as const,
   one: (language: string, noticeId: string) =>
     [...noticeKeys.all, language, "one", noticeId] as const,
+  /** The home page's banners shown now, in the interface language. */
+  banners: (language: string) => [...noticeKeys.all, language, "banners"] as const,
   /** The signed-in user's unread notices (not per language: the marks are the same). */
   unread: (userId: string) => [...noticeKeys.all, "unread", userId] as const,
 };

@@ -10,6 +10,7 @@ export const residenceEndpoints = endpointTable({
   productAvailabilityEndpoint: { method: "GET", path: "/api/v1/me/products", auth: "user" },
   setAntiPhishingEndpoint: { method: "PUT", path: "/api/v1/me/anti-phishing", auth: "user" },
   signInHistoryEndpoint: { method: "GET", path: "/api/v1/me/sign-ins", auth: "user" },
+  accountHistory: { method: "GET", path: "/api/v1/me/account-history", auth: "user" },
   uploadImageEndpoint: { method: "POST", path: "/api/v1/uploads", auth: "user" },
 });
 
@@ -18,6 +19,7 @@ export const residenceKeys = {
   me: ["residence", "me"] as const,
   products: ["residence", "products"] as const,
   signIns: ["residence", "sign-ins"] as const,
+  accountHistory: ["residence", "account-history"] as const,
 };
 
 export function useMe(enabled = true) {
@@ -40,6 +42,14 @@ export function useSignIns() {
   return useQuery({
     queryKey: residenceKeys.signIns,
     queryFn: () => callEndpoint(residenceEndpoints.signInHistoryEndpoint),
+  });
+}
+
+/** What operators did to the user's account (issue 17): what, why, who, when. */
+export function useAccountHistory() {
+  return useQuery({
+    queryKey: residenceKeys.accountHistory,
+    queryFn: () => callEndpoint(residenceEndpoints.accountHistory, { query: { limit: 200 } }),
   });
 }
 

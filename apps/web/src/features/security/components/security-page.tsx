@@ -54,6 +54,14 @@ export function SecurityPage() {
         >
           {t("residence.title")}
         </List.Item>
+        <List.Item
+          clickable
+          arrowIcon
+          onClick={() => void navigate("/security/account-history")}
+          data-testid="account-history-link"
+        >
+          {t("accountHistory.title")}
+        </List.Item>
       </List>
       <TwoFactorSection walletUser={walletUser} />
       {walletUser ? null : (

@@ -1,0 +1,389 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import {
+  adminKeys,
+  fetchCountryProducts,
+  fetchLimits,
+  fetchMarketTerms,
+  setCountryProductsAction,
+  setPerpTermsAction,
+  setSpotFeesAction,
+} from "../api/admin-api.ts";
+import { readInteger } from "../lib/forms.ts";
+import { useOperatorSession } from "../lib/operator-session.ts";
+import {
+  ActionForm,
+  AdminPage,
+  CheckField,
+  Field,
+  QueryView,
+  useAdminFormat,
+  useAdminT,
+} from "./admin-ui.tsx";
+
+/** The highest fee the server accepts from an operator, in basis points (contract). */
+const FEE_BPS_MAX = 100;
+const switchableProducts = ["perp", "seconds", "stocks", "savings", "loans"] as const;
+type SwitchableProduct = (typeof switchableProducts)[number];
+
+type Editing =
+  | { kind: "spot"; marketId: string; maker: string; taker: string }
+  | { kind: "perp"; marketId: string; maker: string; taker: string; cap: string; capMax: number };
+
+/** The fee (and, for perpetuals, leverage cap) form of one market; later orders only. */
+function TermsForm({ editing, onDone }: { editing: Editing; onDone: () => void }) {
+  const t = useAdminT();
+  const [maker, setMaker] = useState(editing.maker);
+  const [taker, setTaker] = useState(editing.taker);
+  const [cap, setCap] = useState(editing.kind === "perp" ? editing.cap : "");
+  const makerBps = readInteger(maker, 0, FEE_BPS_MAX);
+  const takerBps = readInteger(taker, 0, FEE_BPS_MAX);
+  const capValue = editing.kind === "perp" ? readInteger(cap, 1, editing.capMax) : null;
+  const valid =
+    makerBps !== null && takerBps !== null && (editing.kind === "spot" || capValue !== null);
+  return (
+    <ActionForm
+      submitLabel={t("markets.save")}
+      testId="admin-market-terms-form"
+      valid={valid}
+      run={(reason) =>
+        editing.kind === "spot"
+          ? setSpotFeesAction(
+              editing.marketId,
+              { feeBpsMaker: makerBps!, feeBpsTaker: takerBps! },
+              reason,
+            )
+          : setPerpTermsAction(
+              editing.marketId,
+              { feeBpsMaker: makerBps!, feeBpsTaker: takerBps!, leverageMax: capValue! },
+              reason,
+            )
+      }
+      onDone={onDone}
+    >
+      <p className="admin-hint">{t("markets.editing", { market: editing.marketId })}</p>
+      <div className="admin-grid">
+        <Field
+          label={t("markets.makerBps")}
+          value={maker}
+          onChange={setMaker}
+          inputMode="numeric"
+          testId="admin-market-terms-maker"
+        />
+        <Field
+          label={t("markets.takerBps")}
+          value={taker}
+          onChange={setTaker}
+          inputMode="numeric"
+          testId="admin-market-terms-taker"
+        />
+        {editing.kind === "perp" ? (
+          <Field
+            label={t("markets.leverageMax")}
+            value={cap}
+            onChange={setCap}
+            inputMode="numeric"
+            testId="admin-market-terms-cap"
+          />
+        ) : null}
+      </div>
+      <p className="admin-hint">
+        {editing.kind === "perp"
+          ? t("markets.capRule", { max: editing.capMax, fee: FEE_BPS_MAX })
+          : t("markets.feeRule", { fee: FEE_BPS_MAX })}
+      </p>
+    </ActionForm>
+  );
+}
+
+/** The products switched off for one country: the whole list is replaced. */
+function CountryForm({
+  initial,
+  onDone,
+}: {
+  initial: { country: string; blocked: readonly SwitchableProduct[] } | null;
+  onDone: () => void;
+}) {
+  const t = useAdminT();
+  const [country, setCountry] = useState(initial?.country ?? "");
+  const [blocked, setBlocked] = useState<SwitchableProduct[]>([...(initial?.blocked ?? [])]);
+  const code = country.trim().toUpperCase();
+  return (
+    <ActionForm
+      submitLabel={t("markets.save")}
+      testId="admin-country-form"
+      valid={/^[A-Z]{2}$/.test(code)}
+      run={(reason) =>
+        setCountryProductsAction(
+          code,
+          switchableProducts.filter((p) => blocked.includes(p)),
+          reason,
+        )
+      }
+      onDone={onDone}
+    >
+      <Field
+        label={t("markets.country")}
+        value={country}
+        onChange={setCountry}
+        testId="admin-country-code"
+        placeholder="US"
+      />
+      <fieldset className="admin-fieldset">
+        <legend>{t("markets.blocked")}</legend>
+        {switchableProducts.map((product) => (
+          <CheckField
+            key={product}
+            label={t(`markets.products.${product}`)}
+            checked={blocked.includes(product)}
+            onChange={(checked) =>
+              setBlocked((list) =>
+                checked ? [...list, product] : list.filter((p) => p !== product),
+              )
+            }
+            testId={`admin-country-${product}`}
+          />
+        ))}
+      </fieldset>
+    </ActionForm>
+  );
+}
+
+/**
+ * Markets and countries (issue 17): trading fees and perpetual leverage caps (journaled kernel
+ * commands, for orders placed after the change), the per-country product switches, and the
+ * configured limits (read-only). Every role reads; admin changes terms, compliance and admin
+ * change the country switches (the server decides: operator-roles.ts).
+ */
+export function MarketsPage() {
+  const t = useAdminT();
+  const format = useAdminFormat();
+  const amounts = (rows: readonly { asset: string; amount: string }[]): string =>
+    rows.length === 0 ? "--" : rows.map((r) => `${format.amount(r.amount)} ${r.asset}`).join(", ");
+  const role = useOperatorSession()?.operator.role;
+  const queryClient = useQueryClient();
+  const terms = useQuery({ queryKey: adminKeys.marketTerms(), queryFn: fetchMarketTerms });
+  const countries = useQuery({
+    queryKey: adminKeys.countryProducts(),
+    queryFn: fetchCountryProducts,
+  });
+  const limits = useQuery({ queryKey: adminKeys.limits(), queryFn: fetchLimits });
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [country, setCountry] = useState<{
+    key: string;
+    row: { country: string; blocked: SwitchableProduct[] } | null;
+  } | null>(null);
+  const mayEditTerms = role === "admin";
+  const mayEditCountries = role === "admin" || role === "compliance";
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+  const editButton = (onClick: () => void, label: string) => (
+    <button type="button" className="admin-link-button" onClick={onClick} aria-label={label}>
+      {t("markets.edit")}
+    </button>
+  );
+  return (
+    <AdminPage title={t("markets.title")} testId="admin-markets">
+      <p className="admin-hint">{t("markets.intro")}</p>
+      <QueryView query={terms}>
+        {(data) => (
+          <>
+            <section className="admin-card" data-testid="admin-spot-fees">
+              <h2>{t("markets.spot")}</h2>
+              <table className="admin-table">
+                <thead>
+                  <tr>
+                    <th scope="col">{t("markets.market")}</th>
+                    <th scope="col">{t("markets.makerBps")}</th>
+                    <th scope="col">{t("markets.takerBps")}</th>
+                    {mayEditTerms ? (
+                      <th scope="col">
+                        <span className="admin-visually-hidden">{t("markets.edit")}</span>
+                      </th>
+                    ) : null}
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.spot.map((m) => (
+                    <tr key={m.marketId} data-testid={`admin-spot-fees-${m.marketId}`}>
+                      <td>{m.marketId}</td>
+                      <td>{m.feeBpsMaker}</td>
+                      <td>{m.feeBpsTaker}</td>
+                      {mayEditTerms ? (
+                        <td>
+                          {editButton(
+                            () =>
+                              setEditing({
+                                kind: "spot",
+                                marketId: m.marketId,
+                                maker: String(m.feeBpsMaker),
+                                taker: String(m.feeBpsTaker),
+                              }),
+                            `${t("markets.edit")} ${m.marketId}`,
+                          )}
+                        </td>
+                      ) : null}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+            <section className="admin-card" data-testid="admin-perp-terms">
+              <h2>{t("markets.perp")}</h2>
+              <table className="admin-table">
+                <thead>
+                  <tr>
+                    <th scope="col">{t("markets.market")}</th>
+                    <th scope="col">{t("markets.makerBps")}</th>
+                    <th scope="col">{t("markets.takerBps")}</th>
+                    <th scope="col">{t("markets.leverageMax")}</th>
+                    <th scope="col">{t("markets.leverageMaxDefined")}</th>
+                    {mayEditTerms ? (
+                      <th scope="col">
+                        <span className="admin-visually-hidden">{t("markets.edit")}</span>
+                      </th>
+                    ) : null}
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.perp.map((m) => (
+                    <tr key={m.marketId}>
+                      <td>{m.marketId}</td>
+                      <td>{m.feeBpsMaker}</td>
+                      <td>{m.feeBpsTaker}</td>
+                      <td>{m.leverageMax}</td>
+                      <td>{m.leverageMaxDefined}</td>
+                      {mayEditTerms ? (
+                        <td>
+                          {editButton(
+                            () =>
+                              setEditing({
+                                kind: "perp",
+                                marketId: m.marketId,
+                                maker: String(m.feeBpsMaker),
+                                taker: String(m.feeBpsTaker),
+                                cap: String(m.leverageMax),
+                                capMax: m.leverageMaxDefined,
+                              }),
+                            `${t("markets.edit")} ${m.marketId}`,
+                          )}
+                        </td>
+                      ) : null}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <p className="admin-hint">{t("markets.capExisting")}</p>
+            </section>
+            {editing ? (
+              <TermsForm
+                key={`${editing.kind}:${editing.marketId}`}
+                editing={editing}
+                onDone={() => {
+                  setEditing(null);
+                  refresh();
+                }}
+              />
+            ) : null}
+          </>
+        )}
+      </QueryView>
+      <QueryView query={countries}>
+        {(data) => (
+          <section className="admin-card" data-testid="admin-country-products">
+            <h2>{t("markets.countries")}</h2>
+            {data.countries.length === 0 ? (
+              <p className="admin-state">{t("markets.noCountries")}</p>
+            ) : (
+              <table className="admin-table">
+                <thead>
+                  <tr>
+                    <th scope="col">{t("markets.country")}</th>
+                    <th scope="col">{t("markets.blocked")}</th>
+                    {mayEditCountries ? (
+                      <th scope="col">
+                        <span className="admin-visually-hidden">{t("markets.edit")}</span>
+                      </th>
+                    ) : null}
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.countries.map((row) => (
+                    <tr key={row.country}>
+                      <td>{row.country}</td>
+                      <td>{row.blocked.map((p) => t(`markets.products.${p}`)).join(", ")}</td>
+                      {mayEditCountries ? (
+                        <td>
+                          {editButton(
+                            () => setCountry({ key: row.country, row }),
+                            `${t("markets.edit")} ${row.country}`,
+                          )}
+                        </td>
+                      ) : null}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            {mayEditCountries ? (
+              <button
+                type="button"
+                className="admin-button admin-secondary"
+                onClick={() => setCountry({ key: `new-${Date.now()}`, row: null })}
+              >
+                {t("markets.newCountry")}
+              </button>
+            ) : null}
+            {country ? (
+              <CountryForm
+                key={country.key}
+                initial={country.row}
+                onDone={() => {
+                  setCountry(null);
+                  refresh();
+                }}
+              />
+            ) : null}
+          </section>
+        )}
+      </QueryView>
+      <QueryView query={limits}>
+        {(data) => (
+          <section className="admin-card" data-testid="admin-limits">
+            <h2>{t("markets.limits")}</h2>
+            <p className="admin-hint">{t("markets.limitsIntro")}</p>
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t("markets.asset")}</th>
+                  <th scope="col">{t("markets.network")}</th>
+                  <th scope="col">{t("markets.minimum")}</th>
+                  <th scope="col">{t("markets.fee")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.withdrawals.map((w) => (
+                  <tr key={`${w.asset}:${w.network}`}>
+                    <td>{w.asset}</td>
+                    <td>{w.network}</td>
+                    <td>{format.amount(w.minimum)}</td>
+                    <td>{format.amount(w.fee)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <dl className="admin-dl">
+              <dt>{t("markets.withdrawalTwoApprovalsAbove")}</dt>
+              <dd>{amounts(data.withdrawalTwoApprovalsAbove)}</dd>
+              <dt>{t("markets.adjustmentTwoApprovalsAbove")}</dt>
+              <dd>{amounts(data.adjustmentTwoApprovalsAbove)}</dd>
+              <dt>{t("markets.transferDailyLimits")}</dt>
+              <dd>{amounts(data.transferDailyLimits)}</dd>
+              <dt>{t("markets.withdrawRequiresIdentity")}</dt>
+              <dd>{t(`markets.identityTiers.${data.withdrawRequiresIdentity}`)}</dd>
+            </dl>
+          </section>
+        )}
+      </QueryView>
+    </AdminPage>
+  );
+}

@@ -1,0 +1,143 @@
+import { z } from "zod";
+import { defineEndpoint } from "./endpoint.ts";
+import { ResidenceCountry } from "./countries.ts";
+import { OperatorReason } from "./operator-reason.ts";
+import { SwitchableProduct } from "./residence.ts";
+
+/**
+ * Product configuration in the back office (issue 17): trading fees of spot and perpetual
+ * markets, perpetual leverage caps, per-country product switches, and the limits in force
+ * (read-only). Fees and caps are kernel market parameters changed by journaled commands; a
+ * change applies to orders placed after it, never to fills already made, and never to an
+ * existing position. Nothing here sets a balance, a price, a fill or a result.
+ */
+
+/** The highest trading fee an operator may set, in basis points (1 %). */
+export const FEE_BPS_OPERATOR_MAX = 100;
+
+/** A market id as the kernel spells it (`BTC-USDT`, `BTC-PERP`). */
+export const MarketId = z
+  .string()
+  .min(1)
+  .max(32)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, "must be a market id");
+
+const FeeBps = z.number().int().min(0).max(FEE_BPS_OPERATOR_MAX);
+
+export const SpotMarketTerms = z.object({
+  marketId: z.string(),
+  feeBpsMaker: z.number().int(),
+  feeBpsTaker: z.number().int(),
+});
+
+export const PerpMarketTerms = z.object({
+  marketId: z.string(),
+  feeBpsMaker: z.number().int(),
+  feeBpsTaker: z.number().int(),
+  /** The cap in force (may be lowered by an operator). */
+  leverageMax: z.number().int(),
+  /** The cap the market was defined with: the highest an operator may set. */
+  leverageMaxDefined: z.number().int(),
+});
+
+export const CountryProductBlock = z.object({
+  country: z.string(),
+  /** Products not offered to residents of this country. */
+  blocked: z.array(SwitchableProduct),
+});
+export type CountryProductBlock = z.infer<typeof CountryProductBlock>;
+
+export const operatorMarketTerms = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/operator/market-terms",
+  summary: "Operator: the fees of every spot and perpetual market and the perpetual leverage caps",
+  tag: "operator",
+  auth: "operator",
+  response: z.object({ spot: z.array(SpotMarketTerms), perp: z.array(PerpMarketTerms) }),
+});
+
+export const operatorSetSpotFees = defineEndpoint({
+  method: "PUT",
+  path: "/api/v1/operator/spot/markets/:marketId/fees",
+  summary: "Operator: a spot market's maker and taker fees (orders placed after the change only)",
+  tag: "operator",
+  auth: "operator",
+  params: z.strictObject({ marketId: MarketId }),
+  body: z.strictObject({ feeBpsMaker: FeeBps, feeBpsTaker: FeeBps, reason: OperatorReason }),
+  response: z.object({ market: SpotMarketTerms }),
+  errors: ["instrument_not_found", "command_rejected"],
+  description:
+    "A journaled kernel command (set_market_fees) with the operator's id. Orders already " +
+    "placed keep the rates in force when they were placed; fills already made never change.",
+});
+
+export const operatorSetPerpTerms = defineEndpoint({
+  method: "PUT",
+  path: "/api/v1/operator/perp/markets/:marketId/terms",
+  summary: "Operator: a perpetual market's fees and leverage cap (later orders only)",
+  tag: "operator",
+  auth: "operator",
+  params: z.strictObject({ marketId: MarketId }),
+  body: z.strictObject({
+    feeBpsMaker: FeeBps,
+    feeBpsTaker: FeeBps,
+    leverageMax: z.number().int().min(1).max(200),
+    reason: OperatorReason,
+  }),
+  response: z.object({ market: PerpMarketTerms }),
+  errors: ["instrument_not_found", "command_rejected"],
+  description:
+    "A journaled kernel command (set_perp_market_terms). The cap may not exceed the market's " +
+    "defined cap. A lower cap changes no position, margin or order: an owner whose leverage is " +
+    "above it can still reduce and close, and opens again after choosing a leverage within it.",
+});
+
+export const operatorCountryProducts = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/operator/country-products",
+  summary: "Operator: the per-country product switches (countries with a product switched off)",
+  tag: "operator",
+  auth: "operator",
+  response: z.object({ countries: z.array(CountryProductBlock) }),
+});
+
+export const operatorSetCountryProducts = defineEndpoint({
+  method: "PUT",
+  path: "/api/v1/operator/country-products/:country",
+  summary: "Operator: the products switched off for residents of one country (the whole list)",
+  tag: "operator",
+  auth: "operator",
+  params: z.strictObject({ country: ResidenceCountry }),
+  body: z.strictObject({
+    blocked: z
+      .array(SwitchableProduct)
+      .max(5)
+      .refine((list) => new Set(list).size === list.length, "must not repeat a product"),
+    reason: OperatorReason,
+  }),
+  response: CountryProductBlock,
+  description:
+    "Opening endpoints ask the switches (placing a perpetual order that is not reduce-only, " +
+    "buying a seconds contract or a stock, subscribing, applying for a loan); closing, " +
+    "reducing, repaying and redeeming never do. COUNTRY_PRODUCT_BLOCKS seeds the table once.",
+});
+
+const AssetAmount = z.object({ asset: z.string(), amount: z.string() });
+
+export const operatorLimits = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/operator/limits",
+  summary: "Operator: the withdrawal, transfer and approval limits in force (set by configuration)",
+  tag: "operator",
+  auth: "operator",
+  response: z.object({
+    withdrawals: z.array(
+      z.object({ asset: z.string(), network: z.string(), minimum: z.string(), fee: z.string() }),
+    ),
+    withdrawalTwoApprovalsAbove: z.array(AssetAmount),
+    adjustmentTwoApprovalsAbove: z.array(AssetAmount),
+    /** Per user and day, transfers to other users (0 or absent asset: not allowed). */
+    transferDailyLimits: z.array(AssetAmount),
+    withdrawRequiresIdentity: z.enum(["none", "basic", "advanced"]),
+  }),
+});
