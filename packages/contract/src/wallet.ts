@@ -2,6 +2,7 @@ import { z } from "zod";
 import { OperatorReason } from "./operator-reason.ts";
 import { TwoFactorCode } from "./auth.ts";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
+import type { ErrorCode } from "./errors.ts";
 import { AccountMode, DecimalString } from "./market.ts";
 import { ClientOrderId, PageLimit } from "./spot.ts";
 
@@ -705,30 +706,32 @@ export const withdrawalOptions = defineEndpoint({
   }),
 });
 
-export const requestWithdrawal = defineEndpoint({
-  method: "POST",
-  path: "/api/v1/wallet/withdrawals",
-  summary: "Request a withdrawal to a saved address: amount + fee are held until it completes",
-  tag: "wallet",
-  auth: "user",
-  body: z.strictObject({
+/**
+ * The body of a withdrawal request, to a saved address or to a bound bank card: only the
+ * destination differs (`addressId` or `cardId`). `amount` is what the destination is to
+ * receive; the fee is added on top.
+ */
+function withdrawalRequestBody<D extends z.ZodRawShape>(destination: D) {
+  return z.strictObject({
     requestId: ClientOrderId,
-    addressId: WithdrawAddressId,
+    ...destination,
     asset: z.string().regex(/^[A-Z0-9]{1,16}$/),
-    /** What the address is to receive; the fee is added on top. */
+    /** What the address or card is to receive; the fee is added on top. */
     amount: decimalString(18, { positive: true }),
     tradePassword: z.string().min(1).max(64),
     /** The authenticator code (or a recovery code), needed once two-factor sign-in is on. */
     totpCode: TwoFactorCode.optional(),
-  }),
-  response: WithdrawalView,
-  errors: [
+  });
+}
+
+/** The errors of a withdrawal request, with the destination's own ones after the sign-in checks. */
+function withdrawalRequestErrors<const E extends readonly ErrorCode[]>(...destination: E) {
+  return [
     "demo_withdraw_not_allowed",
     "identity_verification_required",
     "two_factor_required",
     "two_factor_invalid",
-    "withdraw_address_not_found",
-    "withdraw_address_locked",
+    ...destination,
     "withdraw_not_supported",
     "withdraw_below_minimum",
     "withdraw_daily_limit",
@@ -738,7 +741,18 @@ export const requestWithdrawal = defineEndpoint({
     "asset_not_found",
     "amount_too_many_decimals",
     "rate_limited",
-  ],
+  ] as const;
+}
+
+export const requestWithdrawal = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/withdrawals",
+  summary: "Request a withdrawal to a saved address: amount + fee are held until it completes",
+  tag: "wallet",
+  auth: "user",
+  body: withdrawalRequestBody({ addressId: WithdrawAddressId }),
+  response: WithdrawalView,
+  errors: withdrawalRequestErrors("withdraw_address_not_found", "withdraw_address_locked"),
   description:
     "Only to an address of the user's address book whose waiting period has passed " +
     "(`withdraw_address_locked` says from when). Idempotent by `requestId`.",
@@ -845,32 +859,9 @@ export const requestBankWithdrawal = defineEndpoint({
   summary: "Request a withdrawal to a bound bank card from the fiat wallet (amount + fee held)",
   tag: "wallet",
   auth: "user",
-  body: z.strictObject({
-    requestId: ClientOrderId,
-    cardId: BankCardId,
-    asset: z.string().regex(/^[A-Z0-9]{1,16}$/),
-    /** What the card is to receive; the fee is added on top. */
-    amount: decimalString(18, { positive: true }),
-    tradePassword: z.string().min(1).max(64),
-    totpCode: TwoFactorCode.optional(),
-  }),
+  body: withdrawalRequestBody({ cardId: BankCardId }),
   response: WithdrawalView,
-  errors: [
-    "demo_withdraw_not_allowed",
-    "identity_verification_required",
-    "two_factor_required",
-    "two_factor_invalid",
-    "bank_card_not_found",
-    "withdraw_not_supported",
-    "withdraw_below_minimum",
-    "withdraw_daily_limit",
-    "trade_password_not_set",
-    "trade_password_invalid",
-    "insufficient_balance",
-    "asset_not_found",
-    "amount_too_many_decimals",
-    "rate_limited",
-  ],
+  errors: withdrawalRequestErrors("bank_card_not_found"),
   description: "Idempotent by `requestId`. The fiat wallet holds amount + fee until it completes.",
 });
 
