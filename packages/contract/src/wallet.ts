@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { PostingReason } from "@candor/kernel";
 import { OperatorReason } from "./operator-reason.ts";
 import { TwoFactorCode } from "./auth.ts";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
@@ -55,36 +56,56 @@ export const spotBalances = defineEndpoint({
   response: z.object({ mode: AccountMode, items: z.array(SpotBalanceView) }),
 });
 
-/** Why money moved; the kernel's posting reasons. */
-export const StatementReason = z.enum([
-  "deposit",
-  "withdrawal",
-  "withdrawal_fee",
-  "transfer_wallet",
-  "transfer_user",
-  "demo_grant",
-  "demo_reset",
-  "trade",
-  "fee_maker",
-  "fee_taker",
-  "exchange",
-  "seconds_stake",
-  "seconds_stake_return",
-  "seconds_stake_lost",
-  "seconds_payout",
-  "savings_yield_funding",
-  "savings_principal",
-  "savings_interest_reserve",
-  "savings_interest",
-  "savings_principal_return",
-  "savings_interest_forfeit",
-  "savings_early_penalty",
-  "referral_rebate",
-  "activity_funding",
-  "activity_reserve",
-  "activity_release",
-  "activity_bonus",
-]);
+/**
+ * Why money moved: every one of the kernel's posting reasons, each as itself. The table must name
+ * each `PostingReason` and nothing else, so a reason the kernel adds and the statement lacks
+ * does not compile (a line with it would otherwise fail the response check: a 500).
+ * `tests/contract-statement-reasons.test.ts` checks it against the kernel's source as well.
+ */
+const statementReasons = {
+  deposit: "deposit",
+  withdrawal: "withdrawal",
+  withdrawal_fee: "withdrawal_fee",
+  transfer_wallet: "transfer_wallet",
+  transfer_user: "transfer_user",
+  demo_grant: "demo_grant",
+  demo_reset: "demo_reset",
+  trade: "trade",
+  fee_maker: "fee_maker",
+  fee_taker: "fee_taker",
+  exchange: "exchange",
+  perp_realised: "perp_realised",
+  perp_fee: "perp_fee",
+  perp_liquidation_fee: "perp_liquidation_fee",
+  perp_funding: "perp_funding",
+  perp_insurance_cover: "perp_insurance_cover",
+  seconds_stake: "seconds_stake",
+  seconds_stake_return: "seconds_stake_return",
+  seconds_stake_lost: "seconds_stake_lost",
+  seconds_payout: "seconds_payout",
+  savings_yield_funding: "savings_yield_funding",
+  savings_principal: "savings_principal",
+  savings_interest_reserve: "savings_interest_reserve",
+  savings_interest: "savings_interest",
+  savings_principal_return: "savings_principal_return",
+  savings_interest_forfeit: "savings_interest_forfeit",
+  savings_early_penalty: "savings_early_penalty",
+  stock_trade: "stock_trade",
+  stock_commission: "stock_commission",
+  stock_stamp_duty: "stock_stamp_duty",
+  loans_pool_funding: "loans_pool_funding",
+  loans_principal: "loans_principal",
+  loans_repayment: "loans_repayment",
+  loans_liquidation: "loans_liquidation",
+  referral_rebate: "referral_rebate",
+  activity_funding: "activity_funding",
+  activity_reserve: "activity_reserve",
+  activity_release: "activity_release",
+  activity_bonus: "activity_bonus",
+} as const satisfies { readonly [R in PostingReason]: R };
+
+export const StatementReason = z.enum(statementReasons);
+export type StatementReason = z.infer<typeof StatementReason>;
 
 /** One line of the fund wallet's statement: one side of a balanced posting. */
 export const StatementLineView = z.object({

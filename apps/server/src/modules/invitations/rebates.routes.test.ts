@@ -177,4 +177,22 @@ describeEachDatabase("referral rebates", (database) => {
     expect(demo.rebateTotals).toHaveLength(1);
     expect(query((s) => s.referral.rebateBps.has("demo|spot"))).toBe(false);
   });
+
+  it("applies two changes of one product made in the same millisecond, each once", async () => {
+    // The test clock stands still, so every change here has the same time: each must still be
+    // its own command (the id once was mode, product and time: client_order_id_reused).
+    const change = (rebateBps: number) =>
+      call("PUT", rebatesPath, {
+        headers: operator,
+        payload: { mode: "real", product: "stocks", rebateBps, reason: "stocks programme" },
+      });
+    const first = await change(1_000);
+    expect(first.statusCode, first.body).toBe(200);
+    const second = await change(1_500);
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().data.rebateShares).toEqual({ spot: 2_500, perp: 0, stocks: 1_500 });
+    const both = await Promise.all([change(1_200), change(1_200)]);
+    expect(both.map((response) => response.statusCode)).toEqual([200, 200]);
+    expect(query((s) => s.referral.rebateBps.get("real|stocks"))).toBe(1_200);
+  });
 });

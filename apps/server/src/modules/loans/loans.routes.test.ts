@@ -198,6 +198,15 @@ describeEachDatabase("loans API", (database) => {
       principalPaid: "10000",
     });
     expect(usdt("a").available).toBe(89_500_000n);
+    // The loan's postings are lines of the fund statement with the loan reasons (these once
+    // failed the response check: a 500).
+    await running.projector.flush();
+    const statement = await call("GET", "/api/v1/spot/statement?asset=USDT&limit=50", {
+      token: users.a!.token,
+    });
+    expect(statement.statusCode, statement.body).toBe(200);
+    const reasons = statement.json().data.items.map((line: { reason: string }) => line.reason);
+    expect(reasons).toEqual(expect.arrayContaining(["loans_principal", "loans_repayment"]));
   });
 
   it("sends reviewed applications to the operator, who approves through the journal", async () => {

@@ -127,6 +127,16 @@ describeEachDatabase("stocks API", (database) => {
       token: users.demo!.token,
     });
     expect(history.json().data.items).toHaveLength(2);
+    // The trades are lines of the fund statement with the stock reasons (these once failed the
+    // response check: a 500).
+    const statement = await call("GET", "/api/v1/spot/statement?limit=50", {
+      token: users.demo!.token,
+    });
+    expect(statement.statusCode, statement.body).toBe(200);
+    const reasons = statement.json().data.items.map((line: { reason: string }) => line.reason);
+    expect(reasons).toEqual(
+      expect.arrayContaining(["stock_trade", "stock_commission", "stock_stamp_duty"]),
+    );
   });
 
   it("real: the house sells only what the operator funded; limit order fills on a later tick", async () => {
