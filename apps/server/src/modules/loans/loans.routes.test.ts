@@ -200,7 +200,7 @@ describeEachDatabase("loans API", (database) => {
     expect(usdt("a").available).toBe(89_500_000n);
     // The loan's postings are lines of the fund statement with the loan reasons (these once
     // failed the response check: a 500).
-    await running.projector.flush();
+    await kit.running.projector.flush();
     const statement = await call("GET", "/api/v1/spot/statement?asset=USDT&limit=50", {
       token: users.a!.token,
     });
