@@ -16,8 +16,23 @@ import {
   type SuiteUser,
 } from "./security-app.ts";
 
-/** Field names that carry money or quantities. */
-const amountField = /amount|quantity|price|total|size|funds|stake|exposure|^collateral$/i;
+/** Field names that carry money or quantities: one of their camel-case words says so. */
+const amountWords = new Set([
+  "amount",
+  "quantity",
+  "price",
+  "total",
+  "size",
+  "funds",
+  "stake",
+  "exposure",
+]);
+const amountField = {
+  // Whole words only: `feeBpsTaker` holds "sTake" but is a fee rate in basis points.
+  test: (name: string) =>
+    name === "collateral" ||
+    name.split(/(?=[A-Z])/).some((word) => amountWords.has(word.toLowerCase())),
+};
 
 /** Values no amount field may accept: malformed, oversized, negative, over-precise, typed wrong. */
 const hostileAmounts: unknown[] = [
