@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { artifactsDir } from "../harness.ts";
 import {
   api,
+  credit,
   expectAccessible,
+  newUser,
+  operatorToken,
   open,
   page,
   poll,
@@ -21,8 +24,8 @@ interface Market {
 }
 
 /** The BTC perpetual's mark and book top (the labelled market maker quotes around the mark). */
-async function btcPerp(): Promise<Market | undefined> {
-  const answer = await api<{ items: Market[] }>("GET", "/api/v1/perp/markets?mode=demo");
+async function btcPerp(mode = "demo"): Promise<Market | undefined> {
+  const answer = await api<{ items: Market[] }>("GET", `/api/v1/perp/markets?mode=${mode}`);
   return answer.json.data.items.find((m) => m.marketId === "BTC-PERP");
 }
 
@@ -30,8 +33,10 @@ async function btcPerp(): Promise<Market | undefined> {
  * Perpetual contracts (issue 19) in German: a new demo user moves money to the contract wallet,
  * reads the risk disclosure, sees the book, opens a leveraged long at market and its
  * liquidation price, sets take-profit and stop-loss, reverses it and closes all — every step
- * confirmed in a sheet. Then a demo user's 50× isolated long is liquidated by a crash on the
- * simulated tape and the history shows the tick that did it.
+ * confirmed in a sheet. In Spanish, a new real-money user (the operator funded the market
+ * maker's real inventory and contract wallet, so it quotes the real book) opens and closes a
+ * 10× long, each step confirmed with the trade password. Then a demo user's 50× isolated long
+ * is liquidated by a crash on the simulated tape and the history shows the tick that did it.
  */
 // ETH's seeded simulated tape jumps up to 4 % either way every second on average (test-only
 // MARKET_TEST_JUMPS): the crash that liquidates comes from the recorded tape, never an endpoint.
@@ -129,6 +134,129 @@ describe("Trade tab (perpetuals)", () => {
       });
     },
   );
+
+  it("a new real-money user opens a 10× long and closes it with the trade password (es)", async () => {
+    const t = texts("es");
+    const ok = (answer: { status: number; json: unknown }) =>
+      expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+    // The operator funds the labelled market maker's real inventory, then its real contract
+    // wallet: only then does it quote the real books (money it was given, never minted).
+    const stamp = Date.now();
+    ok(
+      await api(
+        "POST",
+        "/api/v1/operator/market-maker/funding",
+        {
+          id: `real-perp-mm-${stamp}`,
+          assetId: "USDT",
+          amount: "1000000",
+          reference: "browser test bank transfer",
+          reason: "inventory for the real perpetual books",
+        },
+        operatorToken,
+      ),
+    );
+    ok(
+      await api(
+        "POST",
+        "/api/v1/operator/market-maker/perp-funding",
+        {
+          id: `real-perp-mm-contract-${stamp}`,
+          assetId: "USDT",
+          amount: "1000000",
+          reference: "browser test bank transfer",
+          reason: "margin for real perpetual quotes",
+        },
+        operatorToken,
+      ),
+    );
+    const user = await newUser();
+    expect(user.user.isVirtual).toBe(false);
+    await credit(user.user.id, "USDT", "1000");
+    // The trade password starts as the login password (spec §5); the user sets its own.
+    const tradePassword = "trade horse 7";
+    ok(
+      await api(
+        "PUT",
+        "/api/v1/me/trade-password",
+        {
+          tradePassword,
+          tradePasswordConfirm: tradePassword,
+          currentTradePassword: "correct horse 1",
+        },
+        user.token,
+      ),
+    );
+    ok(
+      await api(
+        "POST",
+        "/api/v1/wallet/transfers/internal",
+        {
+          requestId: `real-perp-transfer-${stamp}`,
+          asset: "USDT",
+          amount: "500",
+          sourceWallet: "fund",
+          targetWallet: "contract",
+        },
+        user.token,
+      ),
+    );
+    await poll(async () => (await btcPerp("real"))?.bestAsk ?? null, { timeout: 20_000 }).toMatch(
+      /\d/,
+    );
+
+    await open("/trade", "es");
+    await signIn(user);
+    await page.getByTestId("perp-page").waitFor();
+    await poll(() => page.getByTestId("perp-wallet").textContent()).toMatch(/500/);
+    await poll(() => page.getByTestId("perp-depth-ask").count()).toBeGreaterThan(0);
+    await page
+      .getByTestId("perp-margin-mode")
+      .getByText(t.perp.marginMode.isolated, { exact: true })
+      .click();
+    await page.getByTestId("perp-leverage").getByText("10×", { exact: true }).click();
+    await page.getByTestId("perp-contracts").locator("input").fill("2");
+    await poll(() => page.getByTestId("perp-estimate-liquidation").textContent()).toMatch(/\d/);
+    await page.getByTestId("perp-buy").click();
+    await page.getByTestId("perp-disclosure-sheet").waitFor();
+    await page.getByTestId("perp-disclosure-accept").click();
+    const confirm = page.getByTestId("perp-confirm");
+    await confirm.waitFor();
+    // Real money: the sheet asks for the trade password.
+    const secret = confirm.getByTestId("perp-trade-password");
+    expect(await secret.count()).toBe(1);
+    expect(await secret.locator("input").getAttribute("placeholder")).toBe(t.perp.passwordHint);
+    await secret.locator("input").fill(tradePassword);
+    await page.getByTestId("perp-confirm-submit").click();
+
+    const position = page.getByTestId("perp-position-BTC-PERP");
+    await position.waitFor({ timeout: 15_000 });
+    expect(await position.getByTestId("perp-position-contracts").textContent()).toBe("2");
+    expect(await position.textContent()).toContain(t.perp.side.long);
+    expect(await position.textContent()).toContain("10×");
+    await poll(() => position.getByTestId("perp-liquidation-price").textContent()).toMatch(/\d/);
+    // The user's real position, as the API reports it (not the demo book).
+    const held = await api<{ items: { marketId: string; contracts: string }[] }>(
+      "GET",
+      "/api/v1/perp/positions",
+      undefined,
+      user.token,
+    );
+    expect(held.json.data.items.find((p) => p.marketId === "BTC-PERP")?.contracts).toBe("2");
+
+    await page.locator(".adm-toast-wrap").waitFor({ state: "detached", timeout: 10_000 });
+    await position.getByTestId("perp-close").click();
+    const sheet = page.getByTestId("perp-close-sheet");
+    await sheet.waitFor();
+    await sheet.getByTestId("perp-trade-password").locator("input").fill(tradePassword);
+    await page.getByTestId("perp-close-sheet-submit").click();
+    await page.getByTestId("perp-no-positions").waitFor({ timeout: 15_000 });
+    await poll(() => page.getByTestId("perp-history-order").count()).toBeGreaterThanOrEqual(2);
+    await page.screenshot({
+      path: path.join(artifactsDir, "perp-real-closed-es.png"),
+      fullPage: true,
+    });
+  }, 90_000);
 
   it("places a stop-market on the perpetual form; the mark fires it and the history shows its tick (en)", async () => {
     const t = texts("en");
