@@ -410,7 +410,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ...deps.stocks,
     });
     await app.register(uploadsModule, { uploads });
-    await app.register(identityModule, { identity });
+    await app.register(identityModule, {
+      identity,
+      // A user's own action: no operator (the audit page shows the user), reason fixed.
+      auditUserAction: (userId, action, detail) =>
+        operatorAccounts.audit(null, action, "by the user", userId, detail),
+    });
     await app.register(bankDepositsModule, {
       database,
       engine: deps.engine,
