@@ -312,9 +312,9 @@ describeEachDatabase("identity verification", (database) => {
 
     const deleted = await call("DELETE", url, { headers: as("a") });
     expect(deleted.statusCode, deleted.body).toBe(200);
-    const entry = deleted.json().data.history.find(
-      (s: { submissionId: string }) => s.submissionId === id,
-    );
+    const entry = deleted
+      .json()
+      .data.history.find((s: { submissionId: string }) => s.submissionId === id);
     expect(entry).toMatchObject({
       tier: "advanced",
       state: "passed",
