@@ -725,6 +725,7 @@ export const requestWithdrawal = defineEndpoint({
   errors: [
     "demo_withdraw_not_allowed",
     "identity_verification_required",
+    "identity_advanced_required",
     "two_factor_required",
     "two_factor_invalid",
     "withdraw_address_not_found",
@@ -858,6 +859,7 @@ export const requestBankWithdrawal = defineEndpoint({
   errors: [
     "demo_withdraw_not_allowed",
     "identity_verification_required",
+    "identity_advanced_required",
     "two_factor_required",
     "two_factor_invalid",
     "bank_card_not_found",

@@ -76,14 +76,14 @@ describeEachDatabase("identity verification", (database) => {
     documentType: "id_card",
     documentNumber: "T22000129",
   };
-  const withdraw = (user: string, totpCode?: string) =>
+  const withdraw = (user: string, totpCode?: string, amount = "20", language = "en") =>
     call("POST", "/api/v1/wallet/withdrawals", {
-      headers: as(user),
+      headers: { ...as(user), "accept-language": language },
       payload: {
         requestId: crypto.randomUUID(),
         addressId: "1",
         asset: "USDT",
-        amount: "20",
+        amount,
         tradePassword: "trade1234",
         ...(totpCode === undefined ? {} : { totpCode }),
       },
@@ -110,6 +110,7 @@ describeEachDatabase("identity verification", (database) => {
       accounts: accountOpener(running.engine),
       uploads: { dir: uploadsDir },
       withdrawRequiresIdentity: "basic",
+      withdrawAdvancedAbove: { USDT: "50" },
     });
     for (const [name, phone] of [
       ["a", "+4915100000071"],
@@ -212,6 +213,22 @@ describeEachDatabase("identity verification", (database) => {
       payload: basic,
     });
     expect(already.json().error).toBe("identity_already_passed");
+
+    // Above WITHDRAW_ADVANCED_ABOVE (USDT:50) the advanced tier is needed; at it, basic is enough.
+    expect((await withdraw("a", undefined, "50")).json().error).toBe("withdraw_address_not_found");
+    const large = await withdraw("a", undefined, "50.000001", "de");
+    expect(large.statusCode).toBe(403);
+    expect(large.json()).toMatchObject({
+      error: "identity_advanced_required",
+      message: expect.stringContaining("erweiterte Identitätsprüfung"),
+    });
+    // b has passed nothing: the basic rule below the amount, the advanced one above it.
+    expect((await withdraw("b", undefined, "10")).json().error).toBe(
+      "identity_verification_required",
+    );
+    expect((await withdraw("b", undefined, "1000")).json().error).toBe(
+      "identity_advanced_required",
+    );
   });
 
   it("takes the advanced tier's photos only from the user's own identity uploads", async () => {
@@ -324,6 +341,10 @@ describeEachDatabase("identity verification", (database) => {
       decidedAtMs: nowMs,
     });
     expect(deleted.json().data.passedTier).toBe("advanced");
+    // Advanced passed: large withdrawals pass the gate (and fail later, for the made-up address).
+    expect((await withdraw("a", undefined, "1000")).json().error).toBe(
+      "withdraw_address_not_found",
+    );
     // The files are gone for everyone: the owner, the operator (any role), another user.
     for (const [path, headers] of [
       [`/api/v1/uploads/${front}`, as("a")],
