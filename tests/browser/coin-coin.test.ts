@@ -230,6 +230,110 @@ describe("orders on the Coin-Coin screen", () => {
     await poll(() => page.getByTestId("open-orders").count()).toBe(0);
   });
 
+  it("places stop-limit orders either side of the price and sees one fire on the recorded tape, with its tick", async () => {
+    await open("/coin-coin", "en");
+    if (!(await spotReady())) return;
+    const t = texts("en");
+    const user = await newUser();
+    await credit(user.user.id, "USDT", "10000");
+    await credit(user.user.id, "BTC", "1");
+    await signIn(user);
+    await poll(() => page.getByTestId("balance-BTC").textContent()).toContain("1");
+    await page.getByRole("tab", { name: t.coinCoin.order.conditional }).click();
+    const listed = async () =>
+      (
+        await api<{ items: { orderId: string }[] }>(
+          "GET",
+          "/api/v1/spot/conditional-orders?status=pending",
+          undefined,
+          user.token,
+        )
+      ).json.data.items.length +
+      (
+        await api<{ items: { orderId: string }[] }>(
+          "GET",
+          "/api/v1/spot/conditional-orders?status=finished",
+          undefined,
+          user.token,
+        )
+      ).json.data.items.length;
+    // A buy stop 0.03 % above the last tick and a sell stop 0.03 % below it (BTC's tape moves
+    // about 0.01 % a second, so one fires within seconds; which one is the tape's choice). The
+    // trigger is read from the tape just before each order; if the tape already passed it while
+    // the form was filled, the server refuses the order and it is placed again from the new price.
+    for (const side of ["buy", "sell"] as const) {
+      const before = await listed();
+      for (let attempt = 0; attempt < 4 && (await listed()) === before; attempt++) {
+        const ticker = await api<{ last: string }>(
+          "GET",
+          "/api/v1/market/instruments/BTCUSDT/ticker",
+        );
+        const last = toUnits(ticker.json.data.last, 2)!;
+        const away = (last * 3n) / 10_000n;
+        const trigger = side === "buy" ? last + away : last - away;
+        const limit = side === "buy" ? (trigger * 1_005n) / 1_000n : (trigger * 995n) / 1_000n;
+        const tab = (side === "buy" ? t.coinCoin.form.buy : t.coinCoin.form.sell).replace(
+          "{{asset}}",
+          "BTC",
+        );
+        await page.getByRole("tab", { name: tab }).click();
+        await page.getByTestId("order-type").getByText(t.coinCoin.form.types.stop_limit).click();
+        await page.getByTestId("order-trigger-price").locator("input").fill(fromUnits(trigger, 2));
+        await page.getByTestId("order-price").locator("input").fill(fromUnits(limit, 2));
+        await page.getByTestId("order-quantity").locator("input").fill("0.001");
+        await page.getByTestId("order-submit").click();
+        await page.getByTestId("confirm-sheet").waitFor();
+        if ((await page.getByTestId("trade-password").count()) > 0) {
+          await page.getByTestId("trade-password").locator("input").fill("correct horse 1");
+        }
+        await page.getByTestId("confirm-order").click();
+        await page.getByTestId("confirm-sheet").waitFor({ state: "hidden" });
+        await expect
+          .poll(listed, { timeout: 3_000 })
+          .toBeGreaterThan(before)
+          .catch(() => undefined);
+      }
+      expect(await listed()).toBe(before + 1);
+    }
+    // One of them fires on a tick of the recorded tape: the card says so and names the tick.
+    const fired = page
+      .getByTestId("conditional-orders")
+      .getByTestId("conditional-card")
+      .filter({ has: page.getByTestId("conditional-tick") })
+      .first();
+    await fired.waitFor({ timeout: 25_000 });
+    await poll(() => fired.getByTestId("conditional-status").textContent()).toBe(
+      t.coinCoin.order.conditionalStatus.triggered,
+    );
+    const orderId = await fired.getAttribute("data-order-id");
+    const finished = await api<{
+      items: {
+        orderId: string;
+        side: string;
+        triggerPrice: string;
+        tickId: string;
+        tickPrice: string;
+      }[];
+    }>("GET", "/api/v1/spot/conditional-orders?status=finished", undefined, user.token);
+    const order = finished.json.data.items.find((o) => o.orderId === orderId)!;
+    expect(order.tickId).toBeTruthy();
+    expect(await fired.getByTestId("conditional-tick").textContent()).toContain(order.tickId);
+    // The tick is on the public tape at the price the card shows, and it reached the trigger.
+    const tickUrl = `/api/v1/tape/tick?instrumentId=BTCUSDT&tickId=${encodeURIComponent(order.tickId)}&around=0`;
+    await poll(async () => (await api("GET", tickUrl)).status).toBe(200);
+    const tick = await api<{ tick: { tickId: string; price: string } }>("GET", tickUrl);
+    expect(toUnits(tick.json.data.tick.price, 8)).toBe(toUnits(order.tickPrice, 8));
+    const reached =
+      order.side === "buy"
+        ? toUnits(order.tickPrice, 8)! >= toUnits(order.triggerPrice, 8)!
+        : toUnits(order.tickPrice, 8)! <= toUnits(order.triggerPrice, 8)!;
+    expect(reached).toBe(true);
+    await page.screenshot({
+      path: path.join(artifactsDir, "coin-coin-stop-fired-en.png"),
+      fullPage: true,
+    });
+  });
+
   it("lets a demo user get demo funds and trade on the demo books", async () => {
     await open("/coin-coin", "en");
     if (!(await spotReady())) return;

@@ -130,6 +130,100 @@ describe("Trade tab (perpetuals)", () => {
     },
   );
 
+  it("places a stop-market on the perpetual form; the mark fires it and the history shows its tick (en)", async () => {
+    const t = texts("en");
+    const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
+    expect(demo.status).toBe(200);
+    const token = demo.json.data.token;
+    const moved = await api(
+      "POST",
+      "/api/v1/wallet/transfers/internal",
+      {
+        requestId: `stop-transfer-${Date.now()}`,
+        asset: "USDT",
+        amount: "100",
+        sourceWallet: "fund",
+        targetWallet: "contract",
+      },
+      token,
+    );
+    expect(moved.status).toBe(200);
+    await poll(async () => (await btcPerp())?.bestAsk ?? null, { timeout: 45_000 }).toMatch(/\d/);
+    // BTC-PERP prices have one decimal (step 0.1): work in tenths.
+    const tenths = (price: string) => {
+      const [whole, fraction = ""] = price.split(".");
+      return BigInt(whole!) * 10n + BigInt((fraction + "0")[0]!);
+    };
+    const text = (value: bigint) => `${value / 10n}.${value % 10n}`;
+
+    await open("/trade", "en");
+    await signIn(demo.json.data, true);
+    await page.getByTestId("perp-page").waitFor();
+    await poll(() => page.getByTestId("perp-mark-price").textContent()).toMatch(/\d/);
+    await page
+      .getByTestId("perp-order-type")
+      .getByText(t.perp.orderType.stop_market, { exact: true })
+      .click();
+    // A buy stop 0.05 % above the mark (BTC's tape moves about 0.01 % a second).
+    const mark = tenths((await btcPerp())!.markPrice!);
+    const trigger = text(mark + (mark * 5n) / 10_000n);
+    await page.getByTestId("perp-trigger-price").locator("input").fill(trigger);
+    await page.getByTestId("perp-contracts").locator("input").fill("1");
+    await page.getByTestId("perp-buy").click();
+    await page.getByTestId("perp-disclosure-sheet").waitFor();
+    await page.getByTestId("perp-disclosure-accept").click();
+    const confirm = page.getByTestId("perp-confirm");
+    await confirm.waitFor();
+    expect(await confirm.getByTestId("perp-confirm-trigger").textContent()).toBe(trigger);
+    await page.getByTestId("perp-confirm-submit").click();
+    const waiting = page.getByTestId("perp-conditional-order").first();
+    await waiting.waitFor({ timeout: 15_000 });
+    expect(await waiting.getByTestId("perp-conditional-trigger").textContent()).toBe(trigger);
+
+    // A sell stop 0.02 % below, through the API: the tape's next move either way fires one.
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const now = tenths((await btcPerp())!.markPrice!);
+      const placed = await api(
+        "POST",
+        "/api/v1/perp/conditional-orders",
+        {
+          clientOrderId: `stop-below-${Date.now()}`,
+          marketId: "BTC-PERP",
+          side: "sell",
+          kind: "stop",
+          orderType: "market",
+          triggerPrice: text(now - (now * 2n) / 10_000n),
+          contracts: 1,
+        },
+        token,
+      );
+      if (placed.status === 200) break;
+    }
+    type Forced = { kind: string; tickIds: string[] };
+    const fired = async () => {
+      const answer = await api<{ items: Forced[] }>(
+        "GET",
+        "/api/v1/perp/liquidations",
+        undefined,
+        token,
+      );
+      return answer.json.data.items.find((e) => e.kind === "stop_order") ?? null;
+    };
+    await poll(async () => (await fired()) !== null, { timeout: 60_000 }).toBe(true);
+    const event = (await fired())!;
+    expect(event.tickIds.length).toBeGreaterThan(0);
+    await page.getByTestId("perp-history-tabs").getByText(t.perp.history.forced).click();
+    const row = page.getByTestId("perp-forced-stop_order").first();
+    await row.waitFor({ timeout: 15_000 });
+    expect(await row.textContent()).toContain(t.perp.forced.stop_order);
+    const links = await row.getByTestId("perp-tick-link").allTextContents();
+    expect(links).toEqual(expect.arrayContaining([event.tickIds[0]!]));
+    await page.screenshot({
+      path: path.join(artifactsDir, "perp-stop-fired-en.png"),
+      fullPage: true,
+    });
+  }, 150_000);
+
   it("liquidates a demo user's 50× long on a simulated crash and shows the tick (en)", async () => {
     const t = texts("en");
     const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});

@@ -79,6 +79,10 @@ const ownedResources: Record<
     answer: [404, "identity_submission_not_found"],
   },
   "DELETE /api/v1/perp/orders/:orderId": { make: perpOrderOf, answer: [404, "order_not_found"] },
+  "DELETE /api/v1/perp/conditional-orders/:orderId": {
+    make: perpConditionalOrderOf,
+    answer: [404, "order_not_found"],
+  },
   "POST /api/v1/perp/orders/:orderId/amend": {
     make: perpOrderOf,
     answer: [404, "order_not_found"],
@@ -465,6 +469,28 @@ async function perpOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string
       side: "buy",
       orderType: "limit",
       price: "29000",
+      contracts: 1,
+      tradePassword: "trade1234",
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.orderId;
+}
+
+/** A waiting perpetual stop order of `owner` (holds nothing; needs only a mark). */
+async function perpConditionalOrderOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  await perpOrderOf(suite, owner);
+  const response = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/perp/conditional-orders",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: {
+      clientOrderId: `matrix-perp-stop-${++perpOrders}`,
+      marketId: "BTC-PERP",
+      side: "buy",
+      kind: "stop",
+      orderType: "market",
+      triggerPrice: "40000",
       contracts: 1,
       tradePassword: "trade1234",
     },

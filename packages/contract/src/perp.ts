@@ -181,6 +181,11 @@ export const PerpForcedEventView = z.object({
     "negative_balance_cover",
     "take_profit",
     "stop_loss",
+    /** A stop or take-profit order fired and placed its order. */
+    "stop_order",
+    "take_profit_order",
+    /** A stop or take-profit order fired but its order was refused (`rejectCode`). */
+    "conditional_rejected",
   ]),
   marketId: z.string(),
   /** The tape instrument of the tick ids (for the tape link). */
@@ -193,6 +198,8 @@ export const PerpForcedEventView = z.object({
   amount: DecimalString.nullable(),
   /** Auto-deleveraging: the counterparty's rank. */
   rank: z.number().int().nullable(),
+  /** `conditional_rejected`: why the fired order was refused (an error code). */
+  rejectCode: z.string().nullable().optional(),
   tickIds: z.array(z.string()),
 });
 export type PerpForcedEventView = z.infer<typeof PerpForcedEventView>;
@@ -393,6 +400,94 @@ export const amendPerpOrder = defineEndpoint({
     "quantity_must_be_positive",
     "rate_limited",
   ],
+});
+
+/** A waiting stop or take-profit order on a perpetual (fired by the mark; holds no margin). */
+export const PerpConditionalOrderView = z.object({
+  orderId: z.string(),
+  clientOrderId: z.string(),
+  marketId: z.string(),
+  side: z.enum(["buy", "sell"]),
+  kind: z.enum(["stop", "take_profit"]),
+  /** The order it places when the mark reaches the trigger. */
+  orderType: z.enum(["limit", "market"]),
+  timeInForce: z.enum(["gtc", "ioc", "fok", "post_only"]),
+  /** Fires when the mark reaches it: a buy stop and a sell take-profit at or above, a sell stop and a buy take-profit at or below. */
+  triggerPrice: DecimalString,
+  price: DecimalString.nullable(),
+  contracts: z.number().int(),
+  reduceOnly: z.boolean(),
+  selfTradeMode: SelfTradeMode,
+});
+export type PerpConditionalOrderView = z.infer<typeof PerpConditionalOrderView>;
+
+export const PlacePerpConditionalOrderBody = z.strictObject({
+  /** Idempotency key minted on the device: a retry returns the first result. */
+  clientOrderId: ClientOrderId,
+  marketId: PerpMarketId,
+  side: z.enum(["buy", "sell"]),
+  kind: z.enum(["stop", "take_profit"]),
+  orderType: z.enum(["limit", "market"]),
+  /** Limit only (default `gtc`); market orders are `ioc`. */
+  timeInForce: z.enum(["gtc", "ioc", "fok", "post_only"]).optional(),
+  triggerPrice: decimalString(18, { positive: true }),
+  /** Limit price (required for limit, absent for market). */
+  price: decimalString(18, { positive: true }).optional(),
+  contracts: z.number().int().min(1).max(1_000_000_000_000),
+  reduceOnly: z.boolean().default(false),
+  selfTradeMode: SelfTradeMode.optional(),
+  tradePassword: TradePassword,
+});
+export type PlacePerpConditionalOrderBody = z.input<typeof PlacePerpConditionalOrderBody>;
+
+export const placePerpConditionalOrder = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/perp/conditional-orders",
+  summary:
+    "Place a stop-market, stop-limit or take-profit order on a perpetual (fired by the mark price; the placed order is checked like a new one when it fires)",
+  tag: "perp",
+  auth: "user",
+  body: PlacePerpConditionalOrderBody,
+  response: z.object({ orderId: z.string(), duplicate: z.boolean() }),
+  errors: [
+    "product_unavailable_in_country",
+    "country_required",
+    ...tradeErrors,
+    "validation_failed",
+    "price_not_on_tick",
+    "price_must_be_positive",
+    "price_too_high",
+    "quantity_below_minimum",
+    "quantity_too_high",
+    "trigger_would_fire_now",
+    "order_type_invalid",
+    "time_in_force_invalid",
+    "too_many_open_orders",
+    "client_order_id_reused",
+  ],
+});
+
+export const cancelPerpConditionalOrder = defineEndpoint({
+  method: "DELETE",
+  path: "/api/v1/perp/conditional-orders/:orderId",
+  summary: "Cancel a waiting perpetual stop or take-profit order",
+  tag: "perp",
+  auth: "user",
+  params: OrderIdParam,
+  response: z.object({ orderId: z.string(), cancelled: z.boolean() }),
+  errors: ["perp_disabled", "order_not_found", "rate_limited"],
+});
+
+export const perpConditionalOrders = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/perp/conditional-orders",
+  summary:
+    "The session's waiting perpetual stop and take-profit orders, oldest first (fired ones are in the forced-events history with their tick ids)",
+  tag: "perp",
+  auth: "user",
+  query: z.strictObject({ marketId: PerpMarketId.optional() }),
+  response: z.object({ items: z.array(PerpConditionalOrderView) }),
+  errors: ["perp_disabled"],
 });
 
 export const perpOpenOrders = defineEndpoint({

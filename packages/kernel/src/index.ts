@@ -18,6 +18,13 @@ export {
   getPerpPositionFigures,
   getPerpPositions,
 } from "./perp/queries.ts";
+export type {
+  PerpConditionalDoneEvent,
+  PerpConditionalPlacedEvent,
+  PlacePerpConditionalCommand,
+  CancelPerpConditionalCommand,
+} from "./perp/conditional.ts";
+export { getPerpConditionalOrders } from "./perp/conditional.ts";
 export type * from "./seconds/types.ts";
 export type * from "./savings/types.ts";
 export type * from "./stocks/types.ts";

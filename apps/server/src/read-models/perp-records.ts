@@ -233,6 +233,24 @@ export class PerpRecords {
             rank: null,
           });
           break;
+        case "perp_conditional_done":
+          // A stop or take-profit order that fired: what it placed, or why that was refused.
+          if (e.status === "cancelled") break;
+          record(e.ownerId as string, "forced", String(index), {
+            kind:
+              e.status === "rejected"
+                ? "conditional_rejected"
+                : e.kind === "stop"
+                  ? "stop_order"
+                  : "take_profit_order",
+            markTicks: e.markTicks,
+            priceTicks: BigInt(e.triggerTicks as number),
+            lots: e.quantityLots,
+            amount: null,
+            rank: null,
+            rejectCode: e.rejectCode,
+          });
+          break;
         case "perp_funding_settled": {
           const payments = e.payments as { ownerId: string; sizeLots: bigint; amount: bigint }[];
           for (const p of payments) {

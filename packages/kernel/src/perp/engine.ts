@@ -69,6 +69,7 @@ export function perpAccountOf(state: KernelState, side: PerpSide, owner: OwnerSt
       takeProfitTicks: null,
       stopLossTicks: null,
       orders: new Set(),
+      conditionals: new Set(),
     };
     side.accounts.set(key, account);
     const list = state.perp.byOwner.get(owner.key) ?? [];

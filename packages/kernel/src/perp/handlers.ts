@@ -30,7 +30,7 @@ function trader(state: KernelState, ownerId: string, mode: Mode): OwnerState | R
   return owner;
 }
 
-function commandedAccount(
+export function commandedAccount(
   state: KernelState,
   command: { ownerId: string; mode: Mode; marketId: string },
 ): PerpAccount | RejectCode {
@@ -103,7 +103,7 @@ function positionOrder(
   });
 }
 
-function placePerpOrder(
+export function placePerpOrder(
   state: KernelState,
   command: PlacePerpOrderCommand,
   selfTradeMode: SelfTradeMode,

@@ -12,6 +12,7 @@ import type { MarkPrice } from "./mark-price.ts";
 import type { PerpMarket } from "./params.ts";
 import type { Position } from "./position.ts";
 import type { TriggerIndex } from "./trigger-index.ts";
+import type { PerpConditional } from "./conditional.ts";
 
 /** One owner's record in one perpetual market and mode. */
 export interface PerpAccount {
@@ -35,6 +36,8 @@ export interface PerpAccount {
   stopLossTicks: bigint | null;
   /** Open order ids. */
   orders: Set<number>;
+  /** Waiting conditional order ids (conditional.ts). */
+  conditionals: Set<number>;
 }
 
 export interface PerpOrder {
@@ -91,6 +94,9 @@ export interface PerpState {
   markets: Map<string, PerpMarketState>;
   orders: Map<number, PerpOrder>;
   orderIdNext: number;
+  /** Waiting stop and take-profit orders (conditional.ts), by id. */
+  conditionals: Map<number, PerpConditional>;
+  conditionalIdNext: number;
   fillIdNext: number;
   /** The order being matched, for the book listener. */
   taker: PerpOrder | null;
@@ -106,6 +112,8 @@ export function createPerpState(): PerpState {
     markets: new Map(),
     orders: new Map(),
     orderIdNext: 1,
+    conditionals: new Map(),
+    conditionalIdNext: 1,
     fillIdNext: 1,
     taker: null,
     liquidating: false,

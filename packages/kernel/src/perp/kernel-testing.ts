@@ -136,10 +136,13 @@ export class PerpHarness {
       reduceOnly?: boolean;
       mode?: Mode;
       marketId?: string;
+      /** Sends `place_perp_order_stp` with this self-trade prevention mode. */
+      selfTradeMode?: "cancel_resting" | "cancel_incoming" | "cancel_both";
     } = {},
   ) {
     return this.tryRun({
-      type: "place_perp_order",
+      type: opts.selfTradeMode === undefined ? "place_perp_order" : "place_perp_order_stp",
+      ...(opts.selfTradeMode === undefined ? {} : { selfTradeMode: opts.selfTradeMode }),
       ownerId,
       mode: opts.mode ?? "real",
       marketId: opts.marketId ?? PERP,

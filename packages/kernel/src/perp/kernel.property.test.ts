@@ -63,6 +63,9 @@ function compare(h: PerpHarness, ref: RefState, where: string): void {
 let fundingsSeen = 0;
 let fillsSeen = 0;
 let liquidationsSeen = 0;
+let amendsSeen = 0;
+let selfCrossSeen = 0;
+const STP_MODES = ["cancel_resting", "cancel_incoming", "cancel_both"] as const;
 
 function runOne(seed: number, steps: number, violent = false): number {
   const random = new Random(seed);
@@ -111,19 +114,37 @@ function runOne(seed: number, steps: number, violent = false): number {
       const makerSide = takerBuys ? "sell" : "buy";
       const rested = h.order(maker, makerSide, lots, priceTicks, { tif: "post_only" });
       if (!rested.result.ok) continue;
-      const taken = h.order(taker, takerBuys ? "buy" : "sell", lots, priceTicks, { tif: "ioc" });
       const orderId = (rested.result.value as { orderId: number }).orderId;
+      // Sometimes the maker lowers its size in place first: the taker then gets only that.
+      let restingLots = lots;
+      if (lots > 1 && random.chance(0.3)) {
+        restingLots = random.int(1, lots - 1);
+        h.run({
+          type: "amend_perp_order_size",
+          ownerId: maker,
+          mode: "real",
+          orderId,
+          quantityLots: restingLots,
+        } as never);
+        amendsSeen++;
+      }
+      // The taker names a self-trade prevention mode; it trades someone else, so none applies.
+      const taken = h.order(taker, takerBuys ? "buy" : "sell", lots, priceTicks, {
+        tif: "ioc",
+        selfTradeMode: random.pick(STP_MODES),
+      });
       if (h.state.perp.orders.has(orderId)) {
         h.run({ type: "cancel_perp_order", ownerId: maker, mode: "real", orderId } as never);
       }
       if (!taken.result.ok || (taken.result.value as { filledLots: number }).filledLots === 0) {
         continue;
       }
+      expect((taken.result.value as { filledLots: number }).filledLots).toBe(restingLots);
       const filled = applyReference(ref, {
         type: "fill",
         buyerId: buyer,
         sellerId: seller,
-        lots: BigInt(lots),
+        lots: BigInt(restingLots),
         priceTicks: BigInt(priceTicks),
         taker: takerBuys ? "buy" : "sell",
       });
@@ -132,6 +153,33 @@ function runOne(seed: number, steps: number, violent = false): number {
       if (!filled.ok && violent) break;
       if (!filled.ok) throw new Error(`reference refused fill: ${filled.code}`);
       ref = filled.state;
+    } else if (roll < 0.7) {
+      // A user crosses its own resting order: every self-trade prevention mode trades nothing,
+      // so the reference model does not change (its comparison below checks the kernel agrees).
+      const makerSide = random.chance(0.5) ? "buy" : "sell";
+      const rested = h.order(user, makerSide, random.int(1, 5), priceTicks, { tif: "post_only" });
+      if (!rested.result.ok) continue;
+      const mode = random.pick(STP_MODES);
+      const taken = h.order(
+        user,
+        makerSide === "buy" ? "sell" : "buy",
+        random.int(1, 5),
+        priceTicks,
+        {
+          tif: "ioc",
+          selfTradeMode: mode,
+        },
+      );
+      if (taken.result.ok) {
+        expect((taken.result.value as { filledLots: number }).filledLots).toBe(0);
+        selfCrossSeen++;
+      }
+      const orderId = (rested.result.value as { orderId: number }).orderId;
+      const kept = h.state.perp.orders.has(orderId);
+      if (taken.result.ok) {
+        expect(kept, `resting order after ${mode}`).toBe(mode === "cancel_incoming");
+      }
+      if (kept) h.run({ type: "cancel_perp_order", ownerId: user, mode: "real", orderId } as never);
     } else if (roll < 0.75) {
       const leverage = random.int(1, 10);
       const out = h.tryRun({
@@ -194,6 +242,8 @@ describe("the wired kernel against the reference model", () => {
     expect(compared).toBeGreaterThan(4_000);
     expect(fundingsSeen).toBeGreaterThan(50);
     expect(fillsSeen).toBeGreaterThan(1_000);
+    expect(amendsSeen).toBeGreaterThan(100);
+    expect(selfCrossSeen).toBeGreaterThan(50);
   });
 
   it("agrees through liquidations, takeovers and ADL on violent paths (empty book, 200 seeds)", () => {

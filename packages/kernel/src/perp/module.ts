@@ -31,6 +31,15 @@ import { checkPerpInvariants } from "./invariants.ts";
 import { splitKey, writeSide } from "./snapshot-section.ts";
 import { onSideTick, settleFunding } from "./ticks.ts";
 import { handlers } from "./handlers.ts";
+import {
+  cancelConditionalsOf,
+  cancelPerpConditional,
+  checkConditionalInvariants,
+  perpConditionalCodecs,
+  placePerpConditional,
+  readConditionals,
+  writeConditionals,
+} from "./conditional.ts";
 import { fundPerpMarketMaker, fundPerpMarketMakerCodec } from "./market-maker-funding.ts";
 import {
   checkTerms,
@@ -126,11 +135,14 @@ export const perpModule = {
       result: ["orderId", "orderStatus", "filledLots", "restingLots"],
     },
     fund_perp_market_maker: fundPerpMarketMakerCodec,
+    ...perpConditionalCodecs,
     set_perp_market_terms: setPerpMarketTermsCodec,
   },
   handlers: {
     ...handlers,
     fund_perp_market_maker: fundPerpMarketMaker,
+    place_perp_conditional_order: placePerpConditional,
+    cancel_perp_conditional_order: cancelPerpConditional,
     set_perp_market_terms: setPerpMarketTerms,
   },
   onTick(state, tick) {
@@ -168,6 +180,7 @@ export const perpModule = {
       a.key < b.key ? -1 : 1,
     );
     for (const account of accounts) {
+      count += cancelConditionalsOf(state, account);
       for (const id of [...account.orders].sort((a, b) => a - b)) {
         cancelPerpOrder(state, state.perp.orders.get(id)!);
         count++;
@@ -210,13 +223,27 @@ export const perpModule = {
           o.createdAtMs,
           ...(o.selfTradeMode !== undefined ? [o.selfTradeMode] : []),
         ]);
+      const conditionals = writeConditionals(state);
       return {
-        perp: { orderIdNext: perp.orderIdNext, fillIdNext: perp.fillIdNext, markets, orders },
+        perp: {
+          orderIdNext: perp.orderIdNext,
+          fillIdNext: perp.fillIdNext,
+          markets,
+          orders,
+          ...(conditionals === undefined ? {} : { conditionals }),
+        },
       };
     },
     read(state, json) {
       const data = json.perp as
-        { orderIdNext: number; fillIdNext: number; markets: Json[]; orders: Json[][] } | undefined;
+        | {
+            orderIdNext: number;
+            fillIdNext: number;
+            markets: Json[];
+            orders: Json[][];
+            conditionals?: Json;
+          }
+        | undefined;
       if (data === undefined) return;
       const perp = state.perp;
       perp.orderIdNext = data.orderIdNext;
@@ -326,10 +353,12 @@ export const perpModule = {
         }
         for (const account of side.accounts.values()) reindex(state, account);
       }
+      readConditionals(state, data.conditionals);
     },
   },
   checkInvariants(state) {
     checkPerpInvariants(state);
+    checkConditionalInvariants(state, assert);
     checkTerms(state);
   },
 } satisfies KernelModule;

@@ -16,6 +16,9 @@ describe("perpetuals simulation, violent price paths", () => {
       resets: 0,
       covers: 0,
       forced: 0,
+      amends: 0,
+      selfTradeStops: 0,
+      conditionalsFired: 0,
     };
     for (let seed = 1; seed <= 200; seed++) {
       const report = simulatePerp(seed, 80);
@@ -28,6 +31,9 @@ describe("perpetuals simulation, violent price paths", () => {
       totals.resets += report.resets;
       totals.covers += report.covers;
       totals.forced += report.forced;
+      totals.amends += report.amends;
+      totals.selfTradeStops += report.selfTradeStops;
+      totals.conditionalsFired += report.conditionalsFired;
     }
     console.log(JSON.stringify(totals));
     // The paths must actually reach the interesting code.
@@ -38,5 +44,8 @@ describe("perpetuals simulation, violent price paths", () => {
     expect(totals.spreadSteps).toBeGreaterThan(0);
     expect(totals.resets).toBeGreaterThan(0);
     expect(totals.fundings).toBeGreaterThan(20);
+    expect(totals.amends).toBeGreaterThan(20);
+    expect(totals.selfTradeStops).toBeGreaterThan(5);
+    expect(totals.conditionalsFired).toBeGreaterThan(50);
   });
 });

@@ -10,12 +10,15 @@ import { restore, snapshot, stateHash } from "../snapshot.ts";
 import { createKernelState } from "../state.ts";
 import { Random } from "../testing/simulate.ts";
 import type { Mode } from "../types.ts";
+import { perpDirectionOf } from "./conditional.ts";
+import { sideOf } from "./kernel-state.ts";
 import { perpDefinition, PerpHarness, PERP } from "./kernel-testing.ts";
 
 const USERS = ["u1", "u2", "u3", "u4", "u5", "u6"];
 const MAKER = "system:market_maker";
 const OWNERS = [...USERS, MAKER];
 const ETH = "ETH-PERP";
+const STP_MODES = ["cancel_resting", "cancel_incoming", "cancel_both"] as const;
 
 export interface PerpSimulationReport {
   seed: number;
@@ -32,6 +35,12 @@ export interface PerpSimulationReport {
   /** Negative-balance covers by the insurance fund, and forced takeovers. */
   covers: number;
   forced: number;
+  /** Accepted size amends. */
+  amends: number;
+  /** Conditional orders that fired (placed their order or were refused at the trigger). */
+  conditionalsFired: number;
+  /** Own crossed orders cancelled, or incoming orders stopped, by self-trade prevention. */
+  selfTradeStops: number;
   hash: string;
 }
 
@@ -61,6 +70,8 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
   h.user(MAKER, BigInt(random.int(500, 5_000)) * 1_000_000n);
   h.user(MAKER, BigInt(random.int(500, 5_000)) * 1_000_000n, "demo");
   const prices: Record<string, number> = { [PERP]: 500_000, [ETH]: 300_000 };
+  let amends = 0;
+  let selfTradeStops = 0;
   const tick = (marketId: string): void => {
     const violent = random.chance(0.25);
     const moveBps = violent ? random.int(-3_000, 3_000) : random.int(-150, 150);
@@ -81,6 +92,7 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
     const priceTicks = prices[marketId]!;
     const base = { ownerId: owner, mode, marketId };
     let ok: boolean;
+    const doneBefore = h.eventsOf("perp_order_done").length;
     if (roll < 0.15) {
       tick(marketId);
       ok = true;
@@ -89,12 +101,38 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
       const offset = random.int(-200, 200) / 10_000;
       const price = Math.max(1, Math.round(priceTicks * (1 + offset)));
       const tif = random.pick(["gtc", "gtc", "ioc", "post_only", "fok"] as const);
-      ok = h.order(owner, side, random.int(1, 30), price, {
+      // Half the orders name a self-trade prevention mode (place_perp_order_stp).
+      const stp = random.chance(0.5) ? random.pick(STP_MODES) : undefined;
+      // The owner's own opposite orders this one crosses: what self-trade prevention guards.
+      const crossed = new Set(
+        [...h.state.perp.orders.values()]
+          .filter(
+            (o) =>
+              o.account.owner.ownerId === owner &&
+              o.account.side.mode === mode &&
+              o.account.side.market.params.marketId === marketId &&
+              o.side !== side &&
+              !o.reduceOnly &&
+              (side === "buy" ? o.priceTicks <= price : o.priceTicks >= price),
+          )
+          .map((o) => o.orderId),
+      );
+      const out = h.order(owner, side, random.int(1, 30), price, {
         tif,
         reduceOnly: random.chance(0.15),
         mode,
         marketId,
-      }).result.ok;
+        ...(stp === undefined ? {} : { selfTradeMode: stp }),
+      });
+      ok = out.result.ok;
+      if (out.result.ok && crossed.size > 0) {
+        selfTradeStops += h
+          .eventsOf("perp_order_done")
+          .slice(doneBefore)
+          .filter((e) => e.status === "cancelled" && crossed.has(e.orderId)).length;
+        selfTradeStops +=
+          (out.result.value as { orderStatus: string }).orderStatus === "cancelled" ? 1 : 0;
+      }
     } else if (roll < 0.56) {
       // Position actions: close, reverse, close all.
       const type = random.pick([
@@ -104,6 +142,30 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
       ] as const);
       const fields = type === "close_all_perp" ? { ownerId: owner, mode } : base;
       ok = h.tryRun({ type, ...fields } as never).result.ok;
+    } else if (roll < 0.62 && random.chance(0.5)) {
+      // A stop or take-profit (market or limit, sometimes reduce-only) a little away from the
+      // mark, fired later by the violent path (conditional.ts).
+      const side = random.chance(0.5) ? "buy" : "sell";
+      const kind = random.chance(0.5) ? "stop" : "take_profit";
+      const mark = Number(
+        sideOf(h.state.perp.markets.get(marketId)!, mode).mark?.priceTicks ?? priceTicks,
+      );
+      const away = Math.max(1, Math.round((mark * random.int(5, 400)) / 10_000));
+      const trigger = perpDirectionOf(kind, side) === "at_or_above" ? mark + away : mark - away;
+      const limit = random.chance(0.5);
+      ok = h.tryRun({
+        type: "place_perp_conditional_order",
+        ...base,
+        side,
+        kind,
+        orderType: limit ? "limit" : "market",
+        timeInForce: limit ? random.pick(["gtc", "ioc"]) : "ioc",
+        triggerTicks: Math.max(1, trigger),
+        priceTicks: limit ? Math.max(1, trigger + random.int(-200, 200)) : null,
+        quantityLots: random.int(1, 20),
+        reduceOnly: random.chance(0.3),
+        selfTradeMode: random.pick(STP_MODES),
+      } as never).result.ok;
     } else if (roll < 0.62) {
       ok = h.order(owner, random.chance(0.5) ? "buy" : "sell", random.int(1, 20), null, {
         reduceOnly: random.chance(0.3),
@@ -111,16 +173,43 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
         marketId,
       }).result.ok;
     } else if (roll < 0.7) {
+      const waiting = [...h.state.perp.conditionals.values()].filter(
+        (c) => c.account.owner.ownerId === owner && c.account.side.mode === mode,
+      );
       const open = [...h.state.perp.orders.values()].filter(
         (o) => o.account.owner.ownerId === owner && o.account.side.mode === mode,
       );
+      if (waiting.length > 0 && (open.length === 0 || random.chance(0.3))) {
+        ok = h.tryRun({
+          type: "cancel_perp_conditional_order",
+          ownerId: owner,
+          mode,
+          conditionalId: random.pick(waiting).conditionalId,
+        } as never).result.ok;
+        if (ok) accepted++;
+        continue;
+      }
       if (open.length === 0) continue;
-      ok = h.tryRun({
-        type: "cancel_perp_order",
-        ownerId: owner,
-        mode,
-        orderId: random.pick(open).orderId,
-      } as never).result.ok;
+      const order = random.pick(open);
+      if (random.chance(0.5)) {
+        ok = h.tryRun({
+          type: "cancel_perp_order",
+          ownerId: owner,
+          mode,
+          orderId: order.orderId,
+        } as never).result.ok;
+      } else {
+        // Size-only amend: down keeps the queue place, up (or to zero) is refused.
+        const remaining = order.quantityLots - order.filledLots;
+        ok = h.tryRun({
+          type: "amend_perp_order_size",
+          ownerId: owner,
+          mode,
+          orderId: order.orderId,
+          quantityLots: random.chance(0.85) ? random.int(1, remaining) : remaining + 1,
+        } as never).result.ok;
+        if (ok) amends++;
+      }
     } else if (roll < 0.76) {
       ok = h.tryRun({
         type: "set_perp_leverage",
@@ -211,6 +300,10 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
     resets: h.eventsOf("demo_reset").length,
     covers: h.eventsOf("perp_negative_balance_cover").length,
     forced: h.eventsOf("perp_insurance_takeover").filter((e) => e.forced).length,
+    amends,
+    conditionalsFired: h.eventsOf("perp_conditional_done").filter((e) => e.status !== "cancelled")
+      .length,
+    selfTradeStops,
     hash,
   };
 }

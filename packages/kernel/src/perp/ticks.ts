@@ -6,6 +6,7 @@ import type { KernelState } from "../state.ts";
 import { crossSiblings, isLiquidatableNow, payClearing, receive, settleTouched } from "./engine.ts";
 import { cancelPerpOrder, finishOrder, submitOrder } from "./fills.ts";
 import { liquidate } from "./liquidation-engine.ts";
+import { fireConditional } from "./conditional.ts";
 import { averagePremiumE8, fundingRateE8, fundingSettlement, premiumE8FromMid } from "./funding.ts";
 import { type PerpAccount, type PerpOrder, type PerpSide } from "./kernel-state.ts";
 import { markPrice } from "./mark-price.ts";
@@ -88,8 +89,12 @@ export function onSideTick(state: KernelState, side: PerpSide, tickId: string, i
   }
   // The sorted index hands back only the triggers this mark reaches: O(log n + fired).
   for (const trigger of side.triggers.fire(side.mark.priceTicks)) {
-    const account = side.accounts.get(trigger.id.slice(2))!;
     const kind = trigger.id[0];
+    if (kind === "C") {
+      fireConditional(state, side, Number(trigger.id.slice(2)));
+      continue;
+    }
+    const account = side.accounts.get(trigger.id.slice(2))!;
     if (kind === "L") {
       if (isLiquidatableNow(state, account)) liquidate(state, account);
       else state.perp.touched.add(account); // an estimate that moved: re-index

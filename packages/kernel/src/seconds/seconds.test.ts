@@ -404,6 +404,33 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
       quantityLots: 1,
     },
   ],
+  place_perp_conditional_order: (c) => [
+    {
+      type: "place_perp_conditional_order",
+      ...stamp(c),
+      ownerId: "1",
+      mode: "real",
+      marketId: PERP,
+      side: "sell",
+      kind: "stop",
+      orderType: "market",
+      timeInForce: "ioc",
+      triggerTicks: 1,
+      priceTicks: null,
+      quantityLots: 1,
+      reduceOnly: false,
+      selfTradeMode: "cancel_resting",
+    },
+  ],
+  cancel_perp_conditional_order: (c) => [
+    {
+      type: "cancel_perp_conditional_order",
+      ...stamp(c),
+      ownerId: "1",
+      mode: "real",
+      conditionalId: 1,
+    },
+  ],
   referral_link: (c) => [c.referralLink("2", "1")],
   referral_configure: (c) => [c.referralConfigure("spot", 5_000)],
   vip_configure: (c) => [

@@ -422,6 +422,124 @@ describeEachDatabase("perpetuals API", (database) => {
     await call("DELETE", `/api/v1/perp/orders/${orderId}`, { user: "demo" });
   });
 
+  it("stop and take-profit orders: placed, listed, fired by the mark with its tick, cancelled; bad input refused", async () => {
+    const demo = await call("POST", "/api/v1/auth/demo", { payload: {} });
+    users.stopper = { token: demo.json().data.token, id: demo.json().data.user.id };
+    expect((await transfer("stopper", "1000")).statusCode).toBe(200);
+    expect((await transfer("maker", "500")).statusCode).toBe(200);
+    await recordTick("30000");
+    const markets = await call("GET", "/api/v1/perp/markets?mode=demo");
+    const m = Math.round(Number(markets.json().data.items[0].markPrice));
+    const ask = await order("maker", {
+      side: "sell",
+      orderType: "limit",
+      price: String(m + 50),
+      timeInForce: "post_only",
+      contracts: 2,
+    });
+    expect(ask.statusCode, ask.body).toBe(200);
+    const place = (fields: Record<string, unknown>, user = "stopper") =>
+      call("POST", "/api/v1/perp/conditional-orders", {
+        user,
+        payload: {
+          clientOrderId: nextId(),
+          marketId: "BTC-PERP",
+          side: "buy",
+          kind: "stop",
+          orderType: "market",
+          triggerPrice: String(m + 20),
+          contracts: 2,
+          ...fields,
+        },
+      });
+    const before = query((s) => getBalance(s, users.stopper!.id, "demo", "contract", "USDT"));
+    const stop = await place({});
+    expect(stop.statusCode, stop.body).toBe(200);
+    const takeProfit = await place({
+      side: "sell",
+      kind: "take_profit",
+      orderType: "limit",
+      price: String(m + 4_900),
+      triggerPrice: String(m + 5_000),
+      reduceOnly: true,
+    });
+    expect(takeProfit.statusCode, takeProfit.body).toBe(200);
+    // Nothing is held while they wait.
+    expect(query((s) => getBalance(s, users.stopper!.id, "demo", "contract", "USDT"))).toEqual(
+      before,
+    );
+    const listed = async () => {
+      const response = await call("GET", "/api/v1/perp/conditional-orders", { user: "stopper" });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data.items as {
+        orderId: string;
+        kind: string;
+        triggerPrice: string;
+      }[];
+    };
+    expect((await listed()).map((o) => [o.kind, o.triggerPrice])).toEqual([
+      ["stop", String(m + 20)],
+      ["take_profit", String(m + 5_000)],
+    ]);
+    // Refused, and nothing is placed.
+    for (const [fields, error] of [
+      [{ triggerPrice: String(m - 100) }, "trigger_would_fire_now"],
+      [{ triggerPrice: "-1" }, "validation_failed"],
+      [{ triggerPrice: `${m + 20}.05` }, "price_not_on_tick"],
+      [{ triggerPrice: "1e9" }, "validation_failed"],
+      [{ kind: "oco" }, "validation_failed"],
+      [{ orderType: "limit" }, "validation_failed"],
+      [{ price: String(m) }, "order_type_invalid"],
+      [{ contracts: 0 }, "validation_failed"],
+      [{ contracts: -2 }, "validation_failed"],
+      [{ marketId: "NOPE-PERP" }, "perp_market_not_found"],
+      [{ extra: true }, "validation_failed"],
+    ] as const) {
+      const response = await place(fields);
+      expect(response.json().error, JSON.stringify(fields)).toBe(error);
+    }
+    // An oversized body is refused before it is read.
+    expect((await place({ triggerPrice: "1".repeat(2_000) })).statusCode).toBe(413);
+    const anonymous = await call("POST", "/api/v1/perp/conditional-orders", { payload: {} });
+    expect(anonymous.statusCode).toBe(401);
+    expect(await listed()).toHaveLength(2);
+
+    // The index rises past the trigger: the mark fires the stop, which buys the 2 contracts.
+    const tickId = await recordTick(String(m + 500));
+    await settled();
+    expect(await position("stopper")).toMatchObject({ side: "long", contracts: "2" });
+    expect((await listed()).map((o) => o.kind)).toEqual(["take_profit"]);
+    const forced = await call("GET", "/api/v1/perp/liquidations", { user: "stopper" });
+    expect(forced.statusCode, forced.body).toBe(200);
+    expect(forced.json().data.items[0]).toMatchObject({
+      kind: "stop_order",
+      price: String(m + 20),
+      contracts: "2",
+      tickIds: [tickId],
+    });
+
+    // Cancel: only its owner.
+    const id = (await listed())[0]!.orderId;
+    const url = `/api/v1/perp/conditional-orders/${id}`;
+    expect((await call("DELETE", url, { user: "demo" })).json().error).toBe("order_not_found");
+    const cancelled = await call("DELETE", url, { user: "stopper" });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json().data).toEqual({ orderId: id, cancelled: true });
+    // A repeated cancel is the same request: answered as the first was.
+    expect((await call("DELETE", url, { user: "stopper" })).json().data).toEqual({
+      orderId: id,
+      cancelled: true,
+    });
+    expect(await listed()).toHaveLength(0);
+    const unknown = "/api/v1/perp/conditional-orders/999999";
+    expect((await call("DELETE", unknown, { user: "stopper" })).json().error).toBe(
+      "order_not_found",
+    );
+    expect(
+      (await call("DELETE", "/api/v1/perp/conditional-orders/abc", { user: "stopper" })).statusCode,
+    ).toBe(400);
+  });
+
   it("operator: funds the market maker's real contract wallet, which then quotes the real book", async () => {
     const mm = "system:market_maker";
     const maker = new PerpMarketMaker(running.engine, { modes: ["real"], levels: 2 });

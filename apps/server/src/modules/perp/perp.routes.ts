@@ -1,5 +1,6 @@
 import {
   amendPerpOrder,
+  cancelPerpConditionalOrder,
   cancelPerpOrder,
   cancelPerpTpSl,
   changePerpMargin,
@@ -9,6 +10,8 @@ import {
   perpForcedEvents,
   perpFundingHistory,
   perpBook,
+  perpConditionalOrders,
+  placePerpConditionalOrder,
   perpMarkets,
   perpOpenOrders,
   perpOrderHistory,
@@ -135,6 +138,19 @@ export const perpModule: FastifyPluginAsync<PerpModuleOptions> = async (app, opt
   defineRoute(app, cancelPerpOrder, trade, async ({ params, user }) =>
     service.cancelOrder(session(user), Number(params.orderId)),
   );
+
+  defineRoute(app, placePerpConditionalOrder, trade, async ({ body, user }) => {
+    const { tradePassword, ...order } = body;
+    if (!order.reduceOnly) await options.countryGate?.check(user.id, "perp");
+    await confirmed(user, tradePassword);
+    return service.placeConditional(session(user), order);
+  });
+  defineRoute(app, cancelPerpConditionalOrder, trade, async ({ params, user }) =>
+    service.cancelConditional(session(user), Number(params.orderId)),
+  );
+  defineRoute(app, perpConditionalOrders, read, async ({ query, user }) => ({
+    items: service.conditionalOrders(session(user), query.marketId),
+  }));
 
   defineRoute(app, perpOpenOrders, read, async ({ query, user }) => ({
     items: service.openOrders(session(user), query.marketId),

@@ -1,4 +1,5 @@
 import type {
+  PerpConditionalOrderView,
   PerpDisclosureView,
   PerpFillView,
   PerpForcedEventView,
@@ -15,6 +16,7 @@ import type {
 import {
   formatAmount,
   getBalance,
+  getPerpConditionalOrders,
   getPerpDepth,
   getPerpMarkets,
   getPerpOpenOrders,
@@ -80,6 +82,7 @@ interface MarketTerms {
 }
 
 type PlaceCommand = Extract<Command, { type: "place_perp_order" }>;
+type ConditionalCommand = Extract<Command, { type: "place_perp_conditional_order" }>;
 
 const day = 86_400_000;
 
@@ -437,6 +440,103 @@ export class PerpService {
     return { orderId: String(orderId), cancelled: true };
   }
 
+  /** A stop or take-profit order (kernel type 49): waits for the mark, holds nothing. */
+  async placeConditional(
+    session: PerpSession,
+    input: {
+      clientOrderId: string;
+      marketId: string;
+      side: "buy" | "sell";
+      kind: "stop" | "take_profit";
+      orderType: "limit" | "market";
+      timeInForce?: "gtc" | "ioc" | "fok" | "post_only";
+      triggerPrice: string;
+      price?: string;
+      contracts: number;
+      reduceOnly: boolean;
+      selfTradeMode?: "cancel_resting" | "cancel_incoming" | "cancel_both";
+    },
+  ) {
+    const { step } = this.market(session, input.marketId);
+    const trigger = ticksOfPrice(input.triggerPrice, step);
+    if (typeof trigger === "string") throw new AppError(trigger);
+    let priceTicks: number | null = null;
+    if (input.orderType === "limit") {
+      if (input.price === undefined) {
+        throw new AppError("validation_failed", [{ path: "body.price", message: "required" }]);
+      }
+      const ticks = ticksOfPrice(input.price, step);
+      if (typeof ticks === "string") throw new AppError(ticks);
+      priceTicks = Number(ticks);
+    } else {
+      if (input.price !== undefined) throw new AppError("order_type_invalid");
+      if (input.timeInForce !== undefined && input.timeInForce !== "ioc") {
+        throw new AppError("time_in_force_invalid");
+      }
+    }
+    const command: Omit<ConditionalCommand, "atMs"> = {
+      type: "place_perp_conditional_order",
+      id: commandIdOf(session, "stop", input.clientOrderId),
+      ownerId: session.ownerId,
+      mode: session.mode,
+      marketId: input.marketId,
+      side: input.side,
+      kind: input.kind,
+      orderType: input.orderType,
+      timeInForce: input.orderType === "market" ? "ioc" : (input.timeInForce ?? "gtc"),
+      triggerTicks: Number(trigger),
+      priceTicks,
+      quantityLots: input.contracts,
+      reduceOnly: input.reduceOnly,
+      selfTradeMode: input.selfTradeMode ?? "cancel_resting",
+    };
+    const applied = await this.run(session, command);
+    const first = applied.first?.command;
+    if (applied.duplicate && first && !sameConditional(first, command)) {
+      throw new AppError("client_order_id_reused");
+    }
+    const value = (applied.result as { ok: true; value: { orderId: number } }).value;
+    return { orderId: String(value.orderId), duplicate: applied.duplicate };
+  }
+
+  async cancelConditional(session: PerpSession, orderId: number) {
+    this.guard();
+    const applied = await submit(this.options.engine, {
+      type: "cancel_perp_conditional_order",
+      id: `perp-cancelstop-${session.ownerId}-${session.mode}-${orderId}`,
+      ownerId: session.ownerId,
+      mode: session.mode,
+      conditionalId: orderId,
+    });
+    if (!applied.result.ok) throw new AppError(errorCodeOf(applied.result.code));
+    return { orderId: String(orderId), cancelled: true };
+  }
+
+  conditionalOrders(session: PerpSession, marketId?: string): PerpConditionalOrderView[] {
+    this.guard();
+    const terms = this.terms(session.mode);
+    return this.options.engine
+      .query((s) => getPerpConditionalOrders(s, session.ownerId, session.mode))
+      .filter((o) => marketId === undefined || o.marketId === marketId)
+      .map((o) => {
+        const step = terms.get(o.marketId)!.step;
+        return {
+          orderId: String(o.conditionalId),
+          clientOrderId: clientIdOf(o.clientOrderId),
+          marketId: o.marketId,
+          side: o.side,
+          kind: o.kind,
+          orderType: o.orderType,
+          timeInForce: o.timeInForce,
+          triggerPrice: priceOfTicks(o.triggerTicks, step),
+          price: o.priceTicks === null ? null : priceOfTicks(o.priceTicks, step),
+          contracts: o.quantityLots,
+          reduceOnly: o.reduceOnly,
+          selfTradeMode: o.selfTradeMode,
+        };
+      });
+  }
+
   openOrders(session: PerpSession, marketId?: string): PerpOrderView[] {
     this.guard();
     const terms = this.terms(session.mode);
@@ -525,6 +625,7 @@ export class PerpService {
         amount:
           d.amount === null ? null : formatAmount(BigInt(d.amount as string), t.info.quoteScale),
         rank: d.rank === null ? null : Number(d.rank),
+        ...(typeof d.rejectCode === "string" ? { rejectCode: d.rejectCode } : {}),
         tickIds: r.tickIds,
       };
     });
@@ -697,6 +798,20 @@ function sameOrder(first: CandorCommand, retry: Omit<PlaceCommand, "atMs">): boo
     first.marketId === retry.marketId &&
     first.side === retry.side &&
     first.orderType === retry.orderType &&
+    first.priceTicks === retry.priceTicks &&
+    first.quantityLots === retry.quantityLots &&
+    first.reduceOnly === retry.reduceOnly
+  );
+}
+
+function sameConditional(first: CandorCommand, retry: Omit<ConditionalCommand, "atMs">): boolean {
+  return (
+    first.type === "place_perp_conditional_order" &&
+    first.marketId === retry.marketId &&
+    first.side === retry.side &&
+    first.kind === retry.kind &&
+    first.orderType === retry.orderType &&
+    first.triggerTicks === retry.triggerTicks &&
     first.priceTicks === retry.priceTicks &&
     first.quantityLots === retry.quantityLots &&
     first.reduceOnly === retry.reduceOnly

@@ -9,6 +9,17 @@ export const perpEndpoints = endpointTable({
   cancelPerpOrder: { method: "DELETE", path: "/api/v1/perp/orders/:orderId", auth: "user" },
   amendPerpOrder: { method: "POST", path: "/api/v1/perp/orders/:orderId/amend", auth: "user" },
   perpOpenOrders: { method: "GET", path: "/api/v1/perp/orders/open", auth: "user" },
+  placePerpConditionalOrder: {
+    method: "POST",
+    path: "/api/v1/perp/conditional-orders",
+    auth: "user",
+  },
+  cancelPerpConditionalOrder: {
+    method: "DELETE",
+    path: "/api/v1/perp/conditional-orders/:orderId",
+    auth: "user",
+  },
+  perpConditionalOrders: { method: "GET", path: "/api/v1/perp/conditional-orders", auth: "user" },
   perpOrderHistory: { method: "GET", path: "/api/v1/perp/orders/history", auth: "user" },
   perpFills: { method: "GET", path: "/api/v1/perp/fills", auth: "user" },
   perpForcedEvents: { method: "GET", path: "/api/v1/perp/liquidations", auth: "user" },

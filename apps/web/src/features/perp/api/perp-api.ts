@@ -1,4 +1,4 @@
-import type { PlacePerpOrderBody } from "@candor/contract";
+import type { PlacePerpConditionalOrderBody, PlacePerpOrderBody } from "@candor/contract";
 import { callEndpoint } from "../../../lib/api-client.ts";
 import { perpEndpoints } from "./endpoints.ts";
 
@@ -15,6 +15,7 @@ export const perpKeys = {
   markets: (mode: Mode) => [...perpKeys.all, "markets", mode] as const,
   positions: () => [...perpKeys.all, "positions"] as const,
   openOrders: () => [...perpKeys.all, "open-orders"] as const,
+  conditionalOrders: () => [...perpKeys.all, "conditional-orders"] as const,
   history: (kind: string) => [...perpKeys.all, "history", kind] as const,
   book: (mode: Mode, marketId: string) => [...perpKeys.all, "book", mode, marketId] as const,
 };
@@ -36,6 +37,13 @@ export const fetchPerpFunding = (query: Page = {}) =>
 
 export const placePerpOrder = (body: PlacePerpOrderBody) =>
   callEndpoint(perpEndpoints.placePerpOrder, { body });
+/** A stop or take-profit order: fired by the mark price, no margin held until then. */
+export const placePerpConditionalOrder = (body: PlacePerpConditionalOrderBody) =>
+  callEndpoint(perpEndpoints.placePerpConditionalOrder, { body });
+export const cancelPerpConditionalOrder = (orderId: string) =>
+  callEndpoint(perpEndpoints.cancelPerpConditionalOrder, { params: { orderId } });
+export const fetchPerpConditionalOrders = () =>
+  callEndpoint(perpEndpoints.perpConditionalOrders, { query: {} });
 export const cancelPerpOrder = (orderId: string) =>
   callEndpoint(perpEndpoints.cancelPerpOrder, { params: { orderId } });
 /** Lowers an open order's size; it keeps its place in the queue. */

@@ -18,10 +18,13 @@ import { localCache } from "../../../lib/local-cache.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import { marketSocket } from "../../../lib/ws-client.ts";
 import {
+  cancelPerpConditionalOrder,
+  fetchPerpConditionalOrders,
   fetchPerpMarkets,
   fetchPerpOpenOrders,
   fetchPerpPositions,
   perpKeys,
+  placePerpConditionalOrder,
   placePerpOrder,
   setPerpLeverage,
   setPerpMarginMode,
@@ -29,6 +32,7 @@ import {
 } from "../api/perp-api.ts";
 import { bpsText, estimateOrder, percentOfFraction } from "../lib/perp-math.ts";
 import { PerpBook } from "./perp-book.tsx";
+import { PerpConditionalOrders } from "./perp-conditional-orders.tsx";
 import { PerpHistory } from "./perp-history.tsx";
 import { PerpPositions } from "./perp-positions.tsx";
 import { ConfirmSheet } from "./perp-sheet.tsx";
@@ -39,7 +43,21 @@ const disclosureLifetimeS = 30 * 86_400;
 const leverageChoices = [1, 2, 3, 5, 10, 20, 25, 50, 75, 100, 125, 200];
 const sheetStyle = { maxHeight: "85vh", overflowY: "auto" } as const;
 
-type OrderType = "limit" | "market";
+type OrderType =
+  "limit" | "market" | "stop_market" | "stop_limit" | "take_profit_market" | "take_profit_limit";
+const orderTypes: readonly OrderType[] = [
+  "market",
+  "limit",
+  "stop_market",
+  "stop_limit",
+  "take_profit_market",
+  "take_profit_limit",
+];
+/** The order a form type places now (or when its trigger fires): limit or market. */
+const placedType = (type: OrderType): "limit" | "market" =>
+  type === "limit" || type === "stop_limit" || type === "take_profit_limit" ? "limit" : "market";
+const conditionalKind = (type: OrderType): "stop" | "take_profit" | null =>
+  type.startsWith("stop_") ? "stop" : type.startsWith("take_profit_") ? "take_profit" : null;
 type TimeInForce = "gtc" | "post_only" | "ioc";
 
 interface Draft {
@@ -48,6 +66,7 @@ interface Draft {
   orderType: OrderType;
   timeInForce: TimeInForce;
   price: string;
+  triggerPrice: string;
   contracts: string;
   reduceOnly: boolean;
   leverage: number;
@@ -103,6 +122,12 @@ export function PerpPage({
     enabled: session !== null,
     refetchInterval: 2_000,
   });
+  const conditionalOrders = useQuery({
+    queryKey: perpKeys.conditionalOrders(),
+    queryFn: fetchPerpConditionalOrders,
+    enabled: session !== null,
+    refetchInterval: 3_000,
+  });
   const openOrders = useQuery({
     queryKey: perpKeys.openOrders(),
     queryFn: fetchPerpOpenOrders,
@@ -116,6 +141,8 @@ export function PerpPage({
       if (message.type === "perp_position" || message.type === "perp_order") {
         void queryClient.invalidateQueries({ queryKey: perpKeys.positions() });
         void queryClient.invalidateQueries({ queryKey: perpKeys.openOrders() });
+        // A fired stop or take-profit order leaves the waiting list.
+        void queryClient.invalidateQueries({ queryKey: perpKeys.conditionalOrders() });
       } else if (message.type === "perp_mark") {
         // A new mark: the market's figures and every position's PnL, risk and liquidation.
         void queryClient.invalidateQueries({ queryKey: perpKeys.markets(mode) });
@@ -131,6 +158,7 @@ export function PerpPage({
   const [orderType, setOrderType] = useState<OrderType>("market");
   const [timeInForce, setTimeInForce] = useState<TimeInForce>("gtc");
   const [price, setPrice] = useState("");
+  const [triggerPrice, setTriggerPrice] = useState("");
   const [contracts, setContracts] = useState("1");
   const [reduceOnly, setReduceOnly] = useState(false);
   const [selfTradeMode, setSelfTradeMode] = useState<SelfTradeMode>("cancel_resting");
@@ -157,7 +185,8 @@ export function PerpPage({
   const leverage = record?.leverage ?? market.leverageDefault;
   const marginMode = record?.marginMode ?? "cross";
   const wallet = positions.data?.wallet.find((w) => w.asset === market.asset);
-  const orderPrice = orderType === "limit" ? price : (market.markPrice ?? "");
+  const limit = placedType(orderType) === "limit";
+  const orderPrice = limit ? price : (market.markPrice ?? "");
   const estimate = estimateOrder({
     contracts,
     contractSize: market.contractSize,
@@ -184,6 +213,7 @@ export function PerpPage({
       orderType,
       timeInForce,
       price,
+      triggerPrice,
       contracts,
       reduceOnly,
       leverage,
@@ -198,11 +228,30 @@ export function PerpPage({
   };
 
   const place = async (order: Draft, tradePassword: string | undefined) => {
+    const kind = conditionalKind(order.orderType);
+    if (kind !== null) {
+      const type = placedType(order.orderType);
+      await placePerpConditionalOrder({
+        clientOrderId: newIdempotencyKey(),
+        marketId: order.market.marketId,
+        side: order.side,
+        kind,
+        orderType: type,
+        triggerPrice: order.triggerPrice.trim(),
+        ...(type === "limit" ? { price: order.price.trim(), timeInForce: order.timeInForce } : {}),
+        contracts: Number(order.contracts),
+        reduceOnly: order.reduceOnly,
+        ...(order.selfTradeMode === "cancel_resting" ? {} : { selfTradeMode: order.selfTradeMode }),
+        ...(tradePassword === undefined ? {} : { tradePassword }),
+      });
+      refresh();
+      return;
+    }
     await placePerpOrder({
       clientOrderId: newIdempotencyKey(),
       marketId: order.market.marketId,
       side: order.side,
-      orderType: order.orderType,
+      orderType: placedType(order.orderType),
       ...(order.orderType === "limit"
         ? { price: order.price.trim(), timeInForce: order.timeInForce }
         : {}),
@@ -218,7 +267,8 @@ export function PerpPage({
     ? estimateOrder({
         contracts: draft.contracts,
         contractSize: draft.market.contractSize,
-        price: draft.orderType === "limit" ? draft.price : (draft.market.markPrice ?? ""),
+        price:
+          placedType(draft.orderType) === "limit" ? draft.price : (draft.market.markPrice ?? ""),
         leverage: draft.leverage,
         feeBps: draft.market.feeBpsTaker,
         maintenanceRateBps: draft.market.tiers[0]?.maintenanceRateBps ?? 0,
@@ -327,13 +377,26 @@ export function PerpPage({
           columns={2}
           value={[orderType]}
           onChange={(v) => v[0] && setOrderType(v[0])}
-          options={[
-            { label: t("perp.orderType.market"), value: "market" },
-            { label: t("perp.orderType.limit"), value: "limit" },
-          ]}
+          options={orderTypes.map((value) => ({ label: t(`perp.orderType.${value}`), value }))}
           data-testid="perp-order-type"
         />
-        {orderType === "limit" ? (
+        {conditionalKind(orderType) !== null ? (
+          <>
+            <p className="hint" data-testid="perp-conditional-hint">
+              {t("perp.form.conditionalHint")}
+            </p>
+            <Input
+              aria-label={t("perp.form.triggerPrice")}
+              placeholder={t("perp.form.triggerPrice")}
+              className="boxed-input"
+              inputMode="decimal"
+              value={triggerPrice}
+              onChange={setTriggerPrice}
+              data-testid="perp-trigger-price"
+            />
+          </>
+        ) : null}
+        {limit ? (
           <>
             <Input
               aria-label={t("perp.form.price")}
@@ -413,6 +476,10 @@ export function PerpPage({
             real={!demo}
             referencePrice={(id) => data.items.find((m) => m.marketId === id)?.indexPrice ?? null}
           />
+          <PerpConditionalOrders
+            items={conditionalOrders.data?.items ?? []}
+            onCancel={(orderId) => change(cancelPerpConditionalOrder(orderId))}
+          />
           <PerpHistory
             instrumentOf={(id) => data.items.find((m) => m.marketId === id)?.instrumentId ?? id}
           />
@@ -477,8 +544,14 @@ export function PerpPage({
             <dt>{t("perp.form.orderType")}</dt>
             <dd>
               {t(`perp.orderType.${draft.orderType}`)}
-              {draft.orderType === "limit" ? ` · ${draft.price}` : ""}
+              {placedType(draft.orderType) === "limit" ? ` · ${draft.price}` : ""}
             </dd>
+            {conditionalKind(draft.orderType) !== null ? (
+              <>
+                <dt>{t("perp.form.triggerPrice")}</dt>
+                <dd data-testid="perp-confirm-trigger">{draft.triggerPrice}</dd>
+              </>
+            ) : null}
             <dt>{t("perp.form.contracts")}</dt>
             <dd>{draft.contracts}</dd>
             <dt>{t("perp.form.leverage")}</dt>
@@ -493,7 +566,11 @@ export function PerpPage({
             </dd>
           </dl>
         ) : null}
-        <p className="hint">{t("perp.confirm.rule")}</p>
+        <p className="hint">
+          {draft && conditionalKind(draft.orderType) !== null
+            ? t("perp.confirm.conditionalRule")
+            : t("perp.confirm.rule")}
+        </p>
       </ConfirmSheet>
     </section>
   );

@@ -1,0 +1,455 @@
+// Conditional orders on perpetuals beyond a position's TP/SL (issue 19): stop-market, stop-limit
+// and take-profit, optionally reduce-only, fired by the MARK price through the side's sorted
+// trigger index (ids `C|<conditionalId>`), so a tick costs O(log n + fired). As on Binance
+// USDⓈ-M, a waiting conditional order holds no margin: when it fires, the order it places is
+// checked like any new order (margin, reduce-only, band) and either placed or refused, and the
+// outcome is recorded with the mark's tick ids. Type codes 49 (place) and 80 (cancel).
+
+import { selfTradeModes, type SelfTradeMode } from "../book/types.ts";
+import { emit } from "../events.ts";
+import type { Handler, Json } from "../module.ts";
+import { fail, type RejectCode } from "../reject-codes.ts";
+import { ok } from "../results.ts";
+import type { KernelState } from "../state.ts";
+import type { CommandBase, Mode } from "../types.ts";
+import { commandedAccount, placePerpOrder } from "./handlers.ts";
+import type { PlacePerpOrderCommand } from "./kernel-types.ts";
+import { sideOf, type PerpAccount, type PerpSide } from "./kernel-state.ts";
+import { PRICE_MAX } from "./markets.ts";
+import type { TriggerDirection } from "./trigger-index.ts";
+import { splitKey } from "./snapshot-section.ts";
+
+export type PerpConditionalKind = "stop" | "take_profit";
+type Side = "buy" | "sell";
+type Tif = "gtc" | "ioc" | "fok" | "post_only";
+
+export interface PerpConditional {
+  conditionalId: number;
+  clientOrderId: string;
+  account: PerpAccount;
+  kind: PerpConditionalKind;
+  side: Side;
+  /** The order it places when it fires. */
+  orderType: "limit" | "market";
+  timeInForce: Tif;
+  triggerTicks: number;
+  priceTicks: number | null;
+  quantityLots: number;
+  reduceOnly: boolean;
+  selfTradeMode: SelfTradeMode;
+  createdAtMs: number;
+}
+
+/**
+ * A stop or take-profit order on a perpetual. It fires when the mark reaches `triggerTicks` (a
+ * buy stop and a sell take-profit at or above, a sell stop and a buy take-profit at or below)
+ * and then places `orderType` (market: IOC at the band edge; limit: `priceTicks` with
+ * `timeInForce`). Refused when the current mark already reaches the trigger.
+ */
+export interface PlacePerpConditionalCommand extends CommandBase {
+  type: "place_perp_conditional_order";
+  ownerId: string;
+  mode: Mode;
+  marketId: string;
+  side: Side;
+  kind: string;
+  orderType: "limit" | "market";
+  timeInForce: Tif;
+  triggerTicks: number;
+  priceTicks: number | null;
+  quantityLots: number;
+  reduceOnly: boolean;
+  selfTradeMode: string;
+}
+
+export interface CancelPerpConditionalCommand extends CommandBase {
+  type: "cancel_perp_conditional_order";
+  ownerId: string;
+  mode: Mode;
+  conditionalId: number;
+}
+
+export interface PerpConditionalPlacedEvent {
+  type: "perp_conditional_placed";
+  conditionalId: number;
+  clientOrderId: string;
+  marketId: string;
+  mode: Mode;
+  ownerId: string;
+  kind: PerpConditionalKind;
+  side: Side;
+  orderType: "limit" | "market";
+  timeInForce: Tif;
+  triggerTicks: number;
+  priceTicks: number | null;
+  quantityLots: number;
+  reduceOnly: boolean;
+  selfTradeMode: SelfTradeMode;
+}
+
+/**
+ * A conditional order ended: `triggered` (it placed `orderId`), `rejected` (it fired but the
+ * order was refused: `rejectCode`) or `cancelled` (`reason`: `user`, `demo_reset`). A fired one
+ * names the mark and the tape tick ids the mark came from.
+ */
+export interface PerpConditionalDoneEvent {
+  type: "perp_conditional_done";
+  conditionalId: number;
+  marketId: string;
+  mode: Mode;
+  ownerId: string;
+  kind: PerpConditionalKind;
+  side: Side;
+  triggerTicks: number;
+  quantityLots: number;
+  status: "triggered" | "rejected" | "cancelled";
+  reason: string | null;
+  markTicks: bigint | null;
+  tickIds: string[];
+  orderId: number | null;
+  rejectCode: string | null;
+}
+
+declare module "../types.ts" {
+  interface CommandMap {
+    place_perp_conditional_order: PlacePerpConditionalCommand;
+    cancel_perp_conditional_order: CancelPerpConditionalCommand;
+  }
+  interface ResultMap {
+    /** `orderId` is the conditional order's id (its own sequence, not a book order's). */
+    place_perp_conditional_order: { orderId: number };
+    cancel_perp_conditional_order: { orderId: number };
+  }
+  interface EventMap {
+    perp_conditional_placed: PerpConditionalPlacedEvent;
+    perp_conditional_done: PerpConditionalDoneEvent;
+  }
+}
+
+export const perpConditionalCodecs = {
+  place_perp_conditional_order: {
+    typeCode: 49,
+    fields: [
+      ["ownerId", "string"],
+      ["mode", "mode"],
+      ["marketId", "string"],
+      ["side", "side"],
+      ["kind", "string"],
+      ["orderType", "order_type"],
+      ["timeInForce", "tif"],
+      ["triggerTicks", "int"],
+      ["priceTicks", "int?"],
+      ["quantityLots", "int"],
+      ["reduceOnly", "bool"],
+      ["selfTradeMode", "string"],
+    ],
+    result: ["orderId"],
+  },
+  cancel_perp_conditional_order: {
+    typeCode: 80,
+    fields: [
+      ["ownerId", "string"],
+      ["mode", "mode"],
+      ["conditionalId", "int"],
+    ],
+    result: ["orderId"],
+  },
+} as const;
+
+const KINDS: readonly string[] = ["stop", "take_profit"];
+
+/** When a conditional order fires: a buy stop and a sell take-profit when the mark rises. */
+export function perpDirectionOf(kind: PerpConditionalKind, side: Side): TriggerDirection {
+  return (kind === "stop") === (side === "buy") ? "at_or_above" : "at_or_below";
+}
+
+export function conditionalTriggerId(conditionalId: number): string {
+  return `C|${conditionalId}`;
+}
+
+function index(c: PerpConditional): void {
+  c.account.side.triggers.upsert({
+    id: conditionalTriggerId(c.conditionalId),
+    priceTicks: BigInt(c.triggerTicks),
+    direction: perpDirectionOf(c.kind, c.side),
+  });
+}
+
+function orderTermsCode(command: PlacePerpConditionalCommand): RejectCode | null {
+  const lots = command.quantityLots;
+  if (!Number.isSafeInteger(lots) || lots <= 0) return "quantity_must_be_positive";
+  const trigger = command.triggerTicks;
+  if (!Number.isSafeInteger(trigger) || trigger <= 0) return "price_must_be_positive";
+  if (trigger > PRICE_MAX) return "price_too_high";
+  if (command.orderType === "limit") {
+    if (command.priceTicks === null) return "command_malformed";
+    if (!Number.isSafeInteger(command.priceTicks) || command.priceTicks <= 0) {
+      return "price_must_be_positive";
+    }
+    if (command.priceTicks > PRICE_MAX) return "price_too_high";
+  } else {
+    if (command.priceTicks !== null) return "order_type_invalid";
+    if (command.timeInForce !== "ioc") return "time_in_force_invalid";
+  }
+  return null;
+}
+
+export const placePerpConditional: Handler<"place_perp_conditional_order"> = (state, command) => {
+  const account = commandedAccount(state, command);
+  if (typeof account === "string") return fail(account);
+  if (!KINDS.includes(command.kind)) return fail("conditional_kind_invalid");
+  const stp = command.selfTradeMode as SelfTradeMode;
+  if (!selfTradeModes.includes(stp)) return fail("self_trade_mode_invalid");
+  const side = account.side;
+  const params = side.market.params;
+  if (side.mark === null) return fail("no_reference_price");
+  const code = orderTermsCode(command);
+  if (code !== null) return fail(code);
+  if (command.quantityLots < params.quantityLotsMin) return fail("quantity_below_minimum");
+  if (command.quantityLots > params.quantityLotsMax) return fail("quantity_too_high");
+  const kind = command.kind as PerpConditionalKind;
+  const direction = perpDirectionOf(kind, command.side);
+  const mark = side.mark.priceTicks;
+  const trigger = BigInt(command.triggerTicks);
+  if (direction === "at_or_above" ? mark >= trigger : mark <= trigger) {
+    return fail("trigger_would_fire_now");
+  }
+  if (account.conditionals.size >= state.options.openOrdersPerOwnerMax) {
+    return fail("too_many_open_orders");
+  }
+  const c: PerpConditional = {
+    conditionalId: state.perp.conditionalIdNext++,
+    clientOrderId: command.id,
+    account,
+    kind,
+    side: command.side,
+    orderType: command.orderType,
+    timeInForce: command.timeInForce,
+    triggerTicks: command.triggerTicks,
+    priceTicks: command.priceTicks,
+    quantityLots: command.quantityLots,
+    reduceOnly: command.reduceOnly,
+    selfTradeMode: stp,
+    createdAtMs: command.atMs,
+  };
+  state.perp.conditionals.set(c.conditionalId, c);
+  account.conditionals.add(c.conditionalId);
+  index(c);
+  emit(state, {
+    type: "perp_conditional_placed",
+    conditionalId: c.conditionalId,
+    clientOrderId: c.clientOrderId,
+    marketId: params.marketId,
+    mode: side.mode,
+    ownerId: account.owner.ownerId,
+    kind,
+    side: c.side,
+    orderType: c.orderType,
+    timeInForce: c.timeInForce,
+    triggerTicks: c.triggerTicks,
+    priceTicks: c.priceTicks,
+    quantityLots: c.quantityLots,
+    reduceOnly: c.reduceOnly,
+    selfTradeMode: stp,
+  });
+  return ok({ orderId: c.conditionalId });
+};
+
+function drop(state: KernelState, c: PerpConditional): void {
+  state.perp.conditionals.delete(c.conditionalId);
+  c.account.conditionals.delete(c.conditionalId);
+  c.account.side.triggers.remove(conditionalTriggerId(c.conditionalId));
+}
+
+function done(
+  state: KernelState,
+  c: PerpConditional,
+  fields: Pick<
+    PerpConditionalDoneEvent,
+    "status" | "reason" | "markTicks" | "tickIds" | "orderId" | "rejectCode"
+  >,
+): void {
+  emit(state, {
+    type: "perp_conditional_done",
+    conditionalId: c.conditionalId,
+    marketId: c.account.side.market.params.marketId,
+    mode: c.account.side.mode,
+    ownerId: c.account.owner.ownerId,
+    kind: c.kind,
+    side: c.side,
+    triggerTicks: c.triggerTicks,
+    quantityLots: c.quantityLots,
+    ...fields,
+  });
+}
+
+function cancel(state: KernelState, c: PerpConditional, reason: string): void {
+  drop(state, c);
+  done(state, c, {
+    status: "cancelled",
+    reason,
+    markTicks: null,
+    tickIds: [],
+    orderId: null,
+    rejectCode: null,
+  });
+}
+
+export const cancelPerpConditional: Handler<"cancel_perp_conditional_order"> = (state, command) => {
+  const c = state.perp.conditionals.get(command.conditionalId);
+  if (c === undefined || c.account.owner.ownerId !== command.ownerId) {
+    return fail("order_not_found");
+  }
+  if (c.account.side.mode !== command.mode) return fail("mode_mismatch");
+  cancel(state, c, "user");
+  return ok({ orderId: c.conditionalId });
+};
+
+/**
+ * Fires a conditional order the mark reached (called from the tick's trigger loop): places its
+ * order as a new order would be placed, and records the outcome with the mark's tick ids.
+ */
+export function fireConditional(state: KernelState, side: PerpSide, conditionalId: number): void {
+  const c = state.perp.conditionals.get(conditionalId);
+  if (c === undefined) return;
+  drop(state, c);
+  const mark = side.mark!;
+  const command: PlacePerpOrderCommand = {
+    type: "place_perp_order",
+    id: c.clientOrderId,
+    atMs: state.nowMs,
+    ownerId: c.account.owner.ownerId,
+    mode: side.mode,
+    marketId: side.market.params.marketId,
+    side: c.side,
+    orderType: c.orderType,
+    timeInForce: c.timeInForce,
+    priceTicks: c.priceTicks,
+    quantityLots: c.quantityLots,
+    reduceOnly: c.reduceOnly,
+  };
+  const result = placePerpOrder(state, command, c.selfTradeMode);
+  done(state, c, {
+    status: result.ok ? "triggered" : "rejected",
+    reason: null,
+    markTicks: mark.priceTicks,
+    tickIds: [...mark.tickIds],
+    orderId: result.ok ? result.value.orderId : null,
+    rejectCode: result.ok ? null : result.code,
+  });
+}
+
+/** A demo reset ends the owner's demo conditional orders (module.ts `onDemoReset`). */
+export function cancelConditionalsOf(state: KernelState, account: PerpAccount): number {
+  const ids = [...account.conditionals].sort((a, b) => a - b);
+  for (const id of ids) cancel(state, state.perp.conditionals.get(id)!, "demo_reset");
+  return ids.length;
+}
+
+/** An owner's waiting conditional perpetual orders, oldest first. */
+export function getPerpConditionalOrders(
+  state: KernelState,
+  ownerId: string,
+  mode: Mode,
+): Omit<PerpConditionalPlacedEvent, "type" | "mode" | "ownerId">[] {
+  return [...state.perp.conditionals.values()]
+    .filter((c) => c.account.owner.ownerId === ownerId && c.account.side.mode === mode)
+    .sort((a, b) => a.conditionalId - b.conditionalId)
+    .map((c) => ({
+      conditionalId: c.conditionalId,
+      clientOrderId: c.clientOrderId,
+      marketId: c.account.side.market.params.marketId,
+      kind: c.kind,
+      side: c.side,
+      orderType: c.orderType,
+      timeInForce: c.timeInForce,
+      triggerTicks: c.triggerTicks,
+      priceTicks: c.priceTicks,
+      quantityLots: c.quantityLots,
+      reduceOnly: c.reduceOnly,
+      selfTradeMode: c.selfTradeMode,
+    }));
+}
+
+// ---- Snapshot and invariants ------------------------------------------------------------------
+
+/** Written only once a conditional order was ever placed, so older snapshots keep their hash. */
+export function writeConditionals(state: KernelState): Json | undefined {
+  if (state.perp.conditionalIdNext === 1) return undefined;
+  return {
+    next: state.perp.conditionalIdNext,
+    items: [...state.perp.conditionals.values()]
+      .sort((a, b) => a.conditionalId - b.conditionalId)
+      .map((c): Json => [
+        c.conditionalId,
+        c.clientOrderId,
+        c.account.key,
+        c.kind,
+        c.side,
+        c.orderType,
+        c.timeInForce,
+        c.triggerTicks,
+        c.priceTicks,
+        c.quantityLots,
+        c.reduceOnly,
+        c.selfTradeMode,
+        c.createdAtMs,
+      ]),
+  };
+}
+
+export function readConditionals(state: KernelState, json: Json | undefined): void {
+  if (json === undefined) return;
+  const data = json as { next: number; items: Json[][] };
+  state.perp.conditionalIdNext = data.next;
+  for (const r of data.items) {
+    const key = r[2] as string;
+    const [mode, , marketId] = splitKey(key);
+    const side = sideOf(state.perp.markets.get(marketId)!, mode as Mode);
+    const account = side.accounts.get(key)!;
+    const c: PerpConditional = {
+      conditionalId: r[0] as number,
+      clientOrderId: r[1] as string,
+      account,
+      kind: r[3] as PerpConditionalKind,
+      side: r[4] as Side,
+      orderType: r[5] as "limit" | "market",
+      timeInForce: r[6] as Tif,
+      triggerTicks: r[7] as number,
+      priceTicks: r[8] as number | null,
+      quantityLots: r[9] as number,
+      reduceOnly: r[10] as boolean,
+      selfTradeMode: r[11] as SelfTradeMode,
+      createdAtMs: r[12] as number,
+    };
+    state.perp.conditionals.set(c.conditionalId, c);
+    account.conditionals.add(c.conditionalId);
+    index(c);
+  }
+}
+
+/** Every waiting conditional order is in its side's trigger index, and nothing else is. */
+export function checkConditionalInvariants(state: KernelState, assert: AssertFn): void {
+  let indexed = 0;
+  for (const market of state.perp.markets.values()) {
+    for (const side of [market.real, market.demo]) {
+      for (const trigger of side.triggers.list()) if (trigger.id[0] === "C") indexed++;
+    }
+  }
+  assert(indexed === state.perp.conditionals.size, "perp conditional triggers disagree");
+  for (const c of state.perp.conditionals.values()) {
+    const trigger = c.account.side.triggers.get(conditionalTriggerId(c.conditionalId));
+    assert(
+      trigger !== undefined &&
+        trigger.priceTicks === BigInt(c.triggerTicks) &&
+        trigger.direction === perpDirectionOf(c.kind, c.side),
+      `perp conditional ${c.conditionalId} not indexed`,
+    );
+    assert(
+      c.account.conditionals.has(c.conditionalId),
+      `perp conditional ${c.conditionalId} unknown to its account`,
+    );
+  }
+}
+
+type AssertFn = (condition: boolean, message: string) => asserts condition;
