@@ -489,7 +489,6 @@ export function decimalAbove(amount: string, limit: string): boolean {
   const [aWhole = "0", aFraction = ""] = amount.split(".");
   const [lWhole = "0", lFraction = ""] = limit.split(".");
   const scale = Math.max(aFraction.length, lFraction.length);
-  const units = (whole: string, fraction: string) =>
-    BigInt(whole + fraction.padEnd(scale, "0"));
+  const units = (whole: string, fraction: string) => BigInt(whole + fraction.padEnd(scale, "0"));
   return units(aWhole, aFraction) > units(lWhole, lFraction);
 }

@@ -219,7 +219,9 @@ export function adjustmentThresholdsOf(config: Config): Record<string, string> {
 /** An `ASSET:amount,…` setting (or `none`) as asset → amount. */
 export function assetAmountsOf(setting: string): Record<string, string> {
   if (setting === "none") return {};
-  return Object.fromEntries(setting.split(",").map((entry) => entry.split(":") as [string, string]));
+  return Object.fromEntries(
+    setting.split(",").map((entry) => entry.split(":") as [string, string]),
+  );
 }
 
 /** WITHDRAW_TERMS, WITHDRAW_BANK_TERMS and WITHDRAW_TWO_APPROVALS_ABOVE as the wallet reads them. */
