@@ -285,6 +285,10 @@ describe("wallet journeys on the local chain", () => {
     await poll(() => page.getByTestId("withdrawal-status").first().textContent()).toBe(
       t.wallet.withdraw.paid,
     );
+    // The row says what the bank card received, not an address.
+    const row = page.getByTestId("withdrawal-record").first();
+    await poll(() => row.textContent()).toContain(t.wallet.withdraw.receivedCard);
+    expect(await row.textContent()).not.toContain(t.wallet.withdraw.received);
     await operatorStep(id, "complete");
     await page.reload();
     await poll(() => page.getByTestId("withdrawal-status").first().textContent()).toBe(

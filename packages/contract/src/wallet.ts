@@ -1,7 +1,9 @@
 import { z } from "zod";
+import type { PostingReason } from "@candor/kernel";
 import { OperatorReason } from "./operator-reason.ts";
 import { TwoFactorCode } from "./auth.ts";
 import { decimalString, defineEndpoint } from "./endpoint.ts";
+import type { ErrorCode } from "./errors.ts";
 import { AccountMode, DecimalString } from "./market.ts";
 import { ClientOrderId, PageLimit } from "./spot.ts";
 
@@ -54,36 +56,56 @@ export const spotBalances = defineEndpoint({
   response: z.object({ mode: AccountMode, items: z.array(SpotBalanceView) }),
 });
 
-/** Why money moved; the kernel's posting reasons. */
-export const StatementReason = z.enum([
-  "deposit",
-  "withdrawal",
-  "withdrawal_fee",
-  "transfer_wallet",
-  "transfer_user",
-  "demo_grant",
-  "demo_reset",
-  "trade",
-  "fee_maker",
-  "fee_taker",
-  "exchange",
-  "seconds_stake",
-  "seconds_stake_return",
-  "seconds_stake_lost",
-  "seconds_payout",
-  "savings_yield_funding",
-  "savings_principal",
-  "savings_interest_reserve",
-  "savings_interest",
-  "savings_principal_return",
-  "savings_interest_forfeit",
-  "savings_early_penalty",
-  "referral_rebate",
-  "activity_funding",
-  "activity_reserve",
-  "activity_release",
-  "activity_bonus",
-]);
+/**
+ * Why money moved: every one of the kernel's posting reasons, each as itself. The table must name
+ * each `PostingReason` and nothing else, so a reason the kernel adds and the statement lacks
+ * does not compile (a line with it would otherwise fail the response check: a 500).
+ * `tests/contract-statement-reasons.test.ts` checks it against the kernel's source as well.
+ */
+const statementReasons = {
+  deposit: "deposit",
+  withdrawal: "withdrawal",
+  withdrawal_fee: "withdrawal_fee",
+  transfer_wallet: "transfer_wallet",
+  transfer_user: "transfer_user",
+  demo_grant: "demo_grant",
+  demo_reset: "demo_reset",
+  trade: "trade",
+  fee_maker: "fee_maker",
+  fee_taker: "fee_taker",
+  exchange: "exchange",
+  perp_realised: "perp_realised",
+  perp_fee: "perp_fee",
+  perp_liquidation_fee: "perp_liquidation_fee",
+  perp_funding: "perp_funding",
+  perp_insurance_cover: "perp_insurance_cover",
+  seconds_stake: "seconds_stake",
+  seconds_stake_return: "seconds_stake_return",
+  seconds_stake_lost: "seconds_stake_lost",
+  seconds_payout: "seconds_payout",
+  savings_yield_funding: "savings_yield_funding",
+  savings_principal: "savings_principal",
+  savings_interest_reserve: "savings_interest_reserve",
+  savings_interest: "savings_interest",
+  savings_principal_return: "savings_principal_return",
+  savings_interest_forfeit: "savings_interest_forfeit",
+  savings_early_penalty: "savings_early_penalty",
+  stock_trade: "stock_trade",
+  stock_commission: "stock_commission",
+  stock_stamp_duty: "stock_stamp_duty",
+  loans_pool_funding: "loans_pool_funding",
+  loans_principal: "loans_principal",
+  loans_repayment: "loans_repayment",
+  loans_liquidation: "loans_liquidation",
+  referral_rebate: "referral_rebate",
+  activity_funding: "activity_funding",
+  activity_reserve: "activity_reserve",
+  activity_release: "activity_release",
+  activity_bonus: "activity_bonus",
+} as const satisfies { readonly [R in PostingReason]: R };
+
+export const StatementReason = z.enum(statementReasons);
+export type StatementReason = z.infer<typeof StatementReason>;
 
 /** One line of the fund wallet's statement: one side of a balanced posting. */
 export const StatementLineView = z.object({
@@ -705,31 +727,33 @@ export const withdrawalOptions = defineEndpoint({
   }),
 });
 
-export const requestWithdrawal = defineEndpoint({
-  method: "POST",
-  path: "/api/v1/wallet/withdrawals",
-  summary: "Request a withdrawal to a saved address: amount + fee are held until it completes",
-  tag: "wallet",
-  auth: "user",
-  body: z.strictObject({
+/**
+ * The body of a withdrawal request, to a saved address or to a bound bank card: only the
+ * destination differs (`addressId` or `cardId`). `amount` is what the destination is to
+ * receive; the fee is added on top.
+ */
+function withdrawalRequestBody<D extends z.ZodRawShape>(destination: D) {
+  return z.strictObject({
     requestId: ClientOrderId,
-    addressId: WithdrawAddressId,
+    ...destination,
     asset: z.string().regex(/^[A-Z0-9]{1,16}$/),
-    /** What the address is to receive; the fee is added on top. */
+    /** What the address or card is to receive; the fee is added on top. */
     amount: decimalString(18, { positive: true }),
     tradePassword: z.string().min(1).max(64),
     /** The authenticator code (or a recovery code), needed once two-factor sign-in is on. */
     totpCode: TwoFactorCode.optional(),
-  }),
-  response: WithdrawalView,
-  errors: [
+  });
+}
+
+/** The errors of a withdrawal request, with the destination's own ones after the sign-in checks. */
+function withdrawalRequestErrors<const E extends readonly ErrorCode[]>(...destination: E) {
+  return [
     "demo_withdraw_not_allowed",
     "identity_verification_required",
     "identity_advanced_required",
     "two_factor_required",
     "two_factor_invalid",
-    "withdraw_address_not_found",
-    "withdraw_address_locked",
+    ...destination,
     "withdraw_not_supported",
     "withdraw_below_minimum",
     "withdraw_daily_limit",
@@ -739,7 +763,18 @@ export const requestWithdrawal = defineEndpoint({
     "asset_not_found",
     "amount_too_many_decimals",
     "rate_limited",
-  ],
+  ] as const;
+}
+
+export const requestWithdrawal = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/wallet/withdrawals",
+  summary: "Request a withdrawal to a saved address: amount + fee are held until it completes",
+  tag: "wallet",
+  auth: "user",
+  body: withdrawalRequestBody({ addressId: WithdrawAddressId }),
+  response: WithdrawalView,
+  errors: withdrawalRequestErrors("withdraw_address_not_found", "withdraw_address_locked"),
   description:
     "Only to an address of the user's address book whose waiting period has passed " +
     "(`withdraw_address_locked` says from when). Idempotent by `requestId`.",
@@ -846,33 +881,9 @@ export const requestBankWithdrawal = defineEndpoint({
   summary: "Request a withdrawal to a bound bank card from the fiat wallet (amount + fee held)",
   tag: "wallet",
   auth: "user",
-  body: z.strictObject({
-    requestId: ClientOrderId,
-    cardId: BankCardId,
-    asset: z.string().regex(/^[A-Z0-9]{1,16}$/),
-    /** What the card is to receive; the fee is added on top. */
-    amount: decimalString(18, { positive: true }),
-    tradePassword: z.string().min(1).max(64),
-    totpCode: TwoFactorCode.optional(),
-  }),
+  body: withdrawalRequestBody({ cardId: BankCardId }),
   response: WithdrawalView,
-  errors: [
-    "demo_withdraw_not_allowed",
-    "identity_verification_required",
-    "identity_advanced_required",
-    "two_factor_required",
-    "two_factor_invalid",
-    "bank_card_not_found",
-    "withdraw_not_supported",
-    "withdraw_below_minimum",
-    "withdraw_daily_limit",
-    "trade_password_not_set",
-    "trade_password_invalid",
-    "insufficient_balance",
-    "asset_not_found",
-    "amount_too_many_decimals",
-    "rate_limited",
-  ],
+  errors: withdrawalRequestErrors("bank_card_not_found"),
   description: "Idempotent by `requestId`. The fiat wallet holds amount + fee until it completes.",
 });
 

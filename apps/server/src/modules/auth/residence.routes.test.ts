@@ -15,24 +15,11 @@ import { startTestEngine } from "../spot/spot.testing.ts";
 import { parseCountryProductBlocks } from "../../http/country-product-gate.ts";
 import { maskIp } from "./sign-in-history.ts";
 import { totpCode } from "./totp.ts";
+import { multipart } from "../../testing/multipart.ts";
 
 // Issue 17, the rest of the security centre: country of residence (registration, change with a
 // reason, the operator's history), the per-country product switches, the anti-phishing code in
 // e-mails, sign-in history and uploaded avatars.
-
-function multipart(bytes: Buffer) {
-  const boundary = `----candor${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="me.jpg"\r\n` +
-      `Content-Type: image/jpeg\r\n\r\n`,
-    "latin1",
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`, "latin1");
-  return {
-    payload: Buffer.concat([head, bytes, tail]),
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
-  };
-}
 
 describe("maskIp and COUNTRY_PRODUCT_BLOCKS", () => {
   it("hides the last part of an address", () => {
@@ -499,7 +486,7 @@ describeEachDatabase("country of residence and the security centre", (database) 
 
   it("sets an uploaded avatar of the user's own, and only that", async () => {
     const upload = async (user: string, purpose: string) => {
-      const body = multipart(jpeg);
+      const body = multipart(jpeg, { fileName: "me.jpg" });
       const response = await app.inject({
         method: "POST",
         url: `/api/v1/uploads?purpose=${purpose}`,

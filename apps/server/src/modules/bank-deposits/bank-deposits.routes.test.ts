@@ -2,42 +2,19 @@ import { appendFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { crc32, deflateSync } from "node:zlib";
-import { getBalance, type Command } from "@candor/kernel";
-import { instruments } from "@candor/market";
-import type { FastifyInstance } from "fastify";
+import { getBalance } from "@candor/kernel";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
-import type { Unstamped } from "../../engine/engine.ts";
 import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { startTestEngine } from "../spot/spot.testing.ts";
+import { multipart } from "../../testing/multipart.ts";
+import { routeTest } from "../../testing/route-test.ts";
 import { uploadContentSecurityPolicy } from "../uploads/uploads.routes.ts";
-import { operatorPayload } from "../../testing/operator-reason.ts";
 
 // The upload pipeline against a catalogue of hostile files, owner-only access to what it
 // stores, and bank deposit requests from submission to an operator's credit or rejection.
-
-/** A multipart/form-data body with one part, as a browser or an attacker would send it. */
-export function multipart(
-  bytes: Buffer,
-  options: { fileName?: string; type?: string; field?: string } = {},
-) {
-  const boundary = `----candor${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${options.field ?? "file"}"; ` +
-      `filename="${options.fileName ?? "proof.jpg"}"\r\nContent-Type: ${options.type ?? "image/jpeg"}\r\n\r\n`,
-    "latin1",
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`, "latin1");
-  return {
-    payload: Buffer.concat([head, bytes, tail]),
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
-  };
-}
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
@@ -70,13 +47,9 @@ const image = (width = 64, height = 48) =>
 
 describeEachDatabase("uploads and bank deposits", (database) => {
   const nowMs = Date.parse("2026-11-26T13:00:00Z");
-  const operatorToken = "bank-operator-token";
-  const operator = { authorization: `Bearer ${operatorToken}` };
+  const kit = routeTest("10.3.1", "bank-operator-token");
+  const { users, call, operator, operatorToken } = kit;
   const uploadsDir = mkdtempSync(path.join(tmpdir(), "candor-test-uploads-"));
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  const users: Record<string, { token: string; id: string }> = {};
-  let ip = 1;
   let jpegWithExif: Buffer;
   let pngWithText: Buffer;
 
@@ -90,44 +63,24 @@ describeEachDatabase("uploads and bank deposits", (database) => {
     options: Parameters<typeof multipart>[1] & { purpose?: string } = {},
   ) => {
     const body = multipart(bytes, options);
-    return app.inject({
+    return kit.app.inject({
       method: "POST",
       url: `/api/v1/uploads?purpose=${options.purpose ?? "bank_deposit_proof"}`,
-      remoteAddress: `10.3.0.${ip++ % 250}`,
+      remoteAddress: `10.3.0.${kit.nextIp()}`,
       headers: { ...as(user), ...body.headers },
       payload: body.payload,
     });
   };
-  const call = (
-    method: "GET" | "POST",
-    url: string,
-    options: { user?: string; lang?: string; payload?: object; headers?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.3.1.${ip++ % 250}`,
-      headers: { ...as(options.user, options.lang), ...options.headers },
-      ...operatorPayload(method, url, options.payload),
-    });
   const usdt = (user: string) =>
-    running.engine.query((s) => getBalance(s, users[user]!.id, "real", "fund", "USDT").available);
+    kit.running.engine.query(
+      (s) => getBalance(s, users[user]!.id, "real", "fund", "USDT").available,
+    );
   const stored = () => readdirSync(uploadsDir);
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) {
-      const applied = await running.engine.submit(command as Unstamped<Command>);
-      expect(applied.result.ok).toBe(true);
-    }
-    app = await buildApp({
-      database: database(),
+    await kit.startEngine(database(), () => nowMs);
+    await kit.startApp(database(), {
       now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken,
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
       uploads: {
         dir: uploadsDir,
         limits: { maxBytes: 200_000, maxPixels: 1_000_000, maxSide: 2_000 },
@@ -143,16 +96,9 @@ describeEachDatabase("uploads and bank deposits", (database) => {
         },
       },
     });
-    for (const [name, phone] of [
-      ["a", "+4915100000031"],
-      ["b", "+4915100000032"],
-    ] as const) {
-      const registered = await registerByPhone(app, phone, operatorToken);
-      expect(registered.statusCode, registered.body).toBe(200);
-      users[name] = { token: registered.json().data.token, id: registered.json().data.user.id };
-    }
-    const demo = await call("POST", "/api/v1/auth/demo", { payload: {} });
-    users.demo = { token: demo.json().data.token, id: demo.json().data.user.id };
+    await kit.signUp("a", "+4915100000031");
+    await kit.signUp("b", "+4915100000032");
+    await kit.signInDemo("demo");
     jpegWithExif = await image()
       .jpeg()
       .withExif({ IFD0: { Copyright: secret, ImageDescription: secret } })
@@ -163,10 +109,7 @@ describeEachDatabase("uploads and bank deposits", (database) => {
       pngChunk("IEND", Buffer.alloc(0)),
     ]);
   }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(kit.close);
 
   describe("hostile files: none is stored as given", () => {
     const refused: [string, () => Promise<Buffer> | Buffer, object, [number, string]][] = [
@@ -452,7 +395,7 @@ describeEachDatabase("uploads and bank deposits", (database) => {
         depositId: deposit.depositId,
         state: "credited",
       });
-      await running.projector.flush();
+      await kit.running.projector.flush();
       const statement = await call("GET", "/api/v1/spot/statement", { user: "a" });
       expect(statement.json().data.items[0]).toMatchObject({
         reason: "deposit",
@@ -509,8 +452,8 @@ describeEachDatabase("uploads and bank deposits", (database) => {
         passwordCost: 10,
         captcha: "off",
         operatorToken,
-        engine: running.engine,
-        accounts: accountOpener(running.engine),
+        engine: kit.running.engine,
+        accounts: accountOpener(kit.running.engine),
         uploads: { dir: uploadsDir },
       });
       try {

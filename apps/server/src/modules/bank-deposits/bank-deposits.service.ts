@@ -103,7 +103,9 @@ export class BankDepositsService {
     if (!found) throw new AppError("bank_deposit_not_found");
     if (found.state === "rejected") throw new AppError("bank_deposit_closed");
     if (found.state === "credited") return { deposit: this.operatorView(found), duplicate: true };
-    const started = await this.repository.startCredit(id, operatorId);
+    // Every click past this point submits the same command id: the kernel applies it once, and
+    // the one click it applied for is the one that credited (whichever reached it first).
+    await this.repository.startCredit(id, operatorId);
     const asset = this.assetOf(found.assetId);
     const applied = await this.options.operator.deposit(
       {
@@ -117,7 +119,7 @@ export class BankDepositsService {
     );
     await this.repository.finishCredit(id, applied.postingSeq, this.options.now());
     const after = (await this.repository.find(id))!;
-    return { deposit: this.operatorView(after), duplicate: !started || applied.duplicate };
+    return { deposit: this.operatorView(after), duplicate: applied.duplicate };
   }
 
   async reject(id: string, reason: string, operatorId: string) {

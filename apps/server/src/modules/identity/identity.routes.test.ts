@@ -1,69 +1,30 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Command } from "@candor/kernel";
-import { instruments } from "@candor/market";
-import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import type { Unstamped } from "../../engine/engine.ts";
-import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { startTestEngine } from "../spot/spot.testing.ts";
+import { routeTest } from "../../testing/route-test.ts";
 import { totpCode } from "../auth/totp.ts";
-import { operatorPayload } from "../../testing/operator-reason.ts";
-
-/** A multipart/form-data body with one JPEG file part named `file`. */
-function multipart(bytes: Buffer) {
-  const boundary = `----candor${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="id.jpg"\r\n` +
-      `Content-Type: image/jpeg\r\n\r\n`,
-    "latin1",
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`, "latin1");
-  return {
-    payload: Buffer.concat([head, bytes, tail]),
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
-  };
-}
+import { multipart } from "../../testing/multipart.ts";
 
 // Identity verification from the user's basic details to an operator's decision, the advanced
 // tier's documents through the uploads pipeline, resubmission, and the withdrawal gate.
 
 describeEachDatabase("identity verification", (database) => {
   const nowMs = Date.parse("2026-11-27T10:00:00Z");
-  const operatorToken = "identity-operator-token";
-  const operator = { authorization: `Bearer ${operatorToken}` };
+  const kit = routeTest("10.4.0", "identity-operator-token");
+  const { users, call, operator } = kit;
   const uploadsDir = mkdtempSync(path.join(tmpdir(), "candor-test-identity-"));
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  const users: Record<string, { token: string; id: string }> = {};
-  let ip = 1;
   let jpeg: Buffer;
 
   const as = (user: string) => ({ authorization: `Bearer ${users[user]!.token}` });
-  const call = (
-    method: "GET" | "POST" | "DELETE",
-    url: string,
-    options: { headers?: object; payload?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.4.0.${ip++ % 250}`,
-      headers: { ...options.headers },
-      ...operatorPayload(method, url, options.payload),
-    });
   const upload = async (user: string, purpose = "identity_document") => {
-    const body = multipart(jpeg);
-    const response = await app.inject({
+    const body = multipart(jpeg, { fileName: "id.jpg" });
+    const response = await kit.app.inject({
       method: "POST",
       url: `/api/v1/uploads?purpose=${purpose}`,
-      remoteAddress: `10.4.1.${ip++ % 250}`,
+      remoteAddress: `10.4.1.${kit.nextIp()}`,
       headers: { ...as(user), ...body.headers },
       payload: body.payload,
     });
@@ -95,36 +56,19 @@ describeEachDatabase("identity verification", (database) => {
     })
       .jpeg()
       .toBuffer();
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) {
-      const applied = await running.engine.submit(command as Unstamped<Command>);
-      expect(applied.result.ok).toBe(true);
-    }
-    app = await buildApp({
-      database: database(),
+    await kit.startEngine(database(), () => nowMs);
+    await kit.startApp(database(), {
       now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken,
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
       uploads: { dir: uploadsDir },
       withdrawRequiresIdentity: "basic",
       withdrawAdvancedAbove: { USDT: "50" },
     });
-    for (const [name, phone] of [
-      ["a", "+4915100000071"],
-      ["b", "+4915100000072"],
-      ["c", "+4915100000073"],
-    ] as const) {
-      const registered = await registerByPhone(app, phone, operatorToken);
-      expect(registered.statusCode, registered.body).toBe(200);
-      users[name] = { token: registered.json().data.token, id: registered.json().data.user.id };
-    }
+    await kit.signUp("a", "+4915100000071");
+    await kit.signUp("b", "+4915100000072");
+    await kit.signUp("c", "+4915100000073");
   });
   afterAll(async () => {
-    await app.close();
-    await running.close();
+    await kit.close();
     rmSync(uploadsDir, { recursive: true, force: true });
   });
 

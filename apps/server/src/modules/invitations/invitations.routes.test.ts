@@ -1,9 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
+import { routeTest } from "../../testing/route-test.ts";
 import { inviteLink, maskAccount } from "./invitations.service.ts";
 
 const operatorToken = "operator-token-for-tests";
@@ -31,22 +30,19 @@ it("masks invited accounts and builds the hash-routed link", () => {
 });
 
 describeEachDatabase("invitations", (database) => {
+  const kit = routeTest("10.5.0", operatorToken);
   let app: FastifyInstance;
   let inviterToken = "";
   let inviterId = "";
   let inviteCode = "";
   beforeAll(async () => {
-    app = await buildApp({
-      database: database(),
-      operatorToken,
-      passwordCost: 10,
-      captcha: "off",
+    app = await kit.startApp(database(), {
       publicUrl: "https://trade.example.com",
       accounts: { async open() {} },
     });
-    const inviter = (await registerByPhone(app, "+4915100000001", operatorToken)).json().data;
+    const inviter = await kit.signUp("inviter", "+4915100000001");
     inviterToken = inviter.token;
-    inviterId = inviter.user.id;
+    inviterId = inviter.id;
     inviteCode = (
       await database()
         .db.selectFrom("users")
@@ -55,7 +51,7 @@ describeEachDatabase("invitations", (database) => {
         .executeTakeFirstOrThrow()
     ).invite_code;
   });
-  afterAll(() => app.close());
+  afterAll(kit.close);
 
   const me = (token?: string, query = "") =>
     app.inject({

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { InvitationsMe, RebateProduct } from "@candor/contract";
 import { formatAmount, getAssets, referralShares, type Mode } from "@candor/kernel";
 import QRCode from "qrcode";
@@ -107,7 +108,9 @@ export class InvitationsService {
     if (!this.engine) throw new AppError("service_unavailable");
     const applied = await submit(this.engine, {
       type: "referral_configure",
-      id: `referral-configure-${input.mode}-${input.product}-${this.now()}`,
+      // Each change is its own command: the time alone repeats within a millisecond (or under a
+      // fixed clock), and the journal refuses a repeated id as client_order_id_reused.
+      id: `referral-configure-${input.mode}-${input.product}-${this.now()}-${randomUUID()}`,
       mode: input.mode,
       product: input.product,
       rebateBps: input.rebateBps,

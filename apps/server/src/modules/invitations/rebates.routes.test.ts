@@ -3,50 +3,18 @@
 // share (with a reason, admin only), the invitee trades, and the inviter's invitations answer
 // shows the rebate out of the fee the invitee paid: total, today, this month and the record.
 
-import { getBalance, systemOwners, type Command, type KernelState } from "@candor/kernel";
-import { instruments } from "@candor/market";
-import type { FastifyInstance } from "fastify";
+import { getBalance, systemOwners } from "@candor/kernel";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import type { Unstamped } from "../../engine/engine.ts";
-import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { startTestEngine } from "../spot/spot.testing.ts";
+import { routeTest } from "../../testing/route-test.ts";
 
-const operator = { authorization: "Bearer operator-token" };
 const rebatesPath = "/api/v1/operator/referral/rebates";
 
 describeEachDatabase("referral rebates", (database) => {
   const nowMs = Date.parse("2026-11-26T13:00:00Z");
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  let ip = 1;
+  const kit = routeTest<"inviter" | "invitee" | "other">("10.7.0");
+  const { users, submit, query, call, operator } = kit;
   let clientOrder = 0;
-  const users = {} as Record<"inviter" | "invitee" | "other", { token: string; id: string }>;
-
-  const submit = async (command: Unstamped<Command>) => {
-    const applied = await running.engine.submit(command);
-    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
-  };
-  const query = <T>(fn: (s: KernelState) => T) => running.engine.query(fn);
-  const call = (
-    method: "GET" | "POST" | "PUT",
-    url: string,
-    options: { token?: string; payload?: unknown; lang?: string; headers?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.7.0.${ip++ % 250}`,
-      headers: {
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...(options.lang ? { "x-lang": options.lang } : {}),
-        ...options.headers,
-      },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
-    });
   const place = (user: "invitee" | "other", side: "buy" | "sell") =>
     call("POST", "/api/v1/spot/orders", {
       token: users[user].token,
@@ -62,8 +30,7 @@ describeEachDatabase("referral rebates", (database) => {
     });
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) await submit(command);
+    await kit.startEngine(database(), () => nowMs);
     await submit({
       type: "record_tick",
       id: "tick:1",
@@ -72,19 +39,9 @@ describeEachDatabase("referral rebates", (database) => {
       price: "30000",
       tickAtMs: nowMs,
     });
-    app = await buildApp({
-      database: database(),
-      now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken: "operator-token",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
-    });
-    const inviter = (await registerByPhone(app, "+4915200000001", "operator-token")).json().data;
-    users.inviter = { token: inviter.token, id: inviter.user.id };
-    const other = (await registerByPhone(app, "+4915200000003", "operator-token")).json().data;
-    users.other = { token: other.token, id: other.user.id };
+    await kit.startApp(database(), { now: () => nowMs });
+    await kit.signUp("inviter", "+4915200000001");
+    await kit.signUp("other", "+4915200000003");
     const code = (
       await call("GET", "/api/v1/invitations/me", { token: users.inviter.token })
     ).json().data.inviteCode;
@@ -107,28 +64,15 @@ describeEachDatabase("referral rebates", (database) => {
     });
     expect(registered.statusCode, registered.body).toBe(200);
     users.invitee = { token: registered.json().data.token, id: registered.json().data.user.id };
-    for (const [name, asset, amount] of [
-      ["invitee", "USDT", "10000"],
-      ["other", "BTC", "1"],
-    ] as const) {
-      const credited = await call("POST", "/api/v1/operator/deposits", {
-        headers: operator,
-        payload: {
-          id: `deposit-${name}-${asset}`,
-          ownerId: users[name].id,
-          assetId: asset,
-          amount,
-          reference: `bank-${name}-${asset}`,
-          reason: "test funding",
-        },
-      });
-      expect(credited.statusCode, credited.body).toBe(200);
-    }
+    await kit.depositEach(
+      [
+        ["invitee", "USDT", "10000"],
+        ["other", "BTC", "1"],
+      ],
+      { reason: "test funding" },
+    );
   }, 180_000);
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(kit.close);
 
   it("links the invitee to the inviter in the kernel at registration (real mode)", () => {
     const inviters = query((s) => s.referral.inviters);
@@ -183,7 +127,7 @@ describeEachDatabase("referral rebates", (database) => {
     expect((await place("other", "sell")).statusCode).toBe(200);
     const bought = await place("invitee", "buy");
     expect(bought.statusCode, bought.body).toBe(200);
-    await running.projector.flush();
+    await kit.running.projector.flush();
     const rebate = query((s) => getBalance(s, users.inviter.id, "real", "fund", "BTC"));
     const fees = query((s) => getBalance(s, systemOwners.fees, "real", "fund", "BTC"));
     // The taker (invitee, buying) paid its fee in BTC; a quarter of it went to the inviter.
@@ -232,5 +176,23 @@ describeEachDatabase("referral rebates", (database) => {
     ).json().data;
     expect(demo.rebateTotals).toHaveLength(1);
     expect(query((s) => s.referral.rebateBps.has("demo|spot"))).toBe(false);
+  });
+
+  it("applies two changes of one product made in the same millisecond, each once", async () => {
+    // The test clock stands still, so every change here has the same time: each must still be
+    // its own command (the id once was mode, product and time: client_order_id_reused).
+    const change = (rebateBps: number) =>
+      call("PUT", rebatesPath, {
+        headers: operator,
+        payload: { mode: "real", product: "stocks", rebateBps, reason: "stocks programme" },
+      });
+    const first = await change(1_000);
+    expect(first.statusCode, first.body).toBe(200);
+    const second = await change(1_500);
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().data.rebateShares).toEqual({ spot: 2_500, perp: 0, stocks: 1_500 });
+    const both = await Promise.all([change(1_200), change(1_200)]);
+    expect(both.map((response) => response.statusCode)).toEqual([200, 200]);
+    expect(query((s) => s.referral.rebateBps.get("real|stocks"))).toBe(1_200);
   });
 });

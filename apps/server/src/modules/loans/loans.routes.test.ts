@@ -2,61 +2,17 @@
 // the operator-funded pool in real and demo mode, repayment with the early fee, review by an
 // operator, liquidation at a recorded tick, and bad or unauthorised input that changes nothing.
 
-import { getBalance, type Command } from "@candor/kernel";
-import { instruments } from "@candor/market";
-import type { FastifyInstance } from "fastify";
+import { getBalance } from "@candor/kernel";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import type { Unstamped } from "../../engine/engine.ts";
-import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { startTestEngine } from "../spot/spot.testing.ts";
-import { operatorPayload } from "../../testing/operator-reason.ts";
-
-const operator = { authorization: "Bearer operator-token" };
+import { routeTest } from "../../testing/route-test.ts";
 
 describeEachDatabase("loans API", (database) => {
   const nowMs = Date.parse("2026-11-26T13:00:00Z");
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  let ip = 1;
+  const kit = routeTest("10.3.0");
+  const { users, submit, call, operator } = kit;
   let request = 0;
-  let tick = 0;
-  const users: Record<string, { token: string; id: string }> = {};
-
-  const submit = async (command: Unstamped<Command>) => {
-    const applied = await running.engine.submit(command);
-    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
-    return applied;
-  };
-  const recordTick = async (price: string) => {
-    await submit({
-      type: "record_tick",
-      id: `tick:${++tick}`,
-      tickId: `t${tick}`,
-      instrumentId: "BTCUSDT",
-      price,
-      tickAtMs: nowMs,
-    });
-    return `t${tick}`;
-  };
-  const call = (
-    method: "GET" | "POST" | "PUT",
-    url: string,
-    options: { token?: string; payload?: unknown; headers?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.3.0.${ip++ % 250}`,
-      headers: {
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...options.headers,
-      },
-      ...operatorPayload(method, url, options.payload),
-    });
+  const recordTick = (price: string) => kit.recordTick("BTCUSDT", price, nowMs);
   const borrow = (user: string, fields: Record<string, unknown> = {}) =>
     call("POST", "/api/v1/loans", {
       token: users[user]!.token,
@@ -70,28 +26,15 @@ describeEachDatabase("loans API", (database) => {
       },
     });
   const usdt = (user: string, mode: "real" | "demo" = "real") =>
-    running.engine.query((s) => getBalance(s, users[user]!.id, mode, "fund", "USDT"));
+    kit.running.engine.query((s) => getBalance(s, users[user]!.id, mode, "fund", "USDT"));
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) await submit(command);
+    await kit.startEngine(database(), () => nowMs);
     await recordTick("30000");
-    app = await buildApp({
-      database: database(),
-      now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken: "operator-token",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
-    });
-    const registered = await registerByPhone(app, "+4915100000081", "operator-token");
-    expect(registered.statusCode, registered.body).toBe(200);
-    users.a = { token: registered.json().data.token, id: registered.json().data.user.id };
-    const other = await registerByPhone(app, "+4915100000082", "operator-token");
-    users.b = { token: other.json().data.token, id: other.json().data.user.id };
-    const demo = await call("POST", "/api/v1/auth/demo", { payload: {} });
-    users.demo = { token: demo.json().data.token, id: demo.json().data.user.id };
+    await kit.startApp(database(), { now: () => nowMs });
+    await kit.signUp("a", "+4915100000081");
+    await kit.signUp("b", "+4915100000082");
+    const demo = await kit.signInDemo("demo");
     for (const [owner, mode] of [
       ["a", "real"],
       ["b", "real"],
@@ -111,16 +54,13 @@ describeEachDatabase("loans API", (database) => {
     await submit({
       type: "grant_demo",
       id: "btc-demo",
-      ownerId: users.demo.id,
+      ownerId: demo.id,
       mode: "demo",
       assetId: "BTC",
       amount: 100_000_000n,
     });
   });
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(kit.close);
 
   it("lists the products with every term and the pool (public)", async () => {
     const response = await call("GET", "/api/v1/loans/products");
@@ -258,6 +198,15 @@ describeEachDatabase("loans API", (database) => {
       principalPaid: "10000",
     });
     expect(usdt("a").available).toBe(89_500_000n);
+    // The loan's postings are lines of the fund statement with the loan reasons (these once
+    // failed the response check: a 500).
+    await kit.running.projector.flush();
+    const statement = await call("GET", "/api/v1/spot/statement?asset=USDT&limit=50", {
+      token: users.a!.token,
+    });
+    expect(statement.statusCode, statement.body).toBe(200);
+    const reasons = statement.json().data.items.map((line: { reason: string }) => line.reason);
+    expect(reasons).toEqual(expect.arrayContaining(["loans_principal", "loans_repayment"]));
   });
 
   it("sends reviewed applications to the operator, who approves through the journal", async () => {

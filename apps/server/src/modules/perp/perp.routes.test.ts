@@ -241,6 +241,17 @@ describeEachDatabase("perpetuals API", (database) => {
     ]);
     // 10 × 0.001 × 1,000 = 10 USDT gained.
     expect(fills.json().data.items[0].realisedPnl).toBe("10");
+    // The trade's postings are lines of the contract wallet's statement and of the export, each
+    // with its perpetual reason (these once failed the response check: a 500).
+    const statement = await call("GET", "/api/v1/wallet/accounts/contract/statement?limit=50", {
+      user: "demo",
+    });
+    expect(statement.statusCode, statement.body).toBe(200);
+    const reasons = statement.json().data.items.map((line: { reason: string }) => line.reason);
+    expect(reasons).toEqual(expect.arrayContaining(["perp_realised", "perp_fee"]));
+    const exported = await call("GET", "/api/v1/wallet/statement/export", { user: "demo" });
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(exported.body).toContain('"reason":"perp_realised"');
     const history = await call("GET", "/api/v1/perp/orders/history", { user: "demo" });
     expect(history.json().data.items).toMatchObject([
       {

@@ -1,19 +1,11 @@
 import { parseDecimal, pow10 } from "@candor/decimal";
-import { getLiabilities, getMarkets, type Command } from "@candor/kernel";
-import { instruments } from "@candor/market";
+import { getLiabilities, getMarkets } from "@candor/kernel";
 import { decodeProof, decodeRoot, verifyInclusion } from "@candor/proof";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import type { Unstamped } from "../../engine/engine.ts";
 import { kernelPort } from "../../engine/kernel-port.ts";
-import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { startTestEngine } from "../spot/spot.testing.ts";
+import { routeTest } from "../../testing/route-test.ts";
 import { build, saltFor } from "./tree-builder.ts";
-import { operatorPayload } from "../../testing/operator-reason.ts";
 
 const parseAmountUnits = (text: string, scale: number) => {
   const parsed = parseDecimal(text, scale);
@@ -21,83 +13,32 @@ const parseAmountUnits = (text: string, scale: number) => {
   return parsed.value;
 };
 
-const operator = { authorization: "Bearer operator-token-for-proof" };
-
 describeEachDatabase("proof of liabilities", (database) => {
   let nowMs = Date.parse("2026-11-26T12:00:00Z");
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  let ip = 1;
-  const users: Record<string, { token: string; id: string }> = {};
-
-  const call = (
-    method: "GET" | "POST",
-    url: string,
-    options: { token?: string; payload?: unknown; headers?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.2.0.${ip++ % 250}`,
-      headers: {
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...options.headers,
-      },
-      ...operatorPayload(method, url, options.payload),
-    });
-  const submit = async (command: Unstamped<Command>) => {
-    const applied = await running.engine.submit(command);
-    expect(applied.result.ok, JSON.stringify(applied.result)).toBe(true);
-  };
+  const kit = routeTest("10.2.0", "operator-token-for-proof");
+  const { users, submit, call, operator } = kit;
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) await submit(command);
-    app = await buildApp({
-      database: database(),
-      now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken: operator.authorization.slice("Bearer ".length),
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
-    });
-    for (const [name, phone] of [
-      ["a", "+4915100000011"],
-      ["b", "+4915100000012"],
-    ] as const) {
-      const registered = await registerByPhone(
-        app,
-        phone,
-        operator.authorization.slice("Bearer ".length),
-      );
-      expect(registered.statusCode, registered.body).toBe(200);
-      users[name] = { token: registered.json().data.token, id: registered.json().data.user.id };
-    }
-    const demo = await call("POST", "/api/v1/auth/demo", { payload: {} });
-    users.demo = { token: demo.json().data.token, id: demo.json().data.user.id };
+    await kit.startEngine(database(), () => nowMs);
+    await kit.startApp(database(), { now: () => nowMs });
+    await kit.signUp("a", "+4915100000011");
+    await kit.signUp("b", "+4915100000012");
+    await kit.signInDemo("demo");
     for (const [name, assetId, amount] of [
       ["a", "USDT", "10000"],
       ["a", "BTC", "0.5"],
       ["b", "USDT", "250.75"],
     ] as const) {
-      const credited = await call("POST", "/api/v1/operator/deposits", {
-        headers: operator,
-        payload: {
-          id: `d-${name}-${assetId}`,
-          ownerId: users[name]!.id,
-          assetId,
-          amount,
-          reference: "r",
-        },
+      await kit.deposit({
+        id: `d-${name}-${assetId}`,
+        ownerId: users[name]!.id,
+        assetId,
+        amount,
+        reference: "r",
       });
-      expect(credited.statusCode, credited.body).toBe(200);
     }
   });
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(kit.close);
 
   it("has nothing published at first, in the user's language", async () => {
     const response = await call("GET", "/api/v1/proof/liabilities", {
@@ -122,7 +63,7 @@ describeEachDatabase("proof of liabilities", (database) => {
     });
     expect(published.statusCode, published.body).toBe(200);
     const publication = published.json().data;
-    expect(publication.sequence).toBe(running.engine.sequence.toString());
+    expect(publication.sequence).toBe(kit.running.engine.sequence.toString());
 
     const publicRoot = (await call("GET", "/api/v1/proof/liabilities")).json().data;
     expect(publicRoot).toEqual(publication);
@@ -190,7 +131,7 @@ describeEachDatabase("proof of liabilities", (database) => {
     const response = await call("GET", "/api/v1/transparency");
     expect(response.statusCode).toBe(200);
     const data = response.json().data;
-    expect(data.sequence).toBe(running.engine.sequence.toString());
+    expect(data.sequence).toBe(kit.running.engine.sequence.toString());
     expect(data.users).toBe(2);
     // 10,000 + 250.75 + the 1 of the history test, all real deposits.
     expect(data.liabilities).toContainEqual({ assetId: "USDT", amount: "10251.75" });
@@ -206,9 +147,9 @@ describeEachDatabase("proof of liabilities", (database) => {
   it("rebuilds the same root from the same state (a restored snapshot)", async () => {
     const latest = (await call("GET", "/api/v1/proof/liabilities")).json().data;
     const sequence = BigInt(latest.sequence);
-    expect(sequence).toBe(running.engine.sequence);
+    expect(sequence).toBe(kit.running.engine.sequence);
     const restored = kernelPort.restore(
-      running.engine.query((state) => kernelPort.snapshot(state)),
+      kit.running.engine.query((state) => kernelPort.snapshot(state)),
     );
     const secret = await database()
       .db.selectFrom("proof_secret")
@@ -225,7 +166,7 @@ describeEachDatabase("proof of liabilities", (database) => {
   });
 
   it("discloses how many spot traders lost money, valued at the tape, and system balances over time", async () => {
-    await running.projector.flush();
+    await kit.running.projector.flush();
     nowMs += 61_000;
     const before = (await call("GET", "/api/v1/transparency")).json().data;
     expect(before.spotResults).toEqual({
@@ -244,7 +185,7 @@ describeEachDatabase("proof of liabilities", (database) => {
     });
 
     // b buys 0.005 BTC from a at 30,000; then the tape falls to 20,000: b lost, a did not.
-    const market = running.engine.query(getMarkets).find((m) => m.marketId === "BTC-USDT")!;
+    const market = kit.running.engine.query(getMarkets).find((m) => m.marketId === "BTC-USDT")!;
     const priceTicks = Number(
       (30_000n * pow10(market.quoteScale)) / parseAmountUnits(market.priceStep, market.quoteScale),
     );
@@ -272,7 +213,7 @@ describeEachDatabase("proof of liabilities", (database) => {
       price: "20000",
       tickAtMs: nowMs,
     });
-    await running.projector.flush();
+    await kit.running.projector.flush();
     // The figures from postings are at most a minute old.
     const cached = (await call("GET", "/api/v1/transparency")).json().data;
     expect(cached.spotResults.accounts).toBe(0);

@@ -3,57 +3,25 @@
 // promise or are refused, daily payouts as the clock advances, early redemption, the operator's
 // plan and funding endpoints, and bad or unauthorised input that changes nothing.
 
-import { getBalance, savingsOwners, type Command, type KernelState } from "@candor/kernel";
-import { instruments } from "@candor/market";
-import type { FastifyInstance } from "fastify";
+import { getBalance, savingsOwners } from "@candor/kernel";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
-import type { Unstamped } from "../../engine/engine.ts";
 import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { startTestEngine } from "../spot/spot.testing.ts";
-import { operatorPayload } from "../../testing/operator-reason.ts";
+import { routeTest } from "../../testing/route-test.ts";
 
-const operator = { authorization: "Bearer operator-token" };
 const DAY = 86_400_000;
 
 describeEachDatabase("savings API", (database) => {
   let nowMs = Date.parse("2026-11-26T13:00:00Z");
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  let ip = 1;
+  const kit = routeTest<"a" | "b" | "demo">("10.3.0");
+  const { users, submit, query, call, operator } = kit;
   let request = 0;
   let clock = 0;
-  const users = {} as Record<"a" | "b" | "demo", { token: string; id: string }>;
-
-  const submit = async (command: Unstamped<Command>) => {
-    const applied = await running.engine.submit(command);
-    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
-    return applied;
-  };
-  const query = <T>(fn: (s: KernelState) => T) => running.engine.query(fn);
   const advance = async (ms: number) => {
     nowMs += ms;
     await submit({ type: "clock_tick", id: `test-clock-${++clock}` });
   };
-  const call = (
-    method: "GET" | "POST" | "PUT",
-    url: string,
-    options: { token?: string; payload?: unknown; lang?: string; headers?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.3.0.${ip++ % 250}`,
-      headers: {
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...(options.lang ? { "x-lang": options.lang } : {}),
-        ...options.headers,
-      },
-      ...operatorPayload(method, url, options.payload),
-    });
   const subscribe = (
     user: "a" | "b" | "demo",
     fields: Record<string, unknown> = {},
@@ -75,7 +43,7 @@ describeEachDatabase("savings API", (database) => {
       .data.items.find((p: { planId: string }) => p.planId === planId);
   const fund = (id: string) =>
     getBalance(
-      running.engine.query((s) => s),
+      kit.running.engine.query((s) => s),
       id,
       "real",
       "fund",
@@ -83,16 +51,9 @@ describeEachDatabase("savings API", (database) => {
     );
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) await submit(command);
-    app = await buildApp({
-      database: database(),
+    await kit.startEngine(database(), () => nowMs);
+    await kit.startApp(database(), {
       now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken: "operator-token",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
       savings: {
         plans: [
           {
@@ -114,29 +75,18 @@ describeEachDatabase("savings API", (database) => {
         ],
       },
     });
-    const registered = await registerByPhone(app, "+4915100000191", "operator-token");
-    expect(registered.statusCode, registered.body).toBe(200);
-    users.a = { token: registered.json().data.token, id: registered.json().data.user.id };
-    const other = await registerByPhone(app, "+4915100000192", "operator-token");
-    users.b = { token: other.json().data.token, id: other.json().data.user.id };
-    const demo = await call("POST", "/api/v1/auth/demo", { payload: {} });
-    users.demo = { token: demo.json().data.token, id: demo.json().data.user.id };
-    const credited = await call("POST", "/api/v1/operator/deposits", {
-      headers: operator,
-      payload: {
-        id: "deposit-a-usdt",
-        ownerId: users.a.id,
-        assetId: "USDT",
-        amount: "1000",
-        reference: "bank-a",
-      },
+    await kit.signUp("a", "+4915100000191");
+    await kit.signUp("b", "+4915100000192");
+    await kit.signInDemo("demo");
+    await kit.deposit({
+      id: "deposit-a-usdt",
+      ownerId: users.a.id,
+      assetId: "USDT",
+      amount: "1000",
+      reference: "bank-a",
     });
-    expect(credited.statusCode, credited.body).toBe(200);
   });
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(kit.close);
 
   it("lists plans publicly: real is sold out until the operator funds yield; demo is funded", async () => {
     const response = await call("GET", "/api/v1/savings/plans?mode=real");
@@ -241,7 +191,7 @@ describeEachDatabase("savings API", (database) => {
   });
 
   it("shows every savings posting in the user's statement, citing the subscription", async () => {
-    await running.projector.flush();
+    await kit.running.projector.flush();
     const response = await call("GET", "/api/v1/spot/statement?asset=USDT&limit=50", {
       token: users.a.token,
     });
@@ -325,8 +275,8 @@ describeEachDatabase("savings API", (database) => {
       passwordCost: 10,
       captcha: "off",
       operatorToken: "operator-token",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
+      engine: kit.running.engine,
+      accounts: accountOpener(kit.running.engine),
       savings: { enabled: false },
     });
     try {

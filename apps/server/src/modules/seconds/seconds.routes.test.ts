@@ -2,64 +2,32 @@
 // the disclosure, purchases in demo and real mode, settlement by the tape with both tick ids,
 // history, retries, and bad or unauthorised input that changes nothing.
 
-import { getSecondsOpenContracts, type Command, type KernelState } from "@candor/kernel";
-import { instruments } from "@candor/market";
-import type { FastifyInstance } from "fastify";
+import { getSecondsOpenContracts } from "@candor/kernel";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
-import type { Unstamped } from "../../engine/engine.ts";
 import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { startTestEngine } from "../spot/spot.testing.ts";
+import { routeTest } from "../../testing/route-test.ts";
 import { SecondsService } from "./seconds.service.ts";
-import { operatorPayload } from "../../testing/operator-reason.ts";
 
-const operator = { authorization: "Bearer operator-token" };
+/** The one product of the suite: BTCUSDT, 5 seconds, paying 85 %. */
+const product = {
+  instrumentId: "BTCUSDT",
+  periodS: 5,
+  asset: "USDT",
+  payoutBps: 8_500,
+  stakeMin: "1",
+  stakeMax: "100",
+  exposureMax: "1000",
+  graceS: 3,
+};
 
 describeEachDatabase("seconds API", (database) => {
   let nowMs = Date.parse("2026-11-26T13:00:00Z");
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  let ip = 1;
+  const kit = routeTest("10.2.0");
+  const { users, query, call, operator } = kit;
   let request = 0;
-  let tick = 0;
-  const users: Record<string, { token: string; id: string }> = {};
-
-  const submit = async (command: Unstamped<Command>) => {
-    const applied = await running.engine.submit(command);
-    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
-    return applied;
-  };
-  const query = <T>(fn: (s: KernelState) => T) => running.engine.query(fn);
-  const recordTick = async (price: string) => {
-    await submit({
-      type: "record_tick",
-      id: `tick:${++tick}`,
-      tickId: `t${tick}`,
-      instrumentId: "BTCUSDT",
-      price,
-      tickAtMs: nowMs,
-    });
-    return `t${tick}`;
-  };
-  const call = (
-    method: "GET" | "POST" | "PUT",
-    url: string,
-    options: { token?: string; payload?: unknown; lang?: string; headers?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.2.0.${ip++ % 250}`,
-      headers: {
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...(options.lang ? { "x-lang": options.lang } : {}),
-        ...options.headers,
-      },
-      ...operatorPayload(method, url, options.payload),
-    });
+  const recordTick = (price: string) => kit.recordTick("BTCUSDT", price, nowMs);
   const buy = (user: string, fields: Record<string, unknown> = {}, lang?: string) =>
     call("POST", "/api/v1/seconds/contracts", {
       token: users[user]!.token,
@@ -75,56 +43,27 @@ describeEachDatabase("seconds API", (database) => {
     });
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) await submit(command);
+    await kit.startEngine(database(), () => nowMs);
     await recordTick("30000");
-    app = await buildApp({
-      database: database(),
+    await kit.startApp(database(), {
       now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken: "operator-token",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
       seconds: {
         disclosureCacheMs: 0,
-        products: [
-          {
-            instrumentId: "BTCUSDT",
-            periodS: 5,
-            asset: "USDT",
-            payoutBps: 8_500,
-            stakeMin: "1",
-            stakeMax: "100",
-            exposureMax: "1000",
-            graceS: 3,
-          },
-        ],
+        products: [product],
       },
     });
-    const registered = await registerByPhone(app, "+4915100000091", "operator-token");
-    expect(registered.statusCode, registered.body).toBe(200);
-    users.a = { token: registered.json().data.token, id: registered.json().data.user.id };
-    const other = await registerByPhone(app, "+4915100000092", "operator-token");
-    users.b = { token: other.json().data.token, id: other.json().data.user.id };
-    const demo = await call("POST", "/api/v1/auth/demo", { payload: {} });
-    users.demo = { token: demo.json().data.token, id: demo.json().data.user.id };
-    const credited = await call("POST", "/api/v1/operator/deposits", {
-      headers: operator,
-      payload: {
-        id: "deposit-a-usdt",
-        ownerId: users.a.id,
-        assetId: "USDT",
-        amount: "1000",
-        reference: "bank-a",
-      },
+    await kit.signUp("a", "+4915100000091");
+    await kit.signUp("b", "+4915100000092");
+    await kit.signInDemo("demo");
+    await kit.deposit({
+      id: "deposit-a-usdt",
+      ownerId: users.a!.id,
+      assetId: "USDT",
+      amount: "1000",
+      reference: "bank-a",
     });
-    expect(credited.statusCode, credited.body).toBe(200);
   });
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(kit.close);
 
   it("lists products with payout, break-even win rate and the disclosure (public)", async () => {
     const response = await call("GET", "/api/v1/seconds/products?mode=demo");
@@ -182,7 +121,7 @@ describeEachDatabase("seconds API", (database) => {
       returned: "18.5",
       profit: "8.5",
     });
-    await running.projector.flush();
+    await kit.running.projector.flush();
     const history = await call("GET", "/api/v1/seconds/contracts?status=settled&outcome=win", {
       token: users.demo!.token,
     });
@@ -231,7 +170,7 @@ describeEachDatabase("seconds API", (database) => {
       returned: "0",
       profit: "-20",
     });
-    await running.projector.flush();
+    await kit.running.projector.flush();
     const products = await call("GET", "/api/v1/seconds/products");
     expect(products.json().data.disclosure).toMatchObject({
       mode: "real",
@@ -360,7 +299,7 @@ describeEachDatabase("seconds API", (database) => {
     const sent: { userId: string; mode: string; status: string; settleTickId: string | null }[] =
       [];
     const service = new SecondsService({
-      engine: running.engine,
+      engine: kit.running.engine,
       repository: {
         contract: async () => undefined,
         page: async () => [],
@@ -384,17 +323,7 @@ describeEachDatabase("seconds API", (database) => {
     try {
       const reopened = await call("PUT", "/api/v1/operator/seconds/products", {
         headers: operator,
-        payload: {
-          instrumentId: "BTCUSDT",
-          periodS: 5,
-          asset: "USDT",
-          payoutBps: 8_500,
-          stakeMin: "1",
-          stakeMax: "100",
-          exposureMax: "1000",
-          graceS: 3,
-          open: true,
-        },
+        payload: { ...product, open: true },
       });
       expect(reopened.statusCode, reopened.body).toBe(200);
       await recordTick("40500");
@@ -417,8 +346,8 @@ describeEachDatabase("seconds API", (database) => {
       now: () => nowMs,
       passwordCost: 10,
       captcha: "off",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
+      engine: kit.running.engine,
+      accounts: accountOpener(kit.running.engine),
       seconds: { enabled: false },
     });
     try {

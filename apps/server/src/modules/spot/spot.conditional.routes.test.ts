@@ -1,55 +1,16 @@
 // Stop, take-profit and OCO orders, self-trade prevention and the size-only amend through the
 // HTTP API, on the real engine and read models.
-import type { Command } from "@candor/kernel";
-import { instruments } from "@candor/market";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import type { Unstamped } from "../../engine/engine.ts";
-import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { startTestEngine } from "./spot.testing.ts";
+import { routeTest } from "../../testing/route-test.ts";
 
 describeEachDatabase("spot conditional orders API", (database) => {
   const nowMs = Date.parse("2026-11-23T13:00:00Z");
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  let ip = 1;
+  const kit = routeTest("10.2.0");
+  const { users, call } = kit;
   let serial = 0;
-  let tick = 0;
-  const users: Record<string, { token: string; id: string }> = {};
-
-  const submit = async (command: Unstamped<Command>) => {
-    const applied = await running.engine.submit(command);
-    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
-    return applied;
-  };
   const recordTick = (price: string) =>
-    submit({
-      type: "record_tick",
-      id: `tick:${++tick}`,
-      tickId: `BTCUSDT:${tick}`,
-      instrumentId: "BTCUSDT",
-      price,
-      tickAtMs: nowMs,
-    });
-  const call = (
-    method: "GET" | "POST" | "DELETE",
-    url: string,
-    options: { token?: string; payload?: unknown; lang?: string } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.2.0.${ip++ % 250}`,
-      headers: {
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...(options.lang ? { "x-lang": options.lang } : {}),
-      },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
-    });
+    kit.recordTick("BTCUSDT", price, nowMs, (n) => `BTCUSDT:${n}`);
   const conditional = (user: string, fields: Record<string, unknown>, lang?: string) =>
     call("POST", "/api/v1/spot/conditional-orders", {
       token: users[user]!.token,
@@ -73,51 +34,21 @@ describeEachDatabase("spot conditional orders API", (database) => {
     });
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) await submit(command);
+    await kit.startEngine(database(), () => nowMs);
     await recordTick("30000");
-    app = await buildApp({
-      database: database(),
-      now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken: "operator-token",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
-    });
-    for (const [name, phone] of [
-      ["a", "+4915100000011"],
-      ["b", "+4915100000012"],
-    ] as const) {
-      const registered = await registerByPhone(app, phone, "operator-token");
-      expect(registered.statusCode, registered.body).toBe(200);
-      users[name] = { token: registered.json().data.token, id: registered.json().data.user.id };
-    }
-    for (const [name, asset, amount] of [
-      ["a", "BTC", "1"],
-      ["a", "USDT", "10000"],
-      ["b", "USDT", "50000"],
-    ] as const) {
-      const credited = await app.inject({
-        method: "POST",
-        url: "/api/v1/operator/deposits",
-        headers: { authorization: "Bearer operator-token" },
-        payload: {
-          id: `deposit-${name}-${asset}`,
-          ownerId: users[name]!.id,
-          assetId: asset,
-          amount,
-          reference: `bank-${name}-${asset}`,
-          reason: "test funding",
-        },
-      });
-      expect(credited.statusCode, credited.body).toBe(200);
-    }
+    await kit.startApp(database(), { now: () => nowMs });
+    await kit.signUp("a", "+4915100000011");
+    await kit.signUp("b", "+4915100000012");
+    await kit.depositEach(
+      [
+        ["a", "BTC", "1"],
+        ["a", "USDT", "10000"],
+        ["b", "USDT", "50000"],
+      ],
+      { reason: "test funding" },
+    );
   });
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(kit.close);
 
   it("refuses malformed, oversized, negative, over-precise and unauthorised input", async () => {
     const unauthorised = await call("POST", "/api/v1/spot/conditional-orders", {
@@ -206,8 +137,8 @@ describeEachDatabase("spot conditional orders API", (database) => {
       order.orderId,
     );
     await recordTick("29500");
-    await recordTick("28999");
-    await running.projector.flush();
+    const crossing = await recordTick("28999");
+    await kit.running.projector.flush();
     const history = await call("GET", "/api/v1/spot/conditional-orders?status=finished", {
       token: users.a!.token,
     });
@@ -216,7 +147,7 @@ describeEachDatabase("spot conditional orders API", (database) => {
       .data.items.find((o: { orderId: string }) => o.orderId === order.orderId);
     expect(fired).toMatchObject({
       status: "triggered",
-      tickId: `BTCUSDT:${tick}`,
+      tickId: crossing,
       tickPrice: "28999",
     });
     const result = await call("GET", `/api/v1/spot/orders/${fired.resultOrderId}`, {

@@ -1,74 +1,29 @@
-import {
-  checkInvariants,
-  getBalances,
-  getDepth,
-  systemOwners,
-  type Command,
-  type KernelState,
-} from "@candor/kernel";
+import { checkInvariants, getBalances, getDepth, systemOwners, type Command } from "@candor/kernel";
 import { instruments } from "@candor/market";
-import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
 import type { Unstamped } from "../../engine/engine.ts";
-import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
+import { routeTest } from "../../testing/route-test.ts";
 import {
   demoFundingCommands,
   MarketMaker,
   realFundingCommand,
 } from "../market-maker/market-maker.service.ts";
-import { spotInstruments, spotSetupCommands } from "../market/spot-markets.ts";
+import { spotInstruments } from "../market/spot-markets.ts";
 import { errorCodeByRejectCode } from "../../engine/reject-codes.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { startTestEngine } from "./spot.testing.ts";
-import { operatorPayload } from "../../testing/operator-reason.ts";
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
 const btc = (whole: number) => BigInt(Math.round(whole * 1e8));
 
 describeEachDatabase("spot API", (database) => {
   let nowMs = Date.parse("2026-11-23T13:00:00Z");
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  let ip = 1;
+  const kit = routeTest("10.1.0");
+  const { users, submit, query, call } = kit;
   let clientOrder = 0;
-  const users: Record<string, { token: string; id: string }> = {};
-
-  const submit = async (command: Unstamped<Command>) => {
-    const applied = await running.engine.submit(command);
-    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
-    return applied;
-  };
-  const query = <T>(fn: (s: KernelState) => T) => running.engine.query(fn);
-  let tick = 0;
   const recordTick = (price: string) =>
-    submit({
-      type: "record_tick",
-      id: `tick:${++tick}`,
-      tickId: `BTCUSDT:${tick}`,
-      instrumentId: "BTCUSDT",
-      price,
-      tickAtMs: nowMs,
-    });
+    kit.recordTick("BTCUSDT", price, nowMs, (n) => `BTCUSDT:${n}`);
 
-  const call = (
-    method: "GET" | "POST" | "PUT" | "DELETE",
-    url: string,
-    options: { token?: string; payload?: unknown; lang?: string; headers?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.1.0.${ip++ % 250}`,
-      headers: {
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...(options.lang ? { "x-lang": options.lang } : {}),
-        ...options.headers,
-      },
-      ...operatorPayload(method, url, options.payload),
-    });
   const order = (fields: Record<string, unknown>) => ({
     clientOrderId: `client-${String(++clientOrder).padStart(6, "0")}`,
     instrumentId: "BTCUSDT",
@@ -81,56 +36,23 @@ describeEachDatabase("spot API", (database) => {
     });
     return response;
   };
-  const settle = () => running.projector.flush();
+  const settle = () => kit.running.projector.flush();
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) await submit(command);
+    await kit.startEngine(database(), () => nowMs);
     await recordTick("30000");
-    app = await buildApp({
-      database: database(),
-      now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken: "operator-token",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
-    });
-    for (const [name, phone] of [
-      ["a", "+4915100000001"],
-      ["b", "+4915100000002"],
-    ] as const) {
-      const registered = await registerByPhone(app, phone, "operator-token");
-      expect(registered.statusCode, registered.body).toBe(200);
-      users[name] = registered.json().data.user
-        ? { token: registered.json().data.token, id: registered.json().data.user.id }
-        : users[name]!;
-    }
-    const demo = await call("POST", "/api/v1/auth/demo", { payload: {} });
-    users.demo = { token: demo.json().data.token, id: demo.json().data.user.id };
+    await kit.startApp(database(), { now: () => nowMs });
+    await kit.signUp("a", "+4915100000001");
+    await kit.signUp("b", "+4915100000002");
+    await kit.signInDemo("demo");
     // Real money only through the operator's deposit credit, with a reference.
-    for (const [name, asset, amount] of [
+    await kit.depositEach([
       ["a", "BTC", "1"],
       ["a", "USDT", "10000"],
       ["b", "USDT", "50000"],
-    ] as const) {
-      const credited = await call("POST", "/api/v1/operator/deposits", {
-        headers: { authorization: "Bearer operator-token" },
-        payload: {
-          id: `deposit-${name}-${asset}`,
-          ownerId: users[name]!.id,
-          assetId: asset,
-          amount,
-          reference: `bank-${name}-${asset}`,
-        },
-      });
-      expect(credited.statusCode, credited.body).toBe(200);
-    }
+    ]);
   });
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(kit.close);
 
   const balance = async (user: string, asset: string) => {
     const response = await call("GET", "/api/v1/spot/balances", { token: users[user]!.token });
@@ -289,7 +211,7 @@ describeEachDatabase("spot API", (database) => {
     const fees = query((s) => getBalances(s, systemOwners.fees, "real"));
     expect(fees.find((b) => b.assetId === "USDT")?.available).toBe(usdt(9));
     expect(fees.find((b) => b.assetId === "BTC")?.available).toBe(30_000n);
-    checkInvariants(running.engine.query((s) => s));
+    checkInvariants(kit.running.engine.query((s) => s));
   });
 
   it("retries with the same client order id return the first result and place nothing", async () => {
@@ -368,14 +290,14 @@ describeEachDatabase("spot API", (database) => {
     });
     expect(cancelled.statusCode).toBe(200);
     // The order is cancelled now; the retry still gets the first answer, as it was then.
-    const sequence = running.engine.sequence;
+    const sequence = kit.running.engine.sequence;
     const retry = await call("POST", "/api/v1/spot/orders", {
       token: users.b!.token,
       payload: body,
     });
     expect(retry.statusCode).toBe(200);
     expect(retry.json().data).toEqual({ ...first.json().data, duplicate: true });
-    expect(running.engine.sequence).toBe(sequence);
+    expect(kit.running.engine.sequence).toBe(sequence);
   });
 
   it("cancel releases the hold; cancel-all cancels the rest; history pages them", async () => {
@@ -459,7 +381,7 @@ describeEachDatabase("spot API", (database) => {
       await submit(command);
     }
     const maker = new MarketMaker({
-      gateway: running.engine,
+      gateway: kit.running.engine,
       instruments: spotInstruments(instruments).filter((i) => i.id === "BTCUSDT"),
     });
     expect(await maker.refresh(new Map([["BTCUSDT", 3_000_000n]]), nowMs)).toBeGreaterThan(0);

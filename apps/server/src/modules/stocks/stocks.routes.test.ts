@@ -4,65 +4,19 @@
 // cancel, holdings with TP/SL triggered by a tick, history from the read models, and bad or
 // unauthorised input that changes nothing.
 
-import type { Command, KernelState } from "@candor/kernel";
 import { getStockInventory } from "@candor/kernel";
-import { instruments } from "@candor/market";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import type { Unstamped } from "../../engine/engine.ts";
-import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { startTestEngine } from "../spot/spot.testing.ts";
-import { operatorPayload } from "../../testing/operator-reason.ts";
-
-const operator = { authorization: "Bearer operator-token" };
+import { routeTest } from "../../testing/route-test.ts";
 
 describeEachDatabase("stocks API", (database) => {
   // Wednesday 25 November 2026, 10:00 in Hong Kong (HKEX open), 21:00 in New York (closed).
   let nowMs = Date.parse("2026-11-25T02:00:00Z");
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  let ip = 1;
+  const kit = routeTest("10.3.0");
+  const { users, query, call, operator } = kit;
   let request = 0;
-  let tick = 0;
-  const users: Record<string, { token: string; id: string }> = {};
-
-  const submit = async (command: Unstamped<Command>) => {
-    const applied = await running.engine.submit(command);
-    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
-    return applied;
-  };
-  const query = <T>(fn: (s: KernelState) => T) => running.engine.query(fn);
-  const recordTick = async (instrumentId: string, price: string) => {
-    await submit({
-      type: "record_tick",
-      id: `tick:${++tick}`,
-      tickId: `t${tick}`,
-      instrumentId,
-      price,
-      tickAtMs: nowMs,
-    });
-    return `t${tick}`;
-  };
-  const call = (
-    method: "GET" | "POST" | "PUT",
-    url: string,
-    options: { token?: string; payload?: unknown; lang?: string; headers?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.3.0.${ip++ % 250}`,
-      headers: {
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...(options.lang ? { "x-lang": options.lang } : {}),
-        ...options.headers,
-      },
-      ...operatorPayload(method, url, options.payload),
-    });
+  const recordTick = (instrumentId: string, price: string) =>
+    kit.recordTick(instrumentId, price, nowMs);
   const order = (user: string, fields: Record<string, unknown>, lang?: string) =>
     call("POST", "/api/v1/stocks/orders", {
       token: users[user]!.token,
@@ -78,48 +32,27 @@ describeEachDatabase("stocks API", (database) => {
     });
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) await submit(command);
-    app = await buildApp({
-      database: database(),
-      now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken: "operator-token",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
-      stocks: { sessionSyncMs: 0 },
-    });
+    await kit.startEngine(database(), () => nowMs);
+    await kit.startApp(database(), { now: () => nowMs, stocks: { sessionSyncMs: 0 } });
     await recordTick("AAPL", "200.00");
     await recordTick("0700.HK", "420.200");
-    const registered = await registerByPhone(app, "+4915100000191", "operator-token");
-    expect(registered.statusCode, registered.body).toBe(200);
-    users.a = { token: registered.json().data.token, id: registered.json().data.user.id };
-    const other = await registerByPhone(app, "+4915100000192", "operator-token");
-    users.b = { token: other.json().data.token, id: other.json().data.user.id };
-    const demo = await call("POST", "/api/v1/auth/demo", { payload: {} });
-    users.demo = { token: demo.json().data.token, id: demo.json().data.user.id };
+    await kit.signUp("a", "+4915100000191");
+    await kit.signUp("b", "+4915100000192");
+    await kit.signInDemo("demo");
     for (const [asset, amount] of [
       ["USD", "10000"],
       ["HKD", "100000"],
     ]) {
-      const credited = await call("POST", "/api/v1/operator/deposits", {
-        headers: operator,
-        payload: {
-          id: `deposit-a-${asset}`,
-          ownerId: users.a.id,
-          assetId: asset,
-          amount,
-          reference: "bank-a",
-        },
+      await kit.deposit({
+        id: `deposit-a-${asset}`,
+        ownerId: users.a!.id,
+        assetId: asset!,
+        amount: amount!,
+        reference: "bank-a",
       });
-      expect(credited.statusCode, credited.body).toBe(200);
     }
   });
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(kit.close);
 
   it("lists stocks with terms, session and quote (pagedata, public)", async () => {
     const response = await call("GET", "/api/v1/stocks?mode=demo");
@@ -187,13 +120,23 @@ describeEachDatabase("stocks API", (database) => {
     ]);
     const sold = await order("demo", { instrumentId: "0700.HK", side: "sell", quantity: "200" });
     expect(sold.json().data.fill).toMatchObject({ price: "419.779", stampDuty: "84" });
-    await running.projector.flush();
+    await kit.running.projector.flush();
     const fills = await call("GET", "/api/v1/stocks/fills", { token: users.demo!.token });
     expect(fills.json().data.items.map((f: { side: string }) => f.side)).toEqual(["sell", "buy"]);
     const history = await call("GET", "/api/v1/stocks/orders?status=history", {
       token: users.demo!.token,
     });
     expect(history.json().data.items).toHaveLength(2);
+    // The trades are lines of the fund statement with the stock reasons (these once failed the
+    // response check: a 500).
+    const statement = await call("GET", "/api/v1/spot/statement?limit=50", {
+      token: users.demo!.token,
+    });
+    expect(statement.statusCode, statement.body).toBe(200);
+    const reasons = statement.json().data.items.map((line: { reason: string }) => line.reason);
+    expect(reasons).toEqual(
+      expect.arrayContaining(["stock_trade", "stock_commission", "stock_stamp_duty"]),
+    );
   });
 
   it("real: the house sells only what the operator funded; limit order fills on a later tick", async () => {
@@ -290,7 +233,7 @@ describeEachDatabase("stocks API", (database) => {
     expect(house.statusCode, house.body).toBe(200);
     nowMs += 1_000;
     const trigger = await recordTick("AAPL", "210.50");
-    await running.projector.flush();
+    await kit.running.projector.flush();
     const fills = await call("GET", "/api/v1/stocks/fills?instrumentId=AAPL", {
       token: users.a!.token,
     });

@@ -1,16 +1,8 @@
-import { checkInvariants, getBalance, type Command, type Wallet } from "@candor/kernel";
-import { instruments } from "@candor/market";
-import type { FastifyInstance } from "fastify";
+import { checkInvariants, getBalance, type Wallet } from "@candor/kernel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import type { Unstamped } from "../../engine/engine.ts";
-import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { startTestEngine } from "../spot/spot.testing.ts";
+import { routeTest } from "../../testing/route-test.ts";
 import { checkedCardNumber } from "./wallet.bank-cards.ts";
-import { operatorPayload } from "../../testing/operator-reason.ts";
 
 // Bank cards, withdrawals to them from the fiat wallet, and Buy (crypto for the fiat wallet's
 // balance at a quick-exchange quote), through HTTP on the real kernel and engine.
@@ -36,13 +28,9 @@ describe("bank card numbers", () => {
 
 describeEachDatabase("wallet API: bank cards, bank-card withdrawals and buy", (database) => {
   let nowMs = Date.parse("2026-11-27T09:00:00Z");
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  let ip = 1;
+  const kit = routeTest("10.4.0");
+  const { users, call, operator } = kit;
   let request = 0;
-  let tick = 0;
-  const users: Record<string, { token: string; id: string }> = {};
-  const operator = { authorization: "Bearer operator-token" };
   const card = {
     cardholder: "Ana Silva",
     bankName: "Banco Exemplo",
@@ -50,30 +38,9 @@ describeEachDatabase("wallet API: bank cards, bank-card withdrawals and buy", (d
     cardNumber: "4000 1234 5678 9010",
   };
 
-  const submit = async (command: Unstamped<Command>) => {
-    const applied = await running.engine.submit(command);
-    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
-    return applied;
-  };
-  const call = (
-    method: "GET" | "POST" | "PUT" | "DELETE",
-    url: string,
-    options: { user?: string; payload?: unknown; lang?: string; headers?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.4.0.${ip++ % 250}`,
-      headers: {
-        ...(options.user ? { authorization: `Bearer ${users[options.user]!.token}` } : {}),
-        ...(options.lang ? { "x-lang": options.lang } : {}),
-        ...options.headers,
-      },
-      ...operatorPayload(method, url, options.payload),
-    });
   const requestId = () => `bk-${String(++request).padStart(6, "0")}`;
   const balance = (user: string, wallet: Wallet, asset = "USDT") =>
-    running.engine.query((s) => {
+    kit.running.engine.query((s) => {
       const b = getBalance(s, users[user]!.id, "real", wallet, asset);
       return [b.available, b.held];
     });
@@ -115,54 +82,24 @@ describeEachDatabase("wallet API: bank cards, bank-card withdrawals and buy", (d
       },
     });
   const recordTick = (price: string) =>
-    submit({
-      type: "record_tick",
-      id: `tick:${++tick}`,
-      tickId: `BTCUSDT:${tick}`,
-      instrumentId: "BTCUSDT",
-      price,
-      tickAtMs: nowMs,
-    });
+    kit.recordTick("BTCUSDT", price, nowMs, (n) => `BTCUSDT:${n}`);
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) await submit(command);
-    app = await buildApp({
-      database: database(),
-      now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken: "operator-token",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
+    await kit.startEngine(database(), () => nowMs);
+    await kit.startApp(database(), { now: () => nowMs });
+    await kit.signUp("a", "+4915100000031");
+    await kit.signUp("b", "+4915100000032");
+    await kit.signInDemo("demo");
+    await kit.deposit({
+      id: "deposit-a",
+      ownerId: users.a!.id,
+      assetId: "USDT",
+      amount: "5000",
+      reference: "bank-a",
     });
-    for (const [name, phone] of [
-      ["a", "+4915100000031"],
-      ["b", "+4915100000032"],
-    ] as const) {
-      const registered = await registerByPhone(app, phone, "operator-token");
-      expect(registered.statusCode, registered.body).toBe(200);
-      users[name] = { token: registered.json().data.token, id: registered.json().data.user.id };
-    }
-    const demo = await call("POST", "/api/v1/auth/demo", { payload: {} });
-    users.demo = { token: demo.json().data.token, id: demo.json().data.user.id };
-    const credited = await call("POST", "/api/v1/operator/deposits", {
-      headers: operator,
-      payload: {
-        id: "deposit-a",
-        ownerId: users.a!.id,
-        assetId: "USDT",
-        amount: "5000",
-        reference: "bank-a",
-      },
-    });
-    expect(credited.statusCode, credited.body).toBe(200);
     expect((await toFiat("a", "3000")).statusCode).toBe(200);
   });
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(kit.close);
 
   describe("bank cards", () => {
     let cardId = "";
@@ -322,14 +259,14 @@ describeEachDatabase("wallet API: bank cards, bank-card withdrawals and buy", (d
           "completed",
         ]);
         expect(detail.json().data.steps[2].operatorId).toBe("bootstrap");
-        await running.projector.flush();
+        await kit.running.projector.flush();
         const statement = await call("GET", "/api/v1/wallet/accounts/fiat/statement", {
           user: "a",
         });
         expect(statement.statusCode, statement.body).toBe(200);
         const reasons = statement.json().data.items.map((l: { reason: string }) => l.reason);
         expect(reasons).toEqual(expect.arrayContaining(["withdrawal", "withdrawal_fee"]));
-        running.engine.query((s) => checkInvariants(s));
+        kit.running.engine.query((s) => checkInvariants(s));
       });
 
       it("rejected with a reason releases the hold; cancelled by the user too", async () => {

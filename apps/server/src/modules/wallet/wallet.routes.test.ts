@@ -4,7 +4,6 @@ import {
   getBalances,
   getLiabilities,
   systemOwners,
-  type Command,
 } from "@candor/kernel";
 import {
   statementGenesis,
@@ -14,113 +13,41 @@ import {
   type StatementExport,
 } from "@candor/proof";
 import Papa from "papaparse";
-import { instruments } from "@candor/market";
-import type { FastifyInstance } from "fastify";
 import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import type { Unstamped } from "../../engine/engine.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { accountOpener } from "../../engine/submit.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { startTestEngine } from "../spot/spot.testing.ts";
+import { routeTest } from "../../testing/route-test.ts";
 import { statementCsvColumns } from "./wallet.statement-csv.ts";
-import { operatorPayload } from "../../testing/operator-reason.ts";
 
 // Accounts, transfers and quick exchange through HTTP, on the real kernel and engine.
 
 describeEachDatabase("wallet API: accounts, transfers, quick exchange", (database) => {
   let nowMs = Date.parse("2026-11-26T13:00:00Z");
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  let ip = 1;
+  const kit = routeTest("10.2.0");
+  const { users, call, operator } = kit;
   let request = 0;
-  const users: Record<string, { token: string; id: string }> = {};
-  const operator = { authorization: "Bearer operator-token" };
-
-  const submit = async (command: Unstamped<Command>) => {
-    const applied = await running.engine.submit(command);
-    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
-    return applied;
-  };
-  let tick = 0;
   const recordTick = (price: string) =>
-    submit({
-      type: "record_tick",
-      id: `tick:${++tick}`,
-      tickId: `BTCUSDT:${tick}`,
-      instrumentId: "BTCUSDT",
-      price,
-      tickAtMs: nowMs,
-    });
-  const call = (
-    method: "GET" | "POST" | "PUT" | "DELETE",
-    url: string,
-    options: { user?: string; payload?: unknown; lang?: string; headers?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.2.0.${ip++ % 250}`,
-      headers: {
-        ...(options.user ? { authorization: `Bearer ${users[options.user]!.token}` } : {}),
-        ...(options.lang ? { "x-lang": options.lang } : {}),
-        ...options.headers,
-      },
-      ...operatorPayload(method, url, options.payload),
-    });
+    kit.recordTick("BTCUSDT", price, nowMs, (n) => `BTCUSDT:${n}`);
   const requestId = () => `request-${String(++request).padStart(6, "0")}`;
   const fund = (user: string, wallet: "fund" | "contract" | "fiat", asset: string) =>
-    running.engine.query((s) => {
+    kit.running.engine.query((s) => {
       const b = getBalance(s, users[user]!.id, "real", wallet, asset);
       return b.available;
     });
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) await submit(command);
+    await kit.startEngine(database(), () => nowMs);
     await recordTick("30000");
-    app = await buildApp({
-      database: database(),
-      now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken: "operator-token",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
-    });
-    for (const [name, phone] of [
-      ["a", "+4915100000011"],
-      ["b", "+4915100000012"],
-    ] as const) {
-      const registered = await registerByPhone(app, phone, "operator-token");
-      expect(registered.statusCode, registered.body).toBe(200);
-      users[name] = { token: registered.json().data.token, id: registered.json().data.user.id };
-    }
-    const demo = await call("POST", "/api/v1/auth/demo", { payload: {} });
-    users.demo = { token: demo.json().data.token, id: demo.json().data.user.id };
-    for (const [name, asset, amount] of [
+    await kit.startApp(database(), { now: () => nowMs });
+    await kit.signUp("a", "+4915100000011");
+    await kit.signUp("b", "+4915100000012");
+    await kit.signInDemo("demo");
+    await kit.depositEach([
       ["a", "BTC", "1"],
       ["a", "USDT", "10000"],
-    ] as const) {
-      const credited = await call("POST", "/api/v1/operator/deposits", {
-        headers: operator,
-        payload: {
-          id: `deposit-${name}-${asset}`,
-          ownerId: users[name]!.id,
-          assetId: asset,
-          amount,
-          reference: `bank-${name}-${asset}`,
-        },
-      });
-      expect(credited.statusCode, credited.body).toBe(200);
-    }
+    ]);
   });
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(kit.close);
 
   describe("accounts", () => {
     it("lists fund, contract and fiat wallets valued in USDT at the tape's last tick", async () => {
@@ -177,7 +104,7 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
       });
       expect(fund("a", "contract", "USDT")).toBe(250_500_000n);
       expect(fund("a", "fund", "USDT")).toBe(9_749_500_000n);
-      await running.projector.flush();
+      await kit.running.projector.flush();
       const statement = await call("GET", "/api/v1/wallet/accounts/contract/statement", {
         user: "a",
       });
@@ -292,7 +219,7 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
         amount: "100",
       });
       expect(received.json().data.items[0].counterpartyName).toMatch(/\*/);
-      await running.projector.flush();
+      await kit.running.projector.flush();
       const statement = await call("GET", "/api/v1/spot/statement", { user: "b" });
       expect(statement.json().data.items[0]).toMatchObject({
         reason: "transfer_user",
@@ -453,8 +380,8 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
         sourceAmount: "3000",
         targetAmount: "0.09950248",
       });
-      running.engine.query((s) => checkInvariants(s));
-      const house = running.engine.query((s) =>
+      kit.running.engine.query((s) => checkInvariants(s));
+      const house = kit.running.engine.query((s) =>
         getBalance(s, systemOwners.house, "real", "fund", "USDT"),
       );
       expect(house.available).toBe(53_000_000_000n);
@@ -503,7 +430,7 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
     });
 
     it("demo quotes trade with the demo house, funded by the demo faucet only", async () => {
-      const realHouse = running.engine.query(
+      const realHouse = kit.running.engine.query(
         (s) => getBalance(s, systemOwners.house, "real", "fund", "BTC").available,
       );
       const quoted = await quote({ sourceAmount: "1000" }, "demo");
@@ -512,9 +439,9 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
       const executed = await accept(quoted.json().data.quoteId, "demo");
       expect(executed.statusCode, executed.body).toBe(200);
       expect(
-        running.engine.query((s) => getBalance(s, systemOwners.house, "real", "fund", "BTC")),
+        kit.running.engine.query((s) => getBalance(s, systemOwners.house, "real", "fund", "BTC")),
       ).toMatchObject({ available: realHouse });
-      running.engine.query((s) => checkInvariants(s));
+      kit.running.engine.query((s) => checkInvariants(s));
     });
   });
 
@@ -640,7 +567,7 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
       const postings = statement.lines.map((line) => line.postingSeq);
       expect(new Set(postings).size).toBeLessThan(postings.length);
       // The balances are the kernel's, not the read model's.
-      const kernel = running.engine.query((state) =>
+      const kernel = kit.running.engine.query((state) =>
         getBalances(state, users.a!.id, "real").map((b) => [
           `${b.wallet}/${b.assetId}`,
           b.available + b.held,
@@ -652,7 +579,7 @@ describeEachDatabase("wallet API: accounts, transfers, quick exchange", (databas
       }
       // What a liabilities tree at this sequence holds for the user, per asset.
       const totals = totalsUpTo(statement, BigInt(statement.sequence));
-      const liabilities = running.engine.query((state) => getLiabilities(state, "real"));
+      const liabilities = kit.running.engine.query((state) => getLiabilities(state, "real"));
       const leaf = liabilities.owners.find((owner) => owner.ownerId === users.a!.id)!;
       liabilities.assets.forEach((asset, i) =>
         expect(totals.get(asset) ?? 0n).toBe(leaf.values[i]),

@@ -1,18 +1,10 @@
-import { checkInvariants, getBalance, getWithdrawal, type Command } from "@candor/kernel";
-import { instruments } from "@candor/market";
-import type { FastifyInstance } from "fastify";
+import { checkInvariants, getBalance, getWithdrawal } from "@candor/kernel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import type { Unstamped } from "../../engine/engine.ts";
-import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { startTestEngine } from "../spot/spot.testing.ts";
+import { routeTest } from "../../testing/route-test.ts";
 import type { AppError } from "../../http/app-error.ts";
 import { WithdrawAddressRepository, WithdrawalRepository } from "./wallet.repository.ts";
 import { defaultWithdrawalConfig, WalletWithdrawals } from "./wallet.withdrawals.ts";
-import { operatorPayload } from "../../testing/operator-reason.ts";
 
 // Withdrawals through HTTP on the real kernel and engine: every state, every refusal.
 
@@ -21,40 +13,16 @@ const hourMs = 60 * 60_000;
 
 describeEachDatabase("wallet API: withdrawals", (database) => {
   let nowMs = Date.parse("2026-11-26T13:00:00Z");
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  let ip = 1;
+  const kit = routeTest("10.3.0");
+  const { users, submit, call, operator } = kit;
   let request = 0;
-  const users: Record<string, { token: string; id: string }> = {};
   const addressIds: Record<string, string> = {};
-  const operator = { authorization: "Bearer operator-token" };
   const good = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
   const other = "0x52908400098527886E0F7030069857D2E4169EE7";
 
-  const submit = async (command: Unstamped<Command>) => {
-    const applied = await running.engine.submit(command);
-    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
-    return applied;
-  };
-  const call = (
-    method: "GET" | "POST" | "PUT" | "DELETE",
-    url: string,
-    options: { user?: string; payload?: unknown; lang?: string; headers?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.3.0.${ip++ % 250}`,
-      headers: {
-        ...(options.user ? { authorization: `Bearer ${users[options.user]!.token}` } : {}),
-        ...(options.lang ? { "x-lang": options.lang } : {}),
-        ...options.headers,
-      },
-      ...operatorPayload(method, url, options.payload),
-    });
   const requestId = () => `wd-${String(++request).padStart(6, "0")}`;
   const balance = (user: string) =>
-    running.engine.query((s) => {
+    kit.running.engine.query((s) => {
       const b = getBalance(s, users[user]!.id, "real", "fund", "USDT");
       return [b.available, b.held];
     });
@@ -80,44 +48,23 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
   const txHash = `0x${"ab".repeat(32)}`;
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) await submit(command);
-    app = await buildApp({
-      database: database(),
-      now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken: "operator-token",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
-      withdrawAddressLockMs: hourMs,
-    });
-    for (const [name, phone] of [
-      ["a", "+4915100000021"],
-      ["b", "+4915100000022"],
-      ["c", "+4915100000023"],
-    ] as const) {
-      const registered = await registerByPhone(app, phone, "operator-token");
-      expect(registered.statusCode, registered.body).toBe(200);
-      users[name] = { token: registered.json().data.token, id: registered.json().data.user.id };
-    }
-    const demo = await call("POST", "/api/v1/auth/demo", { payload: {} });
-    users.demo = { token: demo.json().data.token, id: demo.json().data.user.id };
+    await kit.startEngine(database(), () => nowMs);
+    await kit.startApp(database(), { now: () => nowMs, withdrawAddressLockMs: hourMs });
+    await kit.signUp("a", "+4915100000021");
+    await kit.signUp("b", "+4915100000022");
+    await kit.signUp("c", "+4915100000023");
+    await kit.signInDemo("demo");
     for (const [name, amount] of [
       ["a", "10000"],
       ["c", "1000"],
     ] as const) {
-      const credited = await call("POST", "/api/v1/operator/deposits", {
-        headers: operator,
-        payload: {
-          id: `deposit-${name}`,
-          ownerId: users[name]!.id,
-          assetId: "USDT",
-          amount,
-          reference: `bank-${name}`,
-        },
+      await kit.deposit({
+        id: `deposit-${name}`,
+        ownerId: users[name]!.id,
+        assetId: "USDT",
+        amount,
+        reference: `bank-${name}`,
       });
-      expect(credited.statusCode, credited.body).toBe(200);
     }
     for (const name of ["a", "b", "c"]) {
       const added = await call("POST", "/api/v1/wallet/withdraw-addresses", {
@@ -128,10 +75,7 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
       addressIds[name] = added.json().data.address.addressId;
     }
   });
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(kit.close);
 
   it("shows the minimum and fee per asset and network before confirming", async () => {
     const response = await call("GET", "/api/v1/wallet/withdrawals/options", { user: "a" });
@@ -219,7 +163,7 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
       ["sent", "bootstrap"],
       ["completed", "bootstrap"],
     ]);
-    await running.projector.flush();
+    await kit.running.projector.flush();
     const statement = await call("GET", "/api/v1/spot/statement", { user: "a" });
     const lines = statement.json().data.items.slice(0, 2);
     expect(lines).toEqual(
@@ -228,7 +172,7 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
         expect.objectContaining({ reason: "withdrawal_fee", amount: "-5" }),
       ]),
     );
-    running.engine.query((s) => checkInvariants(s));
+    kit.running.engine.query((s) => checkInvariants(s));
   });
 
   it("the user cancels a pending one; the operator rejects an approved one; holds released", async () => {
@@ -328,7 +272,7 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
     );
     // A second, different operator (as issue 17 will authenticate them) completes the approval.
     const service = new WalletWithdrawals({
-      engine: running.engine,
+      engine: kit.running.engine,
       repository: new WithdrawalRepository(database()),
       addresses: { byId: async () => undefined },
       tradePassword: { verify: async () => undefined },
@@ -443,7 +387,7 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
   it("100 parallel withdrawals against one balance hold only what it covers", async () => {
     // Straight to the service: the route's per-user rate limit would refuse most of 100 at once.
     const service = new WalletWithdrawals({
-      engine: running.engine,
+      engine: kit.running.engine,
       repository: new WithdrawalRepository(database()),
       addresses: new WithdrawAddressRepository(database()),
       tradePassword: { verify: async () => undefined },
@@ -476,13 +420,13 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
     expect(balance("c")).toEqual([0n, 1_000n * USDT]);
     const history = await call("GET", "/api/v1/wallet/withdrawals?limit=50", { user: "c" });
     expect(history.json().data.items).toHaveLength(10);
-    running.engine.query((s) => checkInvariants(s));
+    kit.running.engine.query((s) => checkInvariants(s));
   });
 
   it("a record a crash left as 'requested' is settled from the kernel", async () => {
     const repository = new WithdrawalRepository(database());
     const service = new WalletWithdrawals({
-      engine: running.engine,
+      engine: kit.running.engine,
       repository,
       addresses: { byId: async () => undefined },
       tradePassword: { verify: async () => undefined },
@@ -531,6 +475,8 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
     await service.settleAll();
     expect((await repository.byId(heldId!))?.status).toBe("pending");
     expect(await repository.byId(lostId!)).toBeUndefined();
-    expect(running.engine.query((s) => getWithdrawal(s, "withdrawal:crash-lost"))).toBeUndefined();
+    expect(
+      kit.running.engine.query((s) => getWithdrawal(s, "withdrawal:crash-lost")),
+    ).toBeUndefined();
   });
 });

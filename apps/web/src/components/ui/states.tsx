@@ -1,3 +1,4 @@
+import type { UseQueryResult } from "@tanstack/react-query";
 import { Button } from "antd-mobile";
 import { useTranslation } from "react-i18next";
 
@@ -43,5 +44,25 @@ export function LoadingState() {
     <p className="state" role="status">
       {t("common.loading")}
     </p>
+  );
+}
+
+/**
+ * The states of a list's query above the list: loading, an honest failure with a retry, or
+ * "list empty" once it has loaded with no items; nothing while it shows items.
+ */
+export function ListStates({
+  query,
+}: {
+  query: UseQueryResult<{ items: readonly unknown[] }, Error>;
+}) {
+  return (
+    <>
+      {query.isPending ? <LoadingState /> : null}
+      {query.isError ? (
+        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : null}
+      {query.isSuccess && query.data.items.length === 0 ? <EmptyState /> : null}
+    </>
   );
 }

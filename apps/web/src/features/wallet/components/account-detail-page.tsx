@@ -1,7 +1,7 @@
 import type { WalletName } from "@candor/contract";
 import { useTranslation } from "react-i18next";
 import { Amount } from "../../../components/ui/amount.tsx";
-import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { ErrorState, ListStates, LoadingState } from "../../../components/ui/states.tsx";
 import { useAccounts, useAccountStatement } from "../api/accounts-api.ts";
 
 /**
@@ -74,11 +74,7 @@ export function AccountDetailPage({ wallet }: { wallet: WalletName }) {
         </>
       ) : null}
       <h2>{t("wallet.postings")}</h2>
-      {statement.isPending ? <LoadingState /> : null}
-      {statement.isError ? (
-        <ErrorState message={statement.error.message} onRetry={() => void statement.refetch()} />
-      ) : null}
-      {statement.isSuccess && statement.data.items.length === 0 ? <EmptyState /> : null}
+      <ListStates query={statement} />
       {statement.isSuccess && statement.data.items.length > 0 ? (
         <ul className="account-list">
           {statement.data.items.map((line) => (

@@ -1,6 +1,6 @@
 import { Tag } from "antd-mobile";
 import { useTranslation } from "react-i18next";
-import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { ListStates } from "../../../components/ui/states.tsx";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import { useBalances } from "../api/wallet-api.ts";
 import { AccountsSummary } from "./accounts-summary.tsx";
@@ -34,11 +34,7 @@ export function AssetsPage() {
       </p>
       <AccountsSummary />
       <h2>{t("coinCoin.funds.title")}</h2>
-      {balances.isPending ? <LoadingState /> : null}
-      {balances.isError ? (
-        <ErrorState message={balances.error.message} onRetry={() => void balances.refetch()} />
-      ) : null}
-      {balances.isSuccess && balances.data.items.length === 0 ? <EmptyState /> : null}
+      <ListStates query={balances} />
       {balances.isSuccess && balances.data.items.length > 0 ? (
         <BalanceTable balances={balances.data.items} withTotal testId="asset-balances" />
       ) : null}

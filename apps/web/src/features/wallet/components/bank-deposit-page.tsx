@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
-import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { ErrorState, ListStates, LoadingState } from "../../../components/ui/states.tsx";
 import { showError, withLoading } from "../../../lib/feedback.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import {
@@ -185,11 +185,7 @@ function BankDepositHistory() {
   return (
     <>
       <h2>{t("wallet.bankDeposit.history")}</h2>
-      {list.isPending ? <LoadingState /> : null}
-      {list.isError ? (
-        <ErrorState message={list.error.message} onRetry={() => void list.refetch()} />
-      ) : null}
-      {list.isSuccess && list.data.items.length === 0 ? <EmptyState /> : null}
+      <ListStates query={list} />
       <ul className="account-list">
         {list.data?.items.map((d) => (
           <li key={d.depositId} className="order-card" data-testid="bank-deposit-record">

@@ -1,27 +1,15 @@
-import type { ExchangeQuoteView } from "@candor/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "antd-mobile";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
-import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { acceptBuyQuote, requestBuyQuote, useBuyOptions } from "../api/accounts-api.ts";
 import { walletKeys } from "../api/wallet-api.ts";
+import { QuoteCard, useQuote } from "./quote-card.tsx";
 import { AmountInput, AssetSelect } from "./transfer-page.tsx";
-
-/** Whole seconds left until `untilMs` (never negative). */
-function useSecondsLeft(untilMs: number | undefined): number {
-  const [nowMs, setNowMs] = useState(() => Date.now());
-  useEffect(() => {
-    if (untilMs === undefined) return;
-    const timer = setInterval(() => setNowMs(Date.now()), 500);
-    return () => clearInterval(timer);
-  }, [untilMs]);
-  return untilMs === undefined ? 0 : Math.max(0, Math.ceil((untilMs - nowMs) / 1000));
-}
 
 /**
  * Buy (spec index/buy): crypto for the fiat wallet's balance, the newcomer's path after a bank
@@ -34,31 +22,11 @@ export function BuyPage() {
   const options = useBuyOptions();
   const [asset, setAsset] = useState("BTC");
   const [amount, setAmount] = useState("");
-  const [quote, setQuote] = useState<ExchangeQuoteView | null>(null);
-  const secondsLeft = useSecondsLeft(quote?.expiresAtMs);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+  const quote = useQuote(acceptBuyQuote, () => setAmount(""));
 
   const ask = async () => {
-    setQuote(null);
-    try {
-      setQuote(
-        await withLoading(requestBuyQuote({ requestId: newIdempotencyKey(), asset, amount })),
-      );
-    } catch (error) {
-      showError(error);
-    }
-    refresh();
-  };
-  const accept = async () => {
-    if (!quote) return;
-    try {
-      await withLoading(acceptBuyQuote(quote.quoteId));
-      showSuccess();
-      setQuote(null);
-      setAmount("");
-    } catch (error) {
-      showError(error);
-    }
+    await quote.ask(() => requestBuyQuote({ requestId: newIdempotencyKey(), asset, amount }));
     refresh();
   };
 
@@ -102,7 +70,7 @@ export function BuyPage() {
           value={chosen?.asset ?? ""}
           onChange={(a) => {
             setAsset(a);
-            setQuote(null);
+            quote.clear();
           }}
           testId="buy-asset"
           label={t("wallet.buy.asset")}
@@ -117,7 +85,7 @@ export function BuyPage() {
           value={amount}
           onChange={(a) => {
             setAmount(a);
-            setQuote(null);
+            quote.clear();
           }}
           testId="buy-amount"
           label={t("wallet.buy.spend", { asset: data.payAsset })}
@@ -126,45 +94,12 @@ export function BuyPage() {
           {t("wallet.exchange.getQuote")}
         </Button>
       </form>
-      {quote ? (
-        <div className="order-card" data-testid="buy-quote-card">
-          <dl>
-            <dt>{t("wallet.exchange.youPay")}</dt>
-            <dd>
-              <Amount value={quote.sourceAmount} /> {quote.sourceAsset}
-            </dd>
-            <dt>{t("wallet.exchange.youReceive")}</dt>
-            <dd data-testid="buy-receive">
-              <Amount value={quote.targetAmount} decimalsMax={18} /> {quote.targetAsset}
-            </dd>
-            <dt>{t("wallet.price")}</dt>
-            <dd>
-              <Amount value={quote.price} /> ({t("wallet.tick")}{" "}
-              <code data-testid="buy-tick">{quote.tickId}</code>)
-            </dd>
-            <dt>{t("wallet.exchange.spread")}</dt>
-            <dd>{(quote.spreadBps / 100).toString()} %</dd>
-            <dt>{t("wallet.exchange.counterparty")}</dt>
-            <dd>{quote.counterparty}</dd>
-            <dt>{t("wallet.exchange.expiresIn")}</dt>
-            <dd data-testid="buy-expiry">
-              {secondsLeft > 0
-                ? t("wallet.exchange.seconds", { count: secondsLeft })
-                : t("wallet.exchange.expired")}
-            </dd>
-          </dl>
-          <p className="hint">{t("wallet.buy.paymentNote")}</p>
-          <Button
-            block
-            color="primary"
-            onClick={() => void accept()}
-            disabled={secondsLeft === 0}
-            data-testid="buy-accept"
-          >
-            {t("wallet.buy.accept")}
-          </Button>
-        </div>
-      ) : null}
+      <QuoteCard
+        state={quote}
+        testPrefix="buy"
+        note={<p className="hint">{t("wallet.buy.paymentNote")}</p>}
+        acceptLabel={t("wallet.buy.accept")}
+      />
       <Link to="/assets/exchange">{t("wallet.buy.history")}</Link>
     </section>
   );

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { QrImage } from "../../../components/ui/qr-image.tsx";
-import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { ErrorState, ListStates, LoadingState } from "../../../components/ui/states.tsx";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import { useChainDeposits, useDepositAddresses } from "../api/chain-deposits-api.ts";
 
@@ -105,11 +105,7 @@ function ChainDepositHistory() {
   return (
     <>
       <h2>{t("wallet.chainDeposit.history")}</h2>
-      {list.isPending ? <LoadingState /> : null}
-      {list.isError ? (
-        <ErrorState message={list.error.message} onRetry={() => void list.refetch()} />
-      ) : null}
-      {list.isSuccess && list.data.items.length === 0 ? <EmptyState /> : null}
+      <ListStates query={list} />
       <ul className="account-list">
         {list.data?.items.map((d) => (
           <li key={d.depositId} className="order-card" data-testid="chain-deposit-record">

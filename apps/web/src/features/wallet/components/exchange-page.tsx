@@ -1,11 +1,8 @@
-import type { ExchangeQuoteView } from "@candor/contract";
-import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "antd-mobile";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Amount } from "../../../components/ui/amount.tsx";
-import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
-import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
+import { ListStates } from "../../../components/ui/states.tsx";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import {
   acceptQuote,
@@ -13,19 +10,8 @@ import {
   useExchangePairs,
   useExchangeRecords,
 } from "../api/accounts-api.ts";
-import { walletKeys } from "../api/wallet-api.ts";
+import { QuoteCard, useQuote } from "./quote-card.tsx";
 import { AmountInput, AssetSelect } from "./transfer-page.tsx";
-
-/** Whole seconds left until `untilMs` (never negative). */
-function useSecondsLeft(untilMs: number | undefined): number {
-  const [nowMs, setNowMs] = useState(() => Date.now());
-  useEffect(() => {
-    if (untilMs === undefined) return;
-    const timer = setInterval(() => setNowMs(Date.now()), 500);
-    return () => clearInterval(timer);
-  }, [untilMs]);
-  return untilMs === undefined ? 0 : Math.max(0, Math.ceil((untilMs - nowMs) / 1000));
-}
 
 /**
  * Quick exchange (spec Exchange, ExchangeList): a quote at the recorded tape price ± the
@@ -34,45 +20,23 @@ function useSecondsLeft(untilMs: number | undefined): number {
  */
 export function ExchangePage() {
   const { t, i18n } = useTranslation();
-  const queryClient = useQueryClient();
   const pairs = useExchangePairs();
   const records = useExchangeRecords();
   const assets = [...new Set((pairs.data?.items ?? []).flatMap((p) => [p.quote, p.base]))];
   const [source, setSource] = useState("USDT");
   const [target, setTarget] = useState("BTC");
   const [amount, setAmount] = useState("");
-  const [quote, setQuote] = useState<ExchangeQuoteView | null>(null);
-  const secondsLeft = useSecondsLeft(quote?.expiresAtMs);
+  const quote = useQuote(acceptQuote, () => setAmount(""));
 
-  const ask = async () => {
-    setQuote(null);
-    try {
-      setQuote(
-        await withLoading(
-          requestQuote({
-            requestId: newIdempotencyKey(),
-            sourceAsset: source,
-            targetAsset: target,
-            sourceAmount: amount,
-          }),
-        ),
-      );
-    } catch (error) {
-      showError(error);
-    }
-  };
-  const accept = async () => {
-    if (!quote) return;
-    try {
-      await withLoading(acceptQuote(quote.quoteId));
-      showSuccess();
-      setQuote(null);
-      setAmount("");
-    } catch (error) {
-      showError(error);
-    }
-    void queryClient.invalidateQueries({ queryKey: walletKeys.all });
-  };
+  const ask = () =>
+    quote.ask(() =>
+      requestQuote({
+        requestId: newIdempotencyKey(),
+        sourceAsset: source,
+        targetAsset: target,
+        sourceAmount: amount,
+      }),
+    );
 
   return (
     <section className="page" aria-labelledby="exchange-title">
@@ -97,7 +61,7 @@ export function ExchangePage() {
           value={source}
           onChange={(a) => {
             setSource(a);
-            setQuote(null);
+            quote.clear();
           }}
           testId="exchange-source"
           label={t("wallet.exchange.from")}
@@ -107,7 +71,7 @@ export function ExchangePage() {
           value={target}
           onChange={(a) => {
             setTarget(a);
-            setQuote(null);
+            quote.clear();
           }}
           testId="exchange-target"
           label={t("wallet.exchange.to")}
@@ -116,7 +80,7 @@ export function ExchangePage() {
           value={amount}
           onChange={(a) => {
             setAmount(a);
-            setQuote(null);
+            quote.clear();
           }}
           testId="exchange-amount"
         />
@@ -124,55 +88,14 @@ export function ExchangePage() {
           {t("wallet.exchange.getQuote")}
         </Button>
       </form>
-      {quote ? (
-        <div className="order-card" data-testid="exchange-quote-card">
-          <dl>
-            <dt>{t("wallet.exchange.youPay")}</dt>
-            <dd>
-              <Amount value={quote.sourceAmount} /> {quote.sourceAsset}
-            </dd>
-            <dt>{t("wallet.exchange.youReceive")}</dt>
-            <dd data-testid="exchange-receive">
-              <Amount value={quote.targetAmount} decimalsMax={18} /> {quote.targetAsset}
-            </dd>
-            <dt>{t("wallet.exchange.rate")}</dt>
-            <dd>
-              1 {quote.sourceAsset} = <Amount value={quote.rate} decimalsMax={18} />{" "}
-              {quote.targetAsset}
-            </dd>
-            <dt>{t("wallet.price")}</dt>
-            <dd>
-              <Amount value={quote.price} /> ({t("wallet.tick")}{" "}
-              <code data-testid="exchange-tick">{quote.tickId}</code>)
-            </dd>
-            <dt>{t("wallet.exchange.spread")}</dt>
-            <dd>{(quote.spreadBps / 100).toString()} %</dd>
-            <dt>{t("wallet.exchange.counterparty")}</dt>
-            <dd>{quote.counterparty}</dd>
-            <dt>{t("wallet.exchange.expiresIn")}</dt>
-            <dd data-testid="exchange-expiry">
-              {secondsLeft > 0
-                ? t("wallet.exchange.seconds", { count: secondsLeft })
-                : t("wallet.exchange.expired")}
-            </dd>
-          </dl>
-          <Button
-            block
-            color="primary"
-            onClick={() => void accept()}
-            disabled={secondsLeft === 0}
-            data-testid="exchange-accept"
-          >
-            {t("wallet.exchange.accept")}
-          </Button>
-        </div>
-      ) : null}
+      <QuoteCard
+        state={quote}
+        testPrefix="exchange"
+        showRate
+        acceptLabel={t("wallet.exchange.accept")}
+      />
       <h2>{t("wallet.exchange.records")}</h2>
-      {records.isPending ? <LoadingState /> : null}
-      {records.isError ? (
-        <ErrorState message={records.error.message} onRetry={() => void records.refetch()} />
-      ) : null}
-      {records.isSuccess && records.data.items.length === 0 ? <EmptyState /> : null}
+      <ListStates query={records} />
       <ul className="account-list">
         {records.data?.items.map((r) => (
           <li key={r.quoteId} className="order-card" data-testid="exchange-record">

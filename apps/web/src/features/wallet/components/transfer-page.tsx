@@ -4,7 +4,7 @@ import { Button, Checkbox, Input, Tabs } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Amount } from "../../../components/ui/amount.tsx";
-import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { ListStates } from "../../../components/ui/states.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
@@ -234,11 +234,7 @@ function TransferRecords() {
   return (
     <>
       <h2>{t("wallet.transfer.records")}</h2>
-      {records.isPending ? <LoadingState /> : null}
-      {records.isError ? (
-        <ErrorState message={records.error.message} onRetry={() => void records.refetch()} />
-      ) : null}
-      {records.isSuccess && records.data.items.length === 0 ? <EmptyState /> : null}
+      <ListStates query={records} />
       <ul className="account-list">
         {records.data?.items.map((r) => (
           <li key={r.transferId} className="order-card" data-testid="transfer-record">

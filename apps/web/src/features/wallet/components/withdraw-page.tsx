@@ -2,11 +2,11 @@ import type { WithdrawalView, WithdrawNetwork } from "@candor/contract";
 import { formatDecimal, parseDecimal } from "@candor/decimal";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button, Dialog, Input } from "antd-mobile";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
-import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { ErrorState, ListStates, LoadingState } from "../../../components/ui/states.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
@@ -73,28 +73,50 @@ export function WithdrawPage() {
   );
 }
 
-/**
- * To a bound bank card, from the fiat wallet: the card, the amount, the bank minimum and fee
- * shown before confirming, the trade password, then the same states as a crypto withdrawal
- * (the operator marks it paid with the bank's reference instead of a transaction hash).
- */
-function BankWithdrawForm() {
+/** A withdrawal's terms for the chosen asset and destination (a network, or the bank). */
+interface WithdrawTerms {
+  asset: string;
+  minimum: string;
+  fee: string;
+}
+
+/** What the user has typed into a withdrawal form, and the sums from it (in bigint). */
+interface WithdrawDraft {
+  amount: string;
+  setAmount: (value: string) => void;
+  tradePassword: string;
+  setTradePassword: (value: string) => void;
+  needsCode: boolean;
+  code: string;
+  setCode: (value: string) => void;
+  wanted: bigint | null;
+  /** Amount + fee, what leaves the account; null until both are known. */
+  total: bigint | null;
+  /** The largest amount whose total the available balance covers. */
+  max: string;
+  /**
+   * Confirms `content`, then sends the request with the amount, trade password and (once the
+   * server has asked for it) the two-factor code; the wallet is refetched either way.
+   */
+  send: (
+    content: string,
+    request: (secrets: {
+      amount: string;
+      tradePassword: string;
+      totpCode?: string;
+    }) => Promise<unknown>,
+  ) => Promise<void>;
+}
+
+/** The one draft of both withdrawal forms (to an address and to a bank card). */
+function useWithdrawDraft(terms: WithdrawTerms | undefined, available: string): WithdrawDraft {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const options = useWithdrawalOptions();
-  const cards = useBankCards();
-  const accounts = useAccounts();
-  const assets = options.data?.bank.map((b) => b.asset) ?? [];
-  const [asset, setAsset] = useState("USDT");
-  const terms = options.data?.bank.find((b) => b.asset === asset) ?? options.data?.bank[0];
-  const [cardId, setCardId] = useState("");
-  const chosen = cards.data?.items.find((c) => c.cardId === cardId) ?? cards.data?.items[0];
   const [amount, setAmount] = useState("");
   const [tradePassword, setTradePassword] = useState("");
+  // Shown when the server asks for it: the user has two-factor sign-in on.
   const [needsCode, setNeedsCode] = useState(false);
   const [code, setCode] = useState("");
-  const fiat = accounts.data?.wallets.find((w) => w.wallet === "fiat");
-  const available = fiat?.items.find((i) => i.asset === terms?.asset)?.available ?? "0";
   const fee = terms ? units(terms.fee) : null;
   const wanted = units(amount);
   const total = wanted !== null && fee !== null ? wanted + fee : null;
@@ -103,27 +125,16 @@ function BankWithdrawForm() {
     if (have === null || fee === null || have <= fee) return "0";
     return formatDecimal(have - fee, scale);
   })();
-
-  const submit = async () => {
-    if (!terms || !chosen || total === null) return;
+  const send: WithdrawDraft["send"] = async (content, request) => {
     const confirmed = await Dialog.confirm({
-      content: t("wallet.withdraw.confirmBank", {
-        amount,
-        asset: terms.asset,
-        card: `${chosen.bankName} ${chosen.cardNumberMasked}`,
-        fee: terms.fee,
-        total: formatDecimal(total, scale),
-      }),
+      content,
       confirmText: t("common.confirm"),
       cancelText: t("common.cancel"),
     });
     if (!confirmed) return;
     try {
       await withLoading(
-        requestBankWithdrawal({
-          requestId: newIdempotencyKey(),
-          cardId: chosen.cardId,
-          asset: terms.asset,
+        request({
           amount,
           tradePassword,
           ...(needsCode && code.trim() ? { totpCode: code.trim() } : {}),
@@ -139,8 +150,139 @@ function BankWithdrawForm() {
     }
     void queryClient.invalidateQueries({ queryKey: walletKeys.all });
   };
+  return {
+    amount,
+    setAmount,
+    tradePassword,
+    setTradePassword,
+    needsCode,
+    code,
+    setCode,
+    wanted,
+    total,
+    max,
+    send,
+  };
+}
 
-  if (options.isPending || cards.isPending) return <LoadingState />;
+/**
+ * The part both withdrawal forms share, below the destination: the amount with the available
+ * balance and Max, the minimum, fee, what the destination receives and the total, the trade
+ * password, the two-factor code once asked for, and the submit button. Test ids are
+ * `${testPrefix}-amount`, `-max`, `-terms`, `-fee`, `-received`, `-total`, `-trade-password`,
+ * `-totp` and `-submit`.
+ */
+function WithdrawDraftFields({
+  draft,
+  terms,
+  asset,
+  available,
+  availableLabel,
+  receivedLabel,
+  ready,
+  testPrefix,
+}: {
+  draft: WithdrawDraft;
+  terms: WithdrawTerms | undefined;
+  asset: string;
+  available: string;
+  availableLabel: string;
+  receivedLabel: string;
+  /** A destination is chosen. */
+  ready: boolean;
+  testPrefix: string;
+}) {
+  const { t } = useTranslation();
+  const { wanted, total } = draft;
+  return (
+    <>
+      <AmountInput
+        value={draft.amount}
+        onChange={draft.setAmount}
+        testId={`${testPrefix}-amount`}
+      />
+      <div className="link-row">
+        <span className="hint">
+          {availableLabel}: <Amount value={available} /> {asset}
+        </span>
+        <Button
+          size="mini"
+          onClick={() => draft.setAmount(draft.max)}
+          data-testid={`${testPrefix}-max`}
+        >
+          {t("wallet.withdraw.max")}
+        </Button>
+      </div>
+      {terms ? (
+        <dl data-testid={`${testPrefix}-terms`}>
+          <dt>{t("wallet.withdraw.minimum")}</dt>
+          <dd>
+            <Amount value={terms.minimum} /> {asset}
+          </dd>
+          <dt>{t("wallet.withdraw.fee")}</dt>
+          <dd data-testid={`${testPrefix}-fee`}>
+            <Amount value={terms.fee} /> {asset}
+          </dd>
+          <dt>{receivedLabel}</dt>
+          <dd data-testid={`${testPrefix}-received`}>
+            {wanted !== null ? <Amount value={formatDecimal(wanted, scale)} /> : "—"} {asset}
+          </dd>
+          <dt>{t("wallet.withdraw.total")}</dt>
+          <dd data-testid={`${testPrefix}-total`}>
+            {total !== null ? <Amount value={formatDecimal(total, scale)} /> : "—"} {asset}
+          </dd>
+        </dl>
+      ) : null}
+      <div className="order-field">
+        <Input
+          type="password"
+          aria-label={t("wallet.transfer.tradePassword")}
+          placeholder={t("wallet.transfer.tradePassword")}
+          value={draft.tradePassword}
+          onChange={draft.setTradePassword}
+          data-testid={`${testPrefix}-trade-password`}
+        />
+      </div>
+      {draft.needsCode ? (
+        <div className="order-field">
+          <Input
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            aria-label={t("auth.login.totpCode")}
+            placeholder={t("auth.login.totpCode")}
+            value={draft.code}
+            onChange={draft.setCode}
+            maxLength={11}
+            data-testid={`${testPrefix}-totp`}
+          />
+        </div>
+      ) : null}
+      <Button
+        block
+        color="primary"
+        type="submit"
+        disabled={!ready || total === null || draft.tradePassword === ""}
+        data-testid={`${testPrefix}-submit`}
+      >
+        {t("wallet.withdraw.submit")}
+      </Button>
+    </>
+  );
+}
+
+/** A withdrawal form once its options (and destinations) have loaded. */
+function WithdrawFormFrame({
+  loading,
+  options,
+  onSubmit,
+  children,
+}: {
+  loading: boolean;
+  options: ReturnType<typeof useWithdrawalOptions>;
+  onSubmit: () => Promise<void>;
+  children: ReactNode;
+}) {
+  if (loading) return <LoadingState />;
   if (options.isError) {
     return <ErrorState message={options.error.message} onRetry={() => void options.refetch()} />;
   }
@@ -149,8 +291,58 @@ function BankWithdrawForm() {
       className="order-form"
       onSubmit={(event) => {
         event.preventDefault();
-        void submit();
+        void onSubmit();
       }}
+    >
+      {children}
+    </form>
+  );
+}
+
+/**
+ * To a bound bank card, from the fiat wallet: the card, the amount, the bank minimum and fee
+ * shown before confirming, the trade password, then the same states as a crypto withdrawal
+ * (the operator marks it paid with the bank's reference instead of a transaction hash).
+ */
+function BankWithdrawForm() {
+  const { t } = useTranslation();
+  const options = useWithdrawalOptions();
+  const cards = useBankCards();
+  const accounts = useAccounts();
+  const assets = options.data?.bank.map((b) => b.asset) ?? [];
+  const [asset, setAsset] = useState("USDT");
+  const terms = options.data?.bank.find((b) => b.asset === asset) ?? options.data?.bank[0];
+  const [cardId, setCardId] = useState("");
+  const chosen = cards.data?.items.find((c) => c.cardId === cardId) ?? cards.data?.items[0];
+  const fiat = accounts.data?.wallets.find((w) => w.wallet === "fiat");
+  const available = fiat?.items.find((i) => i.asset === terms?.asset)?.available ?? "0";
+  const draft = useWithdrawDraft(terms, available);
+
+  const submit = async () => {
+    if (!terms || !chosen || draft.total === null) return;
+    await draft.send(
+      t("wallet.withdraw.confirmBank", {
+        amount: draft.amount,
+        asset: terms.asset,
+        card: `${chosen.bankName} ${chosen.cardNumberMasked}`,
+        fee: terms.fee,
+        total: formatDecimal(draft.total, scale),
+      }),
+      (secrets) =>
+        requestBankWithdrawal({
+          requestId: newIdempotencyKey(),
+          cardId: chosen.cardId,
+          asset: terms.asset,
+          ...secrets,
+        }),
+    );
+  };
+
+  return (
+    <WithdrawFormFrame
+      loading={options.isPending || cards.isPending}
+      options={options}
+      onSubmit={submit}
     >
       <AssetSelect
         assets={assets}
@@ -179,74 +371,22 @@ function BankWithdrawForm() {
           </select>
         </label>
       )}
-      <AmountInput value={amount} onChange={setAmount} testId="bank-withdraw-amount" />
-      <div className="link-row">
-        <span className="hint">
-          {t("wallet.withdraw.availableFiat")}: <Amount value={available} /> {terms?.asset}
-        </span>
-        <Button size="mini" onClick={() => setAmount(max)} data-testid="bank-withdraw-max">
-          {t("wallet.withdraw.max")}
-        </Button>
-      </div>
-      {terms ? (
-        <dl data-testid="bank-withdraw-terms">
-          <dt>{t("wallet.withdraw.minimum")}</dt>
-          <dd>
-            <Amount value={terms.minimum} /> {terms.asset}
-          </dd>
-          <dt>{t("wallet.withdraw.fee")}</dt>
-          <dd data-testid="bank-withdraw-fee">
-            <Amount value={terms.fee} /> {terms.asset}
-          </dd>
-          <dt>{t("wallet.withdraw.received")}</dt>
-          <dd>
-            {wanted !== null ? <Amount value={formatDecimal(wanted, scale)} /> : "—"} {terms.asset}
-          </dd>
-          <dt>{t("wallet.withdraw.total")}</dt>
-          <dd data-testid="bank-withdraw-total">
-            {total !== null ? <Amount value={formatDecimal(total, scale)} /> : "—"} {terms.asset}
-          </dd>
-        </dl>
-      ) : null}
-      <div className="order-field">
-        <Input
-          type="password"
-          aria-label={t("wallet.transfer.tradePassword")}
-          placeholder={t("wallet.transfer.tradePassword")}
-          value={tradePassword}
-          onChange={setTradePassword}
-          data-testid="bank-withdraw-trade-password"
-        />
-      </div>
-      {needsCode ? (
-        <div className="order-field">
-          <Input
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            aria-label={t("auth.login.totpCode")}
-            placeholder={t("auth.login.totpCode")}
-            value={code}
-            onChange={setCode}
-            maxLength={11}
-          />
-        </div>
-      ) : null}
-      <Button
-        block
-        color="primary"
-        type="submit"
-        disabled={!chosen || total === null || tradePassword === ""}
-        data-testid="bank-withdraw-submit"
-      >
-        {t("wallet.withdraw.submit")}
-      </Button>
-    </form>
+      <WithdrawDraftFields
+        draft={draft}
+        terms={terms}
+        asset={terms?.asset ?? ""}
+        available={available}
+        availableLabel={t("wallet.withdraw.availableFiat")}
+        receivedLabel={t("wallet.withdraw.receivedCard")}
+        ready={chosen !== undefined}
+        testPrefix="bank-withdraw"
+      />
+    </WithdrawFormFrame>
   );
 }
 
 function WithdrawForm() {
   const { t, i18n } = useTranslation();
-  const queryClient = useQueryClient();
   const options = useWithdrawalOptions();
   const addresses = useWithdrawAddresses();
   const accounts = useAccounts();
@@ -258,73 +398,37 @@ function WithdrawForm() {
   const saved = addresses.data?.items.filter((a) => a.network === terms?.network) ?? [];
   const [addressId, setAddressId] = useState("");
   const chosen = saved.find((a) => a.addressId === addressId) ?? saved[0];
-  const [amount, setAmount] = useState("");
-  const [tradePassword, setTradePassword] = useState("");
-  // Shown when the server asks for it: the user has two-factor sign-in on.
-  const [needsCode, setNeedsCode] = useState(false);
-  const [code, setCode] = useState("");
   const available =
     accounts.data?.wallets[0]?.items.find((i) => i.asset === asset)?.available ?? "0";
-  const fee = terms ? units(terms.fee) : null;
-  const wanted = units(amount);
-  const total = wanted !== null && fee !== null ? wanted + fee : null;
-  const max = (() => {
-    const have = units(available);
-    if (have === null || fee === null || have <= fee) return "0";
-    return formatDecimal(have - fee, scale);
-  })();
+  const draft = useWithdrawDraft(terms, available);
   const locked = chosen !== undefined && chosen.usableFromMs > Date.now();
 
   const submit = async () => {
-    if (!terms || !chosen || total === null) return;
-    const confirmed = await Dialog.confirm({
-      content: t("wallet.withdraw.confirm", {
-        amount,
+    if (!terms || !chosen || draft.total === null) return;
+    await draft.send(
+      t("wallet.withdraw.confirm", {
+        amount: draft.amount,
         asset,
         address: chosen.address,
         network: t(`wallet.addresses.networks.${terms.network}`),
         fee: terms.fee,
-        total: formatDecimal(total, scale),
+        total: formatDecimal(draft.total, scale),
       }),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
-    try {
-      await withLoading(
+      (secrets) =>
         requestWithdrawal({
           requestId: newIdempotencyKey(),
           addressId: chosen.addressId,
           asset,
-          amount,
-          tradePassword,
-          ...(needsCode && code.trim() ? { totpCode: code.trim() } : {}),
+          ...secrets,
         }),
-      );
-      showSuccess();
-      setAmount("");
-      setTradePassword("");
-      setCode("");
-    } catch (error) {
-      if (error instanceof ApiError && error.code === "two_factor_required") {
-        setNeedsCode(true);
-      }
-      showError(error);
-    }
-    void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+    );
   };
 
-  if (options.isPending || addresses.isPending) return <LoadingState />;
-  if (options.isError) {
-    return <ErrorState message={options.error.message} onRetry={() => void options.refetch()} />;
-  }
   return (
-    <form
-      className="order-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
+    <WithdrawFormFrame
+      loading={options.isPending || addresses.isPending}
+      options={options}
+      onSubmit={submit}
     >
       <AssetSelect assets={assets} value={asset} onChange={setAsset} testId="withdraw-asset" />
       <label className="order-field">
@@ -370,69 +474,17 @@ function WithdrawForm() {
           })}
         </p>
       ) : null}
-      <AmountInput value={amount} onChange={setAmount} testId="withdraw-amount" />
-      <div className="link-row">
-        <span className="hint">
-          {t("wallet.withdraw.available")}: <Amount value={available} /> {asset}
-        </span>
-        <Button size="mini" onClick={() => setAmount(max)} data-testid="withdraw-max">
-          {t("wallet.withdraw.max")}
-        </Button>
-      </div>
-      {terms ? (
-        <dl data-testid="withdraw-terms">
-          <dt>{t("wallet.withdraw.minimum")}</dt>
-          <dd>
-            <Amount value={terms.minimum} /> {asset}
-          </dd>
-          <dt>{t("wallet.withdraw.fee")}</dt>
-          <dd data-testid="withdraw-fee">
-            <Amount value={terms.fee} /> {asset}
-          </dd>
-          <dt>{t("wallet.withdraw.received")}</dt>
-          <dd data-testid="withdraw-received">
-            {wanted !== null ? <Amount value={formatDecimal(wanted, scale)} /> : "—"} {asset}
-          </dd>
-          <dt>{t("wallet.withdraw.total")}</dt>
-          <dd data-testid="withdraw-total">
-            {total !== null ? <Amount value={formatDecimal(total, scale)} /> : "—"} {asset}
-          </dd>
-        </dl>
-      ) : null}
-      <div className="order-field">
-        <Input
-          type="password"
-          aria-label={t("wallet.transfer.tradePassword")}
-          placeholder={t("wallet.transfer.tradePassword")}
-          value={tradePassword}
-          onChange={setTradePassword}
-          data-testid="withdraw-trade-password"
-        />
-      </div>
-      {needsCode ? (
-        <div className="order-field">
-          <Input
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            aria-label={t("auth.login.totpCode")}
-            placeholder={t("auth.login.totpCode")}
-            value={code}
-            onChange={setCode}
-            maxLength={11}
-            data-testid="withdraw-totp"
-          />
-        </div>
-      ) : null}
-      <Button
-        block
-        color="primary"
-        type="submit"
-        disabled={!chosen || total === null || tradePassword === ""}
-        data-testid="withdraw-submit"
-      >
-        {t("wallet.withdraw.submit")}
-      </Button>
-    </form>
+      <WithdrawDraftFields
+        draft={draft}
+        terms={terms}
+        asset={asset}
+        available={available}
+        availableLabel={t("wallet.withdraw.available")}
+        receivedLabel={t("wallet.withdraw.received")}
+        ready={chosen !== undefined}
+        testPrefix="withdraw"
+      />
+    </WithdrawFormFrame>
   );
 }
 
@@ -459,11 +511,7 @@ function WithdrawalHistory() {
   return (
     <>
       <h2>{t("wallet.withdraw.records")}</h2>
-      {records.isPending ? <LoadingState /> : null}
-      {records.isError ? (
-        <ErrorState message={records.error.message} onRetry={() => void records.refetch()} />
-      ) : null}
-      {records.isSuccess && records.data.items.length === 0 ? <EmptyState /> : null}
+      <ListStates query={records} />
       <ul className="account-list">
         {records.data?.items.map((w) => (
           <li key={w.withdrawalId} className="order-card" data-testid="withdrawal-record">
@@ -479,7 +527,11 @@ function WithdrawalHistory() {
             </div>
             <code className="hash">{w.address}</code>
             <dl>
-              <dt>{t("wallet.withdraw.received")}</dt>
+              <dt>
+                {w.network === "bank"
+                  ? t("wallet.withdraw.receivedCard")
+                  : t("wallet.withdraw.received")}
+              </dt>
               <dd>
                 <Amount value={w.amount} /> {w.asset}
               </dd>
