@@ -74,6 +74,10 @@ const ownedResources: Record<
     demoAnswer: [403, "demo_withdraw_not_allowed"],
   },
   "GET /api/v1/uploads/:uploadId": { make: uploadOf, answer: [404, "upload_not_found"] },
+  "DELETE /api/v1/me/identity/:submissionId/documents": {
+    make: identitySubmissionOf,
+    answer: [404, "identity_submission_not_found"],
+  },
   "DELETE /api/v1/perp/orders/:orderId": { make: perpOrderOf, answer: [404, "order_not_found"] },
   "DELETE /api/v1/perp/conditional-orders/:orderId": {
     make: perpConditionalOrderOf,
@@ -375,6 +379,31 @@ async function withdrawalOf(suite: SecurityApp, owner: SuiteUser): Promise<strin
 }
 
 /** A payment-proof image uploaded by `owner` (a 1×1 PNG, re-encoded by the pipeline). */
+/** A decided (passed) basic identity submission of `owner`. */
+async function identitySubmissionOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const submitted = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/me/identity/basic",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: {
+      country: "DE",
+      realName: "Erika Mustermann",
+      documentType: "passport",
+      documentNumber: "C01X00T47",
+    },
+  });
+  expect(submitted.statusCode, submitted.body).toBe(200);
+  const id: string = submitted.json().data.history[0].submissionId;
+  const approved = await suite.app.inject({
+    method: "POST",
+    url: `/api/v1/operator/identity/${id}/approve`,
+    headers: { authorization: `Bearer ${operatorToken}` },
+    payload: { reason: "matrix" },
+  });
+  expect(approved.statusCode, approved.body).toBe(200);
+  return id;
+}
+
 async function uploadOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
   const png = Buffer.from(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC",

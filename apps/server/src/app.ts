@@ -88,6 +88,11 @@ export interface AppDeps {
   adjustmentTwoApprovalsAbove?: Readonly<Record<string, string>>;
   /** The identity tier a withdrawal needs (WITHDRAW_REQUIRES_IDENTITY); default none. */
   withdrawRequiresIdentity?: "none" | IdentityTier;
+  /**
+   * Per asset, the withdrawal amount above which the advanced tier is needed
+   * (WITHDRAW_ADVANCED_ABOVE); default none.
+   */
+  withdrawAdvancedAbove?: Readonly<Record<string, string>>;
   /** Bearer token for operator endpoints (OPERATOR_TOKEN); unset means no operator access. */
   operatorToken?: string;
   /** The single-writer kernel engine (journal + kernel); routes that move money need it. */
@@ -310,6 +315,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       adjustmentTwoApprovalsAbove: deps.adjustmentTwoApprovalsAbove ?? {},
       transferDailyLimits: defaultUserTransferDailyLimits,
       withdrawRequiresIdentity: deps.withdrawRequiresIdentity ?? "none",
+      withdrawAdvancedAbove: deps.withdrawAdvancedAbove ?? {},
     },
     now,
   });
@@ -361,8 +367,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       withdrawAddressLockMs: deps.withdrawAddressLockMs,
       withdrawals: deps.withdrawals,
       onWithdrawals: (service, repository) => (walletWithdrawals = { service, repository }),
-      withdrawalGate: async (userId, totpCode) => {
-        if (
+      withdrawalGate: async (userId, totpCode, request) => {
+        // Above the asset's WITHDRAW_ADVANCED_ABOVE amount the advanced tier is needed; at or
+        // below it, WITHDRAW_REQUIRES_IDENTITY.
+        const advancedAbove = deps.withdrawAdvancedAbove?.[request.asset];
+        if (advancedAbove !== undefined && decimalAbove(request.amount, advancedAbove)) {
+          if (!tierCovers(await identity.passedTier(userId), "advanced")) {
+            throw new AppError("identity_advanced_required");
+          }
+        } else if (
           identityTierNeeded !== "none" &&
           !tierCovers(await identity.passedTier(userId), identityTierNeeded)
         ) {
@@ -410,7 +423,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ...deps.stocks,
     });
     await app.register(uploadsModule, { uploads });
-    await app.register(identityModule, { identity });
+    await app.register(identityModule, {
+      identity,
+      // A user's own action: no operator (the audit page shows the user), reason fixed.
+      auditUserAction: (userId, action, detail) =>
+        operatorAccounts.audit(null, action, "by the user", userId, detail),
+    });
     await app.register(bankDepositsModule, {
       database,
       engine: deps.engine,
@@ -461,4 +479,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", wildcard: false });
   }
   return app;
+}
+
+/**
+ * True when the decimal text `amount` is above `limit` (both plain decimals, as the contract and
+ * the configuration check them); compared as integers at a common scale, never as floats.
+ */
+export function decimalAbove(amount: string, limit: string): boolean {
+  const [aWhole = "0", aFraction = ""] = amount.split(".");
+  const [lWhole = "0", lFraction = ""] = limit.split(".");
+  const scale = Math.max(aFraction.length, lFraction.length);
+  const units = (whole: string, fraction: string) => BigInt(whole + fraction.padEnd(scale, "0"));
+  return units(aWhole, aFraction) > units(lWhole, lFraction);
 }

@@ -36,10 +36,22 @@ describe("readConfig", () => {
       SECONDS_ENABLED: "true",
       WITHDRAW_ADDRESS_LOCK_MS: 86_400_000,
       WITHDRAW_REQUIRES_IDENTITY: "none",
+      WITHDRAW_ADVANCED_ABOVE: "none",
       UPLOAD_MAX_BYTES: 5_242_880,
       UPLOAD_MAX_PIXELS: 40_000_000,
       BANK_DEPOSIT_ASSETS: "USDT",
     });
+  });
+
+  it("reads WITHDRAW_ADVANCED_ABOVE as ASSET:amount entries or none", () => {
+    expect(
+      readConfig({ WITHDRAW_ADVANCED_ABOVE: "USDT:5000,BTC:0.1" }).WITHDRAW_ADVANCED_ABOVE,
+    ).toBe("USDT:5000,BTC:0.1");
+    for (const bad of ["USDT", "USDT:-1", "usdt:5", "USDT:1e3", "USDT:5,"]) {
+      expect(() => readConfig({ WITHDRAW_ADVANCED_ABOVE: bad }), bad).toThrow(
+        /WITHDRAW_ADVANCED_ABOVE/,
+      );
+    }
   });
 
   it("reads the per-country product switches", () => {

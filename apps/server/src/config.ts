@@ -151,6 +151,17 @@ const ConfigSchema = z.object({
    * `basic` or `advanced` (issue 17).
    */
   WITHDRAW_REQUIRES_IDENTITY: z.enum(["none", "basic", "advanced"]).default("none"),
+  /**
+   * Per asset, the withdrawal amount above which the advanced identity tier must have passed:
+   * `USDT:5000,BTC:0.1` (default `none`); at or below it WITHDRAW_REQUIRES_IDENTITY applies.
+   */
+  WITHDRAW_ADVANCED_ABOVE: z
+    .string()
+    .regex(
+      /^(none|[A-Z0-9]{1,16}:\d{1,18}(\.\d{1,18})?(,[A-Z0-9]{1,16}:\d{1,18}(\.\d{1,18})?)*)$/,
+      "must be ASSET:amount entries separated by commas, or none",
+    )
+    .default("none"),
   /** Folder of uploaded images (default DATA_DIR/uploads); must not be inside the web root. */
   UPLOADS_DIR: z.string().min(1).optional(),
   /** Largest upload in bytes (default 5 MiB). */

@@ -134,6 +134,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     withdrawals: withdrawalConfigOf(config),
     adjustmentTwoApprovalsAbove: adjustmentThresholdsOf(config),
     withdrawRequiresIdentity: config.WITHDRAW_REQUIRES_IDENTITY,
+    withdrawAdvancedAbove: assetAmountsOf(config.WITHDRAW_ADVANCED_ABOVE),
     countryProductBlocks: parseCountryProductBlocks(config.COUNTRY_PRODUCT_BLOCKS),
     publicUrl: config.PUBLIC_URL,
     port: config.PORT,
@@ -212,11 +213,14 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
 
 /** ADJUSTMENT_TWO_APPROVALS_ABOVE as the operator module reads it: asset → whole units. */
 export function adjustmentThresholdsOf(config: Config): Record<string, string> {
-  if (config.ADJUSTMENT_TWO_APPROVALS_ABOVE === "none") return {};
+  return assetAmountsOf(config.ADJUSTMENT_TWO_APPROVALS_ABOVE);
+}
+
+/** An `ASSET:amount,…` setting (or `none`) as asset → amount. */
+export function assetAmountsOf(setting: string): Record<string, string> {
+  if (setting === "none") return {};
   return Object.fromEntries(
-    config.ADJUSTMENT_TWO_APPROVALS_ABOVE.split(",").map(
-      (entry) => entry.split(":") as [string, string],
-    ),
+    setting.split(",").map((entry) => entry.split(":") as [string, string]),
   );
 }
 

@@ -162,6 +162,7 @@ export const httpStatusByErrorCode = {
   identity_submission_not_found: 404,
   identity_submission_decided: 409,
   identity_verification_required: 403,
+  identity_advanced_required: 403,
   stock_not_found: 404,
   stock_market_closed: 409,
   stock_quantity_invalid: 400,

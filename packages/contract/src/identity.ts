@@ -51,6 +51,8 @@ export const IdentitySubmissionView = z.object({
   rejectText: z.string().nullable(),
   createdAtMs: z.number().int(),
   decidedAtMs: z.number().int().nullable(),
+  /** The owner deleted this submission's document images after the decision (kept: the rest). */
+  documentsDeleted: z.boolean(),
 });
 export type IdentitySubmissionView = z.infer<typeof IdentitySubmissionView>;
 
@@ -123,6 +125,24 @@ export const submitAdvancedIdentityEndpoint = defineEndpoint({
   description:
     "Each image must be one of the caller's own `identity_document` uploads " +
     "(POST /api/v1/uploads?purpose=identity_document), and the basic tier must have passed.",
+});
+
+export const deleteIdentityDocumentsEndpoint = defineEndpoint({
+  method: "DELETE",
+  path: "/api/v1/me/identity/:submissionId/documents",
+  summary: "Delete the document images of one of the caller's decided identity submissions",
+  tag: "me",
+  auth: "user",
+  params: z.strictObject({
+    submissionId: z.string().regex(/^[1-9]\d{0,17}$/, "must be a submission id"),
+  }),
+  response: IdentityOverview,
+  errors: ["identity_submission_not_found", "identity_under_review"],
+  description:
+    "Only after a decision (passed or not approved); the decision (state, reason, dates) stays " +
+    "and the tier passed is kept. The stored files are removed, so nobody (the owner, an " +
+    "operator) can open them afterwards. Nothing to delete (a basic submission, already " +
+    "deleted) answers the overview unchanged. Another user's submission: not found.",
 });
 
 export const OperatorIdentityView = IdentitySubmissionView.extend({

@@ -139,5 +139,7 @@ export const operatorLimits = defineEndpoint({
     /** Per user and day, transfers to other users (0 or absent asset: not allowed). */
     transferDailyLimits: z.array(AssetAmount),
     withdrawRequiresIdentity: z.enum(["none", "basic", "advanced"]),
+    /** Per asset: a withdrawal above this amount needs the advanced tier passed. */
+    withdrawAdvancedAbove: z.array(AssetAmount),
   }),
 });

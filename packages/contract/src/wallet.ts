@@ -750,6 +750,7 @@ function withdrawalRequestErrors<const E extends readonly ErrorCode[]>(...destin
   return [
     "demo_withdraw_not_allowed",
     "identity_verification_required",
+    "identity_advanced_required",
     "two_factor_required",
     "two_factor_invalid",
     ...destination,

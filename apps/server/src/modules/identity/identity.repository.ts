@@ -125,6 +125,36 @@ export class IdentityRepository {
     return rows.rows[0] ? toRow(rows.rows[0]) : undefined;
   }
 
+  /**
+   * Forgets the document images of one of `userId`'s decided submissions (the decision stays);
+   * the row as it was before, or undefined when it is not theirs or not decided.
+   */
+  async clearDocuments(id: string, userId: bigint): Promise<IdentityRow | undefined> {
+    const rows = await sql<Record<string, unknown>>`
+      UPDATE identity_submissions AS s
+      SET front_upload_id = NULL, back_upload_id = NULL, selfie_upload_id = NULL
+      FROM identity_submissions AS before
+      WHERE s.id = ${id} AND before.id = s.id AND s.user_id = ${userId}
+        AND s.state IN ('passed', 'not_approved')
+      RETURNING before.*`.execute(this.db);
+    return rows.rows[0] ? toRow(rows.rows[0]) : undefined;
+  }
+
+  /** Which of these uploads another of the user's submissions still shows (a resubmission). */
+  async uploadsInUse(userId: bigint, uploadIds: string[]): Promise<Set<string>> {
+    if (uploadIds.length === 0) return new Set();
+    const rows = await sql<Record<string, unknown>>`
+      SELECT front_upload_id, back_upload_id, selfie_upload_id FROM identity_submissions
+      WHERE user_id = ${userId}`.execute(this.db);
+    const inUse = new Set<string>();
+    for (const row of rows.rows) {
+      for (const value of [row.front_upload_id, row.back_upload_id, row.selfie_upload_id]) {
+        if (typeof value === "string" && uploadIds.includes(value)) inUse.add(value);
+      }
+    }
+    return inUse;
+  }
+
   /** Keeps `users.verification` (shown on the profile) in step with the submissions. */
   async setUserVerification(userId: bigint, state: IdentityState): Promise<void> {
     await sql`UPDATE users SET verification = ${state} WHERE id = ${userId}`.execute(this.db);

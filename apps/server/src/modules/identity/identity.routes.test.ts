@@ -37,14 +37,14 @@ describeEachDatabase("identity verification", (database) => {
     documentType: "id_card",
     documentNumber: "T22000129",
   };
-  const withdraw = (user: string, totpCode?: string) =>
+  const withdraw = (user: string, totpCode?: string, amount = "20", language = "en") =>
     call("POST", "/api/v1/wallet/withdrawals", {
-      headers: as(user),
+      headers: { ...as(user), "accept-language": language },
       payload: {
         requestId: crypto.randomUUID(),
         addressId: "1",
         asset: "USDT",
-        amount: "20",
+        amount,
         tradePassword: "trade1234",
         ...(totpCode === undefined ? {} : { totpCode }),
       },
@@ -61,9 +61,11 @@ describeEachDatabase("identity verification", (database) => {
       now: () => nowMs,
       uploads: { dir: uploadsDir },
       withdrawRequiresIdentity: "basic",
+      withdrawAdvancedAbove: { USDT: "50" },
     });
     await kit.signUp("a", "+4915100000071");
     await kit.signUp("b", "+4915100000072");
+    await kit.signUp("c", "+4915100000073");
   });
   afterAll(async () => {
     await kit.close();
@@ -155,6 +157,22 @@ describeEachDatabase("identity verification", (database) => {
       payload: basic,
     });
     expect(already.json().error).toBe("identity_already_passed");
+
+    // Above WITHDRAW_ADVANCED_ABOVE (USDT:50) the advanced tier is needed; at it, basic is enough.
+    expect((await withdraw("a", undefined, "50")).json().error).toBe("withdraw_address_not_found");
+    const large = await withdraw("a", undefined, "50.000001", "de");
+    expect(large.statusCode).toBe(403);
+    expect(large.json()).toMatchObject({
+      error: "identity_advanced_required",
+      message: expect.stringContaining("erweiterte Identitätsprüfung"),
+    });
+    // b has passed nothing: the basic rule below the amount, the advanced one above it.
+    expect((await withdraw("b", undefined, "10")).json().error).toBe(
+      "identity_verification_required",
+    );
+    expect((await withdraw("b", undefined, "1000")).json().error).toBe(
+      "identity_advanced_required",
+    );
   });
 
   it("takes the advanced tier's photos only from the user's own identity uploads", async () => {
@@ -210,6 +228,137 @@ describeEachDatabase("identity verification", (database) => {
     const seen = (await call("GET", "/api/v1/me/identity", { headers: as("a") })).json().data;
     // The basic tier stays passed while the advanced one is refused.
     expect(seen).toMatchObject({ state: "not_approved", passedTier: "basic" });
+  });
+
+  it("lets the owner delete the photos of a decided submission, keeping the decision", async () => {
+    const front = await upload("a");
+    const back = await upload("a");
+    const submitted = await call("POST", "/api/v1/me/identity/advanced", {
+      headers: as("a"),
+      payload: { frontUploadId: front, backUploadId: back },
+    });
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    const id: string = submitted.json().data.history[0].submissionId;
+    const url = `/api/v1/me/identity/${id}/documents`;
+    // Under review: the reviewer still needs them.
+    expect((await call("DELETE", url, { headers: as("a") })).json().error).toBe(
+      "identity_under_review",
+    );
+    const approved = await call("POST", `/api/v1/operator/identity/${id}/approve`, {
+      headers: operator,
+      payload: {},
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(
+      (await call("GET", `/api/v1/operator/uploads/${front}`, { headers: operator })).statusCode,
+    ).toBe(200);
+
+    // Another user, anonymous, a wrong token, an operator: not theirs to delete.
+    expect((await call("DELETE", url, { headers: as("b") })).json().error).toBe(
+      "identity_submission_not_found",
+    );
+    for (const headers of [{}, { authorization: "Bearer nope" }, operator]) {
+      expect((await call("DELETE", url, { headers })).statusCode).toBe(401);
+    }
+    for (const bad of ["0", "abc", "1e5", "-1", "1".repeat(19)]) {
+      const response = await call("DELETE", `/api/v1/me/identity/${bad}/documents`, {
+        headers: as("a"),
+      });
+      expect(response.statusCode, bad).toBe(400);
+    }
+    expect(
+      (await call("DELETE", "/api/v1/me/identity/999999/documents", { headers: as("a") })).json()
+        .error,
+    ).toBe("identity_submission_not_found");
+
+    const deleted = await call("DELETE", url, { headers: as("a") });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const entry = deleted
+      .json()
+      .data.history.find((s: { submissionId: string }) => s.submissionId === id);
+    expect(entry).toMatchObject({
+      tier: "advanced",
+      state: "passed",
+      frontUploadId: null,
+      backUploadId: null,
+      documentsDeleted: true,
+      decidedAtMs: nowMs,
+    });
+    expect(deleted.json().data.passedTier).toBe("advanced");
+    // Advanced passed: large withdrawals pass the gate (and fail later, for the made-up address).
+    expect((await withdraw("a", undefined, "1000")).json().error).toBe(
+      "withdraw_address_not_found",
+    );
+    // The files are gone for everyone: the owner, the operator (any role), another user.
+    for (const [path, headers] of [
+      [`/api/v1/uploads/${front}`, as("a")],
+      [`/api/v1/uploads/${back}`, as("a")],
+      [`/api/v1/operator/uploads/${front}`, operator],
+      [`/api/v1/operator/uploads/${back}`, operator],
+      [`/api/v1/uploads/${front}`, as("b")],
+    ] as const) {
+      expect((await call("GET", path, { headers })).statusCode, path).toBe(404);
+    }
+    const detail = await call("GET", `/api/v1/operator/identity/${id}`, { headers: operator });
+    expect(detail.json().data.submission).toMatchObject({
+      state: "passed",
+      operatorId: "bootstrap",
+      documentsDeleted: true,
+    });
+    // The user's history in the audit log notes it, naming no operator.
+    const audit = await call("GET", `/api/v1/operator/audit?userId=${users.a!.id}`, {
+      headers: operator,
+    });
+    expect(audit.statusCode, audit.body).toBe(200);
+    expect(JSON.stringify(audit.json().data)).toContain(
+      "DELETE /api/v1/me/identity/:submissionId/documents",
+    );
+    // Twice: nothing left to delete, same answer.
+    const again = await call("DELETE", url, { headers: as("a") });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data).toEqual(deleted.json().data);
+  });
+
+  it("keeps photos a resubmission still shows until that one is deleted too", async () => {
+    // c passes basic, then is refused and resubmits the same photos.
+    const basicDone = await call("POST", "/api/v1/me/identity/basic", {
+      headers: as("c"),
+      payload: { ...basic, documentNumber: "B22000129" },
+    });
+    const basicId = basicDone.json().data.history[0].submissionId;
+    await call("POST", `/api/v1/operator/identity/${basicId}/approve`, {
+      headers: operator,
+      payload: {},
+    });
+    const front = await upload("c");
+    const back = await upload("c");
+    const first = await call("POST", "/api/v1/me/identity/advanced", {
+      headers: as("c"),
+      payload: { frontUploadId: front, backUploadId: back },
+    });
+    const firstId = first.json().data.history[0].submissionId;
+    await call("POST", `/api/v1/operator/identity/${firstId}/reject`, {
+      headers: operator,
+      payload: { reason: "document_unreadable" },
+    });
+    const second = await call("POST", "/api/v1/me/identity/advanced", {
+      headers: as("c"),
+      payload: { frontUploadId: front, backUploadId: back },
+    });
+    expect(second.statusCode, second.body).toBe(200);
+    const deleted = await call("DELETE", `/api/v1/me/identity/${firstId}/documents`, {
+      headers: as("c"),
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const refused = deleted
+      .json()
+      .data.history.find((s: { submissionId: string }) => s.submissionId === firstId);
+    expect(refused).toMatchObject({ state: "not_approved", rejectReason: "document_unreadable" });
+    expect(refused.documentsDeleted).toBe(true);
+    // The resubmission under review still shows them to the reviewer.
+    expect(
+      (await call("GET", `/api/v1/operator/uploads/${front}`, { headers: operator })).statusCode,
+    ).toBe(200);
   });
 
   it("refuses hostile and malformed input, and non-operators on the review endpoints", async () => {

@@ -1,4 +1,5 @@
 import {
+  deleteIdentityDocumentsEndpoint,
   myIdentityEndpoint,
   operatorApproveIdentityEndpoint,
   operatorIdentityDetailEndpoint,
@@ -14,6 +15,11 @@ import type { IdentityService } from "./identity.service.ts";
 
 export interface IdentityModuleOptions {
   identity: IdentityService;
+  /**
+   * Notes a user's own deletion of their documents in the audit log under their user id (so
+   * the operator sees it in the user's history); no operator is named.
+   */
+  auditUserAction?: (userId: string, action: string, detail: string) => Promise<void>;
 }
 
 /** `/api/v1/me/identity*` for users and `/api/v1/operator/identity*` for the review. */
@@ -27,6 +33,22 @@ export const identityModule: FastifyPluginAsync<IdentityModuleOptions> = async (
   );
   defineRoute(app, submitAdvancedIdentityEndpoint, submitLimit, ({ user, body }) =>
     identity.submitAdvanced(user, body),
+  );
+  defineRoute(
+    app,
+    deleteIdentityDocumentsEndpoint,
+    { perUser: { max: 20, windowMs: 60 * 60_000 } },
+    async ({ user, params }) => {
+      const { overview, removed } = await identity.deleteDocuments(user.id, params.submissionId);
+      if (removed.length > 0) {
+        await options.auditUserAction?.(
+          String(user.id),
+          `${deleteIdentityDocumentsEndpoint.method} ${deleteIdentityDocumentsEndpoint.path}`,
+          `submissionId=${params.submissionId} uploads=${removed.join(",")}`,
+        );
+      }
+      return overview;
+    },
   );
 
   defineRoute(app, operatorListIdentityEndpoint, {}, ({ query }) =>

@@ -58,6 +58,8 @@ function userView(row: IdentityRow): IdentitySubmissionView {
     ...splitReason(row.rejectReason),
     createdAtMs: row.createdAtMs,
     decidedAtMs: row.decidedAtMs,
+    // An advanced submission always carries a front image until its owner deletes them.
+    documentsDeleted: row.tier === "advanced" && row.frontUploadId === null,
   };
 }
 
@@ -140,6 +142,34 @@ export class IdentityService {
       ...(body.selfieUploadId ? { selfieUploadId: body.selfieUploadId } : {}),
     });
     return this.overview(user.id);
+  }
+
+  /**
+   * The owner deletes the document images of a decided submission (issue 17): the decision
+   * (state, reason, operator, dates) stays, the files and their upload records go. Refused while
+   * under review; another user's submission is "not found". Returns the upload ids removed
+   * (none when there was nothing left to delete) for the audit entry.
+   */
+  async deleteDocuments(
+    userId: bigint,
+    submissionId: string,
+  ): Promise<{ overview: IdentityOverview; removed: string[] }> {
+    const found = await this.repository.find(submissionId);
+    if (!found || found.userId !== userId) throw new AppError("identity_submission_not_found");
+    if (found.state === "under_review") throw new AppError("identity_under_review");
+    const before = await this.repository.clearDocuments(submissionId, userId);
+    if (!before) throw new AppError("identity_under_review");
+    const ids = [before.frontUploadId, before.backUploadId, before.selfieUploadId].filter(
+      (id): id is string => id !== null,
+    );
+    // A resubmission may show the same images: those stay until it is deleted too.
+    const inUse = await this.repository.uploadsInUse(userId, ids);
+    const removed: string[] = [];
+    for (const id of ids) {
+      if (inUse.has(id)) continue;
+      if (await this.options.uploads.remove(id, String(userId))) removed.push(id);
+    }
+    return { overview: await this.overview(userId), removed };
   }
 
   /** The highest tier the user has passed (for limits tied to a tier). */

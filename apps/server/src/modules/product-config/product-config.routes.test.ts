@@ -263,6 +263,7 @@ describeEachDatabase("product configuration in the back office", (database) => {
       ]),
       withdrawalTwoApprovalsAbove: [{ asset: "USDT", amount: "10000" }],
       withdrawRequiresIdentity: "none",
+      withdrawAdvancedAbove: [],
     });
   });
 });

@@ -31,6 +31,8 @@ export interface ConfiguredLimits {
   adjustmentTwoApprovalsAbove: Readonly<Record<string, string>>;
   transferDailyLimits: Readonly<Record<string, string>>;
   withdrawRequiresIdentity: "none" | "basic" | "advanced";
+  /** WITHDRAW_ADVANCED_ABOVE: asset → amount above which the advanced tier is needed. */
+  withdrawAdvancedAbove: Readonly<Record<string, string>>;
 }
 
 export interface ProductConfigOptions {
@@ -159,6 +161,7 @@ export const productConfigModule: FastifyPluginAsync<ProductConfigOptions> = asy
       adjustmentTwoApprovalsAbove: amounts(adjustmentTwoApprovalsAbove),
       transferDailyLimits: amounts(transferDailyLimits),
       withdrawRequiresIdentity: options.limits.withdrawRequiresIdentity,
+      withdrawAdvancedAbove: amounts(options.limits.withdrawAdvancedAbove),
     };
   });
 };

@@ -27,6 +27,10 @@ export class UploadsRepository {
         ${row.width}, ${row.height}, ${row.sha256}, ${row.createdAtMs})`.execute(this.database.db);
   }
 
+  async delete(id: string): Promise<void> {
+    await sql`DELETE FROM uploads WHERE id = ${id}`.execute(this.database.db);
+  }
+
   async find(id: string): Promise<UploadRow | undefined> {
     const rows = await sql<Record<string, unknown>>`
       SELECT * FROM uploads WHERE id = ${id}`.execute(this.database.db);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { UploadPurpose, UploadView } from "@candor/contract";
 import type { Database } from "../../db/database.ts";
@@ -83,6 +83,20 @@ export class UploadsService {
     const row = await this.repository.find(id);
     if (!row) throw new AppError("upload_not_found");
     return this.read(row);
+  }
+
+  /**
+   * Deletes one of `ownerId`'s uploads: its record (refused by the database while anything
+   * still refers to it), then the file on disk, so it can never be served again (issue 17:
+   * identity documents deleted by their owner). False when there was nothing of theirs to
+   * delete. A file already gone from disk is not an error.
+   */
+  async remove(id: string, ownerId: string): Promise<boolean> {
+    const row = await this.ownedBy(id, ownerId);
+    if (!row) return false;
+    await this.repository.delete(row.id);
+    await rm(this.pathOf(row.id, row.contentType), { force: true });
+    return true;
   }
 
   private async read(row: UploadRow): Promise<StoredFile> {

@@ -100,7 +100,11 @@ export interface WalletModuleOptions {
    * WITHDRAW_REQUIRES_IDENTITY, and the two-factor code once 2FA is on; issue 17). Unset: no
    * such check.
    */
-  withdrawalGate?: (userId: bigint, totpCode: string | undefined) => Promise<void>;
+  withdrawalGate?: (
+    userId: bigint,
+    totpCode: string | undefined,
+    request: { asset: string; amount: string },
+  ) => Promise<void>;
 }
 
 /** Balances, statement and demo funds of the signed-in user, and the private balances stream. */
@@ -355,7 +359,7 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     { bodyBytes: 1024, perUser: { max: 20, windowMs: minute } },
     async ({ body, user }) => {
       if (!user.demoOnly && user.mode === "real") {
-        await options.withdrawalGate?.(user.id, body.totpCode);
+        await options.withdrawalGate?.(user.id, body.totpCode, body);
       }
       return withdrawals.request(withdrawalSession(user), body);
     },
@@ -366,7 +370,7 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     { bodyBytes: 1024, perUser: { max: 20, windowMs: minute } },
     async ({ body, user }) => {
       if (!user.demoOnly && user.mode === "real") {
-        await options.withdrawalGate?.(user.id, body.totpCode);
+        await options.withdrawalGate?.(user.id, body.totpCode, body);
       }
       return withdrawals.requestBank(withdrawalSession(user), body);
     },

@@ -41,7 +41,11 @@ export function AuditTable({ entries }: { entries: readonly AuditRow[] }) {
         {entries.map((entry) => (
           <tr key={entry.id} data-testid="admin-audit-row">
             <td>{format.time(entry.at)}</td>
-            <td>{entry.operatorId ?? t("audit.bootstrap")}</td>
+            <td>
+              {entry.operatorId ??
+                // A user's own action (identity documents deleted) names no operator.
+                (entry.action.includes(" /api/v1/me/") ? t("audit.byUser") : t("audit.bootstrap"))}
+            </td>
             <td className="admin-mono">{entry.action}</td>
             <td>
               {entry.userId ? (

@@ -154,6 +154,11 @@ export function IdentityDetailPage() {
                 </>
               ) : null}
             </dl>
+            {submission.documentsDeleted ? (
+              <p className="hint" data-testid="admin-identity-documents-deleted">
+                {t("identity.documentsDeleted")}
+              </p>
+            ) : null}
             <div className="admin-documents">
               {submission.frontUploadId ? (
                 <DocumentImage uploadId={submission.frontUploadId} label={t("identity.front")} />

@@ -380,6 +380,8 @@ export function MarketsPage() {
               <dd>{amounts(data.transferDailyLimits)}</dd>
               <dt>{t("markets.withdrawRequiresIdentity")}</dt>
               <dd>{t(`markets.identityTiers.${data.withdrawRequiresIdentity}`)}</dd>
+              <dt>{t("markets.withdrawAdvancedAbove")}</dt>
+              <dd>{amounts(data.withdrawAdvancedAbove)}</dd>
             </dl>
           </section>
         )}

@@ -37,6 +37,11 @@ export const securityEndpoints = endpointTable({
     path: "/api/v1/me/identity/advanced",
     auth: "user",
   },
+  deleteIdentityDocumentsEndpoint: {
+    method: "DELETE",
+    path: "/api/v1/me/identity/:submissionId/documents",
+    auth: "user",
+  },
 });
 
 export const securityKeys = {
@@ -107,6 +112,10 @@ export const submitAdvancedIdentity = (body: {
   backUploadId: string;
   selfieUploadId?: string;
 }) => callEndpoint(securityEndpoints.submitAdvancedIdentityEndpoint, { body });
+
+/** Deletes the photos of a decided submission; the decision stays. */
+export const deleteIdentityDocuments = (submissionId: string) =>
+  callEndpoint(securityEndpoints.deleteIdentityDocumentsEndpoint, { params: { submissionId } });
 
 /** An identity document photo through the uploads pipeline (checked and re-encoded). */
 export async function uploadIdentityImage(file: Blob) {

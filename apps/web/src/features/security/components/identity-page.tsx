@@ -1,12 +1,13 @@
 import type { IdentityOverview, IdentitySubmissionView } from "@candor/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Input } from "antd-mobile";
+import { Button, Dialog, Input } from "antd-mobile";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { showError, withLoading } from "../../../lib/feedback.ts";
 import { useSession } from "../../../lib/session.ts";
 import {
+  deleteIdentityDocuments,
   securityKeys,
   submitAdvancedIdentity,
   submitBasicIdentity,
@@ -234,6 +235,22 @@ function AdvancedForm() {
 
 function History({ history }: { history: IdentitySubmissionView[] }) {
   const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const remove = async (submissionId: string) => {
+    const confirmed = await Dialog.confirm({
+      title: t("identity.deleteDocuments.title"),
+      content: t("identity.deleteDocuments.confirm"),
+      confirmText: t("identity.deleteDocuments.action"),
+      cancelText: t("common.cancel"),
+    });
+    if (!confirmed) return;
+    try {
+      await withLoading(deleteIdentityDocuments(submissionId));
+      void queryClient.invalidateQueries({ queryKey: securityKeys.identity });
+    } catch (error) {
+      showError(error);
+    }
+  };
   const time = (ms: number) =>
     new Date(ms).toLocaleString(i18n.language, { timeZone: "UTC" }) + " UTC";
   return (
@@ -253,6 +270,21 @@ function History({ history }: { history: IdentitySubmissionView[] }) {
               <p>
                 {t("identity.reason")}: {reasonText(s, t)}
               </p>
+            ) : null}
+            {s.documentsDeleted ? (
+              <p className="hint" data-testid="identity-documents-deleted">
+                {t("identity.deleteDocuments.done")}
+              </p>
+            ) : s.tier === "advanced" && s.state !== "under_review" ? (
+              <Button
+                size="small"
+                fill="outline"
+                color="danger"
+                onClick={() => void remove(s.submissionId)}
+                data-testid="identity-delete-documents"
+              >
+                {t("identity.deleteDocuments.action")}
+              </Button>
             ) : null}
           </li>
         ))}
