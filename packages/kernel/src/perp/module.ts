@@ -34,12 +34,14 @@ import { handlers } from "./handlers.ts";
 import {
   cancelConditionalsOf,
   cancelPerpConditional,
-  checkConditionalInvariants,
   perpConditionalCodecs,
   placePerpConditional,
+} from "./conditional.ts";
+import {
+  checkConditionalInvariants,
   readConditionals,
   writeConditionals,
-} from "./conditional.ts";
+} from "./conditional-snapshot.ts";
 import { fundPerpMarketMaker, fundPerpMarketMakerCodec } from "./market-maker-funding.ts";
 import {
   checkTerms,
