@@ -4,43 +4,19 @@
 // deposit pays the bonus; a reservation lapses after a week (clock advanced) and the reserve
 // returns; the demo activity pays demo money only.
 
-import { getBalance, promotionBalance, type KernelState } from "@candor/kernel";
-import type { FastifyInstance } from "fastify";
+import { getBalance, promotionBalance } from "@candor/kernel";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
-import { startTestEngine } from "../spot/spot.testing.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { instruments } from "@candor/market";
+import { routeTest } from "../../testing/route-test.ts";
 
-const operator = { authorization: "Bearer operator-token" };
 const DAY = 86_400_000;
 
 describeEachDatabase("deposit-bonus activities", (database) => {
   let nowMs = Date.parse("2026-11-26T13:00:00Z");
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  let ip = 1;
+  const kit = routeTest<"a" | "b">("10.9.0");
+  const { users, call, query, operator } = kit;
   let request = 0;
-  const users = {} as Record<"a" | "b", { token: string; id: string }>;
-  const query = <T>(fn: (s: KernelState) => T) => running.engine.query(fn);
-  const call = (
-    method: "GET" | "POST" | "PUT",
-    url: string,
-    options: { token?: string; payload?: unknown; headers?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.9.0.${ip++ % 250}`,
-      headers: {
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...options.headers,
-      },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
-    });
   const reserve = (user: "a" | "b", activityId: string) =>
     call("POST", "/api/v1/activities/reservations", {
       token: users[user].token,
@@ -83,32 +59,12 @@ describeEachDatabase("deposit-bonus activities", (database) => {
   };
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) {
-      const applied = await running.engine.submit(command);
-      expect(applied.result.ok).toBe(true);
-    }
-    app = await buildApp({
-      database: database(),
-      now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken: "operator-token",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
-    });
-    for (const [name, phone] of [
-      ["a", "+4915400000001"],
-      ["b", "+4915400000002"],
-    ] as const) {
-      const data = (await registerByPhone(app, phone, "operator-token")).json().data;
-      users[name] = { token: data.token, id: data.user.id };
-    }
+    await kit.startEngine(database(), () => nowMs);
+    await kit.startApp(database(), { now: () => nowMs });
+    await kit.signUp("a", "+4915400000001");
+    await kit.signUp("b", "+4915400000002");
   }, 180_000);
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(() => kit.close());
 
   it("refuses bad or unauthorised definitions and funding", async () => {
     const path = "/api/v1/operator/activities";
@@ -181,7 +137,7 @@ describeEachDatabase("deposit-bonus activities", (database) => {
     const balance = query((s) => getBalance(s, users.a.id, "real", "fund", "USDT"));
     expect(balance.available).toBe(110_000_000n);
     // The bonus is a line of the user's statement, next to the deposit.
-    await running.projector.flush();
+    await kit.running.projector.flush();
     const statement = await call("GET", "/api/v1/spot/statement", { token: users.a.token });
     expect(statement.statusCode, statement.body).toBe(200);
     const reasons = statement.json().data.items.map((line: { reason: string }) => line.reason);
@@ -198,7 +154,7 @@ describeEachDatabase("deposit-bonus activities", (database) => {
     expect((await reserve("b", "welcome-1")).statusCode).toBe(200);
     expect(query((s) => promotionBalance(s, "real", "reserve", "USDT"))).toBe(10_000_000n);
     nowMs += 7 * DAY;
-    const tick = await running.engine.submit({ type: "clock_tick", id: "clock-week" });
+    const tick = await kit.running.engine.submit({ type: "clock_tick", id: "clock-week" });
     expect(tick.result.ok).toBe(true);
     expect(query((s) => promotionBalance(s, "real", "reserve", "USDT"))).toBe(0n);
     expect(query((s) => promotionBalance(s, "real", "promotion", "USDT"))).toBe(15_000_000n);
@@ -220,7 +176,7 @@ describeEachDatabase("deposit-bonus activities", (database) => {
     });
     expect(defined.statusCode, defined.body).toBe(200);
     expect((await fund("demo", "100")).statusCode).toBe(200);
-    const fresh = (await registerByPhone(app, "+4915400000003", "operator-token")).json().data;
+    const fresh = (await registerByPhone(kit.app, "+4915400000003", kit.operatorToken)).json().data;
     users.a = { token: fresh.token, id: fresh.user.id };
     const real = (await call("GET", "/api/v1/activities", { token: users.a.token })).json();
     expect(real.data.activities.map((a: { activityId: string }) => a.activityId)).toEqual([

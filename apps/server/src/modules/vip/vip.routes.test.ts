@@ -2,49 +2,19 @@
 // reason; bad input refused), users trade, `GET /api/v1/vip/me` shows the 30-day volume, level
 // and progress, and the next fill's fee is discounted by the kernel.
 
-import { getBalance, systemOwners, type Command, type KernelState } from "@candor/kernel";
-import { instruments } from "@candor/market";
-import type { FastifyInstance } from "fastify";
+import { getBalance, systemOwners } from "@candor/kernel";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import type { Unstamped } from "../../engine/engine.ts";
-import { accountOpener } from "../../engine/submit.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-import { registerByPhone } from "../../testing/register-phone.ts";
-import { spotSetupCommands } from "../market/spot-markets.ts";
-import { startTestEngine } from "../spot/spot.testing.ts";
+import { routeTest } from "../../testing/route-test.ts";
 
-const operator = { authorization: "Bearer operator-token" };
 const levelsPath = "/api/v1/operator/vip/levels";
 
 describeEachDatabase("VIP levels", (database) => {
   const nowMs = Date.parse("2026-11-26T13:00:00Z");
-  let app: FastifyInstance;
-  let running: Awaited<ReturnType<typeof startTestEngine>>;
-  let ip = 1;
+  const kit = routeTest<"buyer" | "seller">("10.8.0");
+  const { users, call, query, operator } = kit;
   let clientOrder = 0;
-  const users = {} as Record<"buyer" | "seller", { token: string; id: string }>;
 
-  const submit = async (command: Unstamped<Command>) => {
-    const applied = await running.engine.submit(command);
-    expect(applied.result.ok, `${command.id}: ${JSON.stringify(applied.result)}`).toBe(true);
-  };
-  const query = <T>(fn: (s: KernelState) => T) => running.engine.query(fn);
-  const call = (
-    method: "GET" | "POST" | "PUT",
-    url: string,
-    options: { token?: string; payload?: unknown; headers?: object } = {},
-  ) =>
-    app.inject({
-      method,
-      url,
-      remoteAddress: `10.8.0.${ip++ % 250}`,
-      headers: {
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...options.headers,
-      },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
-    });
   const place = (user: "buyer" | "seller", side: "buy" | "sell") =>
     call("POST", "/api/v1/spot/orders", {
       token: users[user].token,
@@ -66,46 +36,19 @@ describeEachDatabase("VIP levels", (database) => {
   const btcFees = () => query((s) => getBalance(s, systemOwners.fees, "real", "fund", "BTC"));
 
   beforeAll(async () => {
-    running = await startTestEngine(database(), () => nowMs);
-    for (const command of spotSetupCommands(instruments)) await submit(command);
-    app = await buildApp({
-      database: database(),
-      now: () => nowMs,
-      passwordCost: 10,
-      captcha: "off",
-      operatorToken: "operator-token",
-      engine: running.engine,
-      accounts: accountOpener(running.engine),
-    });
-    for (const [name, phone] of [
-      ["buyer", "+4915300000001"],
-      ["seller", "+4915300000002"],
-    ] as const) {
-      const data = (await registerByPhone(app, phone, "operator-token")).json().data;
-      users[name] = { token: data.token, id: data.user.id };
-    }
-    for (const [name, asset, amount] of [
-      ["buyer", "USDT", "10000"],
-      ["seller", "BTC", "1"],
-    ] as const) {
-      const credited = await call("POST", "/api/v1/operator/deposits", {
-        headers: operator,
-        payload: {
-          id: `deposit-${name}-${asset}`,
-          ownerId: users[name].id,
-          assetId: asset,
-          amount,
-          reference: `bank-${name}-${asset}`,
-          reason: "test funding",
-        },
-      });
-      expect(credited.statusCode, credited.body).toBe(200);
-    }
+    await kit.startEngine(database(), () => nowMs);
+    await kit.startApp(database(), { now: () => nowMs });
+    await kit.signUp("buyer", "+4915300000001");
+    await kit.signUp("seller", "+4915300000002");
+    await kit.depositEach(
+      [
+        ["buyer", "USDT", "10000"],
+        ["seller", "BTC", "1"],
+      ],
+      { reason: "test funding" },
+    );
   }, 180_000);
-  afterAll(async () => {
-    await app?.close();
-    await running?.close();
-  });
+  afterAll(() => kit.close());
 
   const level1 = {
     mode: "real",
