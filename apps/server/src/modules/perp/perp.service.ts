@@ -368,20 +368,7 @@ export class PerpService {
     },
   ) {
     const { step } = this.market(session, input.marketId);
-    let priceTicks: number | null = null;
-    if (input.orderType === "limit") {
-      if (input.price === undefined) {
-        throw new AppError("validation_failed", [{ path: "body.price", message: "required" }]);
-      }
-      const ticks = ticksOfPrice(input.price, step);
-      if (typeof ticks === "string") throw new AppError(ticks);
-      priceTicks = Number(ticks);
-    } else {
-      if (input.price !== undefined) throw new AppError("order_type_invalid");
-      if (input.timeInForce !== undefined && input.timeInForce !== "ioc") {
-        throw new AppError("time_in_force_invalid");
-      }
-    }
+    const priceTicks = limitPriceTicks(input, step);
     const command: Omit<PlaceCommand, "atMs"> = {
       type: "place_perp_order",
       id: commandIdOf(session, "order", input.clientOrderId),
@@ -460,20 +447,7 @@ export class PerpService {
     const { step } = this.market(session, input.marketId);
     const trigger = ticksOfPrice(input.triggerPrice, step);
     if (typeof trigger === "string") throw new AppError(trigger);
-    let priceTicks: number | null = null;
-    if (input.orderType === "limit") {
-      if (input.price === undefined) {
-        throw new AppError("validation_failed", [{ path: "body.price", message: "required" }]);
-      }
-      const ticks = ticksOfPrice(input.price, step);
-      if (typeof ticks === "string") throw new AppError(ticks);
-      priceTicks = Number(ticks);
-    } else {
-      if (input.price !== undefined) throw new AppError("order_type_invalid");
-      if (input.timeInForce !== undefined && input.timeInForce !== "ioc") {
-        throw new AppError("time_in_force_invalid");
-      }
-    }
+    const priceTicks = limitPriceTicks(input, step);
     const command: Omit<ConditionalCommand, "atMs"> = {
       type: "place_perp_conditional_order",
       id: commandIdOf(session, "stop", input.clientOrderId),
@@ -860,4 +834,27 @@ function rowOrderView(r: PerpOrderRow, terms: Map<string, MarketTerms>): PerpOrd
     held: null,
     createdAtMs: r.createdAtMs,
   };
+}
+
+/**
+ * A limit order's price in ticks of the market's step (it must have one); null for a market
+ * order, which has no price and is IOC or nothing.
+ */
+function limitPriceTicks(
+  input: { orderType: "limit" | "market"; price?: string; timeInForce?: string },
+  step: Parameters<typeof ticksOfPrice>[1],
+): number | null {
+  if (input.orderType === "market") {
+    if (input.price !== undefined) throw new AppError("order_type_invalid");
+    if (input.timeInForce !== undefined && input.timeInForce !== "ioc") {
+      throw new AppError("time_in_force_invalid");
+    }
+    return null;
+  }
+  if (input.price === undefined) {
+    throw new AppError("validation_failed", [{ path: "body.price", message: "required" }]);
+  }
+  const ticks = ticksOfPrice(input.price, step);
+  if (typeof ticks === "string") throw new AppError(ticks);
+  return Number(ticks);
 }
