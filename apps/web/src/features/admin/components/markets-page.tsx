@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import {
   adminKeys,
   fetchCountryProducts,
@@ -150,6 +150,61 @@ function CountryForm({
 }
 
 /**
+ * A back-office table whose rows may each be edited: an "Edit" button named after the row's
+ * first cell in a last column, shown only to roles that may edit (the server decides anyway).
+ */
+function EditableTable({
+  headers,
+  rows,
+  mayEdit,
+}: {
+  headers: readonly string[];
+  rows: readonly { key: string; testId?: string; cells: readonly ReactNode[]; edit: () => void }[];
+  mayEdit: boolean;
+}) {
+  const t = useAdminT();
+  return (
+    <table className="admin-table">
+      <thead>
+        <tr>
+          {headers.map((header) => (
+            <th key={header} scope="col">
+              {header}
+            </th>
+          ))}
+          {mayEdit ? (
+            <th scope="col">
+              <span className="admin-visually-hidden">{t("markets.edit")}</span>
+            </th>
+          ) : null}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.key} data-testid={row.testId}>
+            {row.cells.map((cell, index) => (
+              <td key={index}>{cell}</td>
+            ))}
+            {mayEdit ? (
+              <td>
+                <button
+                  type="button"
+                  className="admin-link-button"
+                  onClick={row.edit}
+                  aria-label={`${t("markets.edit")} ${row.key}`}
+                >
+                  {t("markets.edit")}
+                </button>
+              </td>
+            ) : null}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
  * Markets and countries (issue 17): trading fees and perpetual leverage caps (journaled kernel
  * commands, for orders placed after the change), the per-country product switches, and the
  * configured limits (read-only). Every role reads; admin changes terms, compliance and admin
@@ -176,11 +231,6 @@ export function MarketsPage() {
   const mayEditTerms = role === "admin";
   const mayEditCountries = role === "admin" || role === "compliance";
   const refresh = () => void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-  const editButton = (onClick: () => void, label: string) => (
-    <button type="button" className="admin-link-button" onClick={onClick} aria-label={label}>
-      {t("markets.edit")}
-    </button>
-  );
   return (
     <AdminPage title={t("markets.title")} testId="admin-markets">
       <p className="admin-hint">{t("markets.intro")}</p>
@@ -189,89 +239,54 @@ export function MarketsPage() {
           <>
             <section className="admin-card" data-testid="admin-spot-fees">
               <h2>{t("markets.spot")}</h2>
-              <table className="admin-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t("markets.market")}</th>
-                    <th scope="col">{t("markets.makerBps")}</th>
-                    <th scope="col">{t("markets.takerBps")}</th>
-                    {mayEditTerms ? (
-                      <th scope="col">
-                        <span className="admin-visually-hidden">{t("markets.edit")}</span>
-                      </th>
-                    ) : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.spot.map((m) => (
-                    <tr key={m.marketId} data-testid={`admin-spot-fees-${m.marketId}`}>
-                      <td>{m.marketId}</td>
-                      <td>{m.feeBpsMaker}</td>
-                      <td>{m.feeBpsTaker}</td>
-                      {mayEditTerms ? (
-                        <td>
-                          {editButton(
-                            () =>
-                              setEditing({
-                                kind: "spot",
-                                marketId: m.marketId,
-                                maker: String(m.feeBpsMaker),
-                                taker: String(m.feeBpsTaker),
-                              }),
-                            `${t("markets.edit")} ${m.marketId}`,
-                          )}
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <EditableTable
+                headers={[t("markets.market"), t("markets.makerBps"), t("markets.takerBps")]}
+                rows={data.spot.map((m) => ({
+                  key: m.marketId,
+                  testId: `admin-spot-fees-${m.marketId}`,
+                  cells: [m.marketId, m.feeBpsMaker, m.feeBpsTaker],
+                  edit: () =>
+                    setEditing({
+                      kind: "spot",
+                      marketId: m.marketId,
+                      maker: String(m.feeBpsMaker),
+                      taker: String(m.feeBpsTaker),
+                    }),
+                }))}
+                mayEdit={mayEditTerms}
+              />
             </section>
             <section className="admin-card" data-testid="admin-perp-terms">
               <h2>{t("markets.perp")}</h2>
-              <table className="admin-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t("markets.market")}</th>
-                    <th scope="col">{t("markets.makerBps")}</th>
-                    <th scope="col">{t("markets.takerBps")}</th>
-                    <th scope="col">{t("markets.leverageMax")}</th>
-                    <th scope="col">{t("markets.leverageMaxDefined")}</th>
-                    {mayEditTerms ? (
-                      <th scope="col">
-                        <span className="admin-visually-hidden">{t("markets.edit")}</span>
-                      </th>
-                    ) : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.perp.map((m) => (
-                    <tr key={m.marketId}>
-                      <td>{m.marketId}</td>
-                      <td>{m.feeBpsMaker}</td>
-                      <td>{m.feeBpsTaker}</td>
-                      <td>{m.leverageMax}</td>
-                      <td>{m.leverageMaxDefined}</td>
-                      {mayEditTerms ? (
-                        <td>
-                          {editButton(
-                            () =>
-                              setEditing({
-                                kind: "perp",
-                                marketId: m.marketId,
-                                maker: String(m.feeBpsMaker),
-                                taker: String(m.feeBpsTaker),
-                                cap: String(m.leverageMax),
-                                capMax: m.leverageMaxDefined,
-                              }),
-                            `${t("markets.edit")} ${m.marketId}`,
-                          )}
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <EditableTable
+                headers={[
+                  t("markets.market"),
+                  t("markets.makerBps"),
+                  t("markets.takerBps"),
+                  t("markets.leverageMax"),
+                  t("markets.leverageMaxDefined"),
+                ]}
+                rows={data.perp.map((m) => ({
+                  key: m.marketId,
+                  cells: [
+                    m.marketId,
+                    m.feeBpsMaker,
+                    m.feeBpsTaker,
+                    m.leverageMax,
+                    m.leverageMaxDefined,
+                  ],
+                  edit: () =>
+                    setEditing({
+                      kind: "perp",
+                      marketId: m.marketId,
+                      maker: String(m.feeBpsMaker),
+                      taker: String(m.feeBpsTaker),
+                      cap: String(m.leverageMax),
+                      capMax: m.leverageMaxDefined,
+                    }),
+                }))}
+                mayEdit={mayEditTerms}
+              />
               <p className="admin-hint">{t("markets.capExisting")}</p>
             </section>
             {editing ? (
@@ -294,35 +309,18 @@ export function MarketsPage() {
             {data.countries.length === 0 ? (
               <p className="admin-state">{t("markets.noCountries")}</p>
             ) : (
-              <table className="admin-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t("markets.country")}</th>
-                    <th scope="col">{t("markets.blocked")}</th>
-                    {mayEditCountries ? (
-                      <th scope="col">
-                        <span className="admin-visually-hidden">{t("markets.edit")}</span>
-                      </th>
-                    ) : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.countries.map((row) => (
-                    <tr key={row.country}>
-                      <td>{row.country}</td>
-                      <td>{row.blocked.map((p) => t(`markets.products.${p}`)).join(", ")}</td>
-                      {mayEditCountries ? (
-                        <td>
-                          {editButton(
-                            () => setCountry({ key: row.country, row }),
-                            `${t("markets.edit")} ${row.country}`,
-                          )}
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <EditableTable
+                headers={[t("markets.country"), t("markets.blocked")]}
+                rows={data.countries.map((row) => ({
+                  key: row.country,
+                  cells: [
+                    row.country,
+                    row.blocked.map((p) => t(`markets.products.${p}`)).join(", "),
+                  ],
+                  edit: () => setCountry({ key: row.country, row }),
+                }))}
+                mayEdit={mayEditCountries}
+              />
             )}
             {mayEditCountries ? (
               <button
