@@ -142,7 +142,8 @@ export const supportVisitorStart = defineEndpoint({
     "The token is shown once; the browser keeps it and sends it in the `x-support-token` header to the visitor endpoints and in the WebSocket `support` channel.",
 });
 
-const visitorDescription = "Signed out: the conversation token goes in the `x-support-token` header.";
+const visitorDescription =
+  "Signed out: the conversation token goes in the `x-support-token` header; without a known token the answer is not_found.";
 
 /** GET /api/v1/support/visitor/messages */
 export const supportVisitorMessages = defineEndpoint({
@@ -153,7 +154,7 @@ export const supportVisitorMessages = defineEndpoint({
   auth: "none",
   query: SupportMessagesQuery,
   response: SupportConversationView,
-  errors: ["unauthorized"],
+  errors: ["not_found"],
   description: visitorDescription,
 });
 
@@ -169,7 +170,7 @@ export const supportVisitorSend = defineEndpoint({
     clientMessageId: z.string().uuid(),
   }),
   response: SupportMessageView,
-  errors: ["unauthorized", "rate_limited"],
+  errors: ["not_found", "rate_limited"],
   description: visitorDescription,
 });
 
@@ -182,7 +183,7 @@ export const supportVisitorRead = defineEndpoint({
   auth: "none",
   body: SupportReadBody,
   response: SupportUnread,
-  errors: ["unauthorized", "not_found"],
+  errors: ["not_found"],
   description: visitorDescription,
 });
 

@@ -80,7 +80,12 @@ describeEachDatabase("support chat routes", (database) => {
 
   it("starts empty, keeps the user's messages and counts the operator's answers as unread", async () => {
     const empty = await call("GET", "/api/v1/support/messages", { headers: as("a") });
-    expect(empty.json().data).toEqual({ conversationId: null, messages: [], unread: 0, more: false });
+    expect(empty.json().data).toEqual({
+      conversationId: null,
+      messages: [],
+      unread: 0,
+      more: false,
+    });
     expect((await call("GET", "/api/v1/support/unread", { headers: as("a") })).json().data).toEqual(
       { unread: 0 },
     );
@@ -261,21 +266,23 @@ describeEachDatabase("support chat routes", (database) => {
       { "x-support-token": "nonsense" },
       { "x-support-token": "0".repeat(64) },
     ]) {
+      // The token names the conversation: without a known one there is none.
       const listed = await call("GET", "/api/v1/support/visitor/messages", { headers });
-      expect(listed.statusCode).toBe(401);
+      expect(listed.statusCode).toBe(404);
       const sent = await call("POST", "/api/v1/support/visitor/messages", {
         headers,
         payload: text("hi"),
       });
-      expect(sent.statusCode).toBe(401);
+      expect(sent.statusCode).toBe(404);
+      expect(sent.json().error).toBe("not_found");
     }
   });
 
   it("refuses signed-out and non-operator calls", async () => {
     expect((await call("GET", "/api/v1/support/unread")).statusCode).toBe(401);
-    expect((await call("POST", "/api/v1/support/messages", { payload: text("x") })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await call("POST", "/api/v1/support/messages", { payload: text("x") })).statusCode,
+    ).toBe(401);
     const asUser = await call("GET", "/api/v1/operator/support/conversations", {
       headers: as("a"),
     });
@@ -342,11 +349,10 @@ describeEachDatabase("support chat routes", (database) => {
       headers: operator,
     });
     expect(missing.statusCode).toBe(404);
-    const noReason = await call(
-      "POST",
-      "/api/v1/operator/support/conversations/1/messages",
-      { headers: operator, payload: { ...text("hi"), reason: "" } },
-    );
+    const noReason = await call("POST", "/api/v1/operator/support/conversations/1/messages", {
+      headers: operator,
+      payload: { ...text("hi"), reason: "" },
+    });
     expect(noReason.statusCode).toBe(400);
     const badEmail = await call("POST", "/api/v1/support/visitor", {
       payload: { email: "not-an-email" },

@@ -49,8 +49,7 @@ export interface SupportDependencies {
 
 /** Who is writing or reading: a signed-in user or a visitor's conversation. */
 export type SupportParty =
-  | { kind: "user"; userId: bigint }
-  | { kind: "visitor"; conversation: ConversationRow };
+  { kind: "user"; userId: bigint } | { kind: "visitor"; conversation: ConversationRow };
 
 export function toMessageView(row: MessageRow): SupportMessageView {
   return {
@@ -85,11 +84,14 @@ export class SupportService {
       : this.deps.repository.byUser(party.userId);
   }
 
-  /** The visitor's conversation for a token; `unauthorized` for none. */
+  /**
+   * The visitor's conversation for a token. A missing or unknown token names no conversation:
+   * `not_found`, as an unknown id would be (the endpoints are public; the token is the key).
+   */
   async visitor(token: string | undefined): Promise<SupportParty> {
-    if (!token || !/^[0-9a-f]{64}$/.test(token)) throw new AppError("unauthorized");
+    if (!token || !/^[0-9a-f]{64}$/.test(token)) throw new AppError("not_found");
     const conversation = await this.deps.repository.byTokenHash(sha256(token));
-    if (!conversation) throw new AppError("unauthorized");
+    if (!conversation) throw new AppError("not_found");
     return { kind: "visitor", conversation };
   }
 

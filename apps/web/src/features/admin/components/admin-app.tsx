@@ -17,6 +17,7 @@ import { MarketsPage } from "./markets-page.tsx";
 import { OperatorsPage } from "./operators-page.tsx";
 import { ProductsPage } from "./products-page.tsx";
 import { BootstrapPage, ConfirmTotpPage, SignInPage } from "./sign-in-pages.tsx";
+import { SupportDeskPage } from "./support-page.tsx";
 import { UserDetailPage, UsersPage } from "./users-pages.tsx";
 import { WithdrawalsPage } from "./withdrawals-page.tsx";
 import "./admin.css";
@@ -118,6 +119,8 @@ export function AdminApp() {
           <Route index element={<Home />} />
           <Route path="users" element={<UsersPage />} />
           <Route path="users/:userId" element={<UserDetailPage />} />
+          <Route path="support" element={<SupportDeskPage />} />
+          <Route path="support/:conversationId" element={<SupportDeskPage />} />
           <Route path="identity" element={<IdentityPage />} />
           <Route path="identity/:submissionId" element={<IdentityDetailPage />} />
           <Route path="bank-deposits" element={<BankDepositsPage />} />

@@ -83,11 +83,12 @@ export function useOperatorSession(): OperatorSession | null {
 
 /** The pages each role may use (the server's operator-roles.ts decides; this only hides links). */
 export const pagesByRole = {
-  support: ["users", "withdrawals", "bank-deposits", "loans", "content", "markets"],
+  support: ["users", "support", "withdrawals", "bank-deposits", "loans", "content", "markets"],
   compliance: ["users", "identity", "withdrawals", "bank-deposits", "loans", "markets", "audit"],
   finance: ["users", "withdrawals", "bank-deposits", "loans", "markets", "funding"],
   admin: [
     "users",
+    "support",
     "identity",
     "bank-deposits",
     "withdrawals",
@@ -104,6 +105,7 @@ export const pagesByRole = {
 /** The back office's pages, in menu order. */
 export const adminPages = [
   "users",
+  "support",
   "identity",
   "bank-deposits",
   "withdrawals",
