@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { buildApp } from "../../app.ts";
+import { totpCode } from "../auth/totp.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
 import { createMarketModule } from "../market/market.module.ts";
@@ -106,9 +107,9 @@ describeEachDatabase("support chat on the WebSocket", (database) => {
   it("refuses the support channels to connections that may not have them", async () => {
     const anonymous = await connect();
     expect((await anonymous.subscribe({ channel: "support" })).error).toBe("unauthorized");
-    expect(
-      (await anonymous.subscribe({ channel: "support", token: "0".repeat(64) })).error,
-    ).toBe("unauthorized");
+    expect((await anonymous.subscribe({ channel: "support", token: "0".repeat(64) })).error).toBe(
+      "unauthorized",
+    );
     expect(
       (await anonymous.subscribe({ channel: "support_operator", token: userA.token })).error,
     ).toBe("unauthorized");
@@ -125,9 +126,9 @@ describeEachDatabase("support chat on the WebSocket", (database) => {
     const desk = await connect();
     expect((await a.subscribe({ channel: "support" })).type).toBe("subscribed");
     expect((await b.subscribe({ channel: "support" })).type).toBe("subscribed");
-    expect(
-      (await desk.subscribe({ channel: "support_operator", token: operatorToken })).type,
-    ).toBe("subscribed");
+    expect((await desk.subscribe({ channel: "support_operator", token: operatorToken })).type).toBe(
+      "subscribed",
+    );
 
     const sent = await inject(
       "POST",
@@ -187,5 +188,68 @@ describeEachDatabase("support chat on the WebSocket", (database) => {
     expect(live.data).toMatchObject({ conversationId, side: "operator", text: "Hello visitor" });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(other.frames.filter((f) => f.type === "support_message")).toEqual([]);
+  });
+
+  // Last: once a named operator exists, the bootstrap token is retired everywhere.
+  it("lets support and admin sessions watch every conversation, not finance", async () => {
+    const password = "operator password 1";
+    const enrolAndSignIn = async (email: string, secret: string) => {
+      const confirmed = await inject(
+        "POST",
+        "/api/v1/operator/totp/confirm",
+        {},
+        {
+          email,
+          password,
+          code: totpCode(secret, Date.now()),
+        },
+      );
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      const signedIn = await inject(
+        "POST",
+        "/api/v1/operator/sign-in",
+        {},
+        {
+          email,
+          password,
+          code: totpCode(secret, Date.now() + 30_000),
+        },
+      );
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      return signedIn.json().data.token as string;
+    };
+    const bootstrap = await inject("POST", "/api/v1/operator/bootstrap", bearer(operatorToken), {
+      email: "admin@support-ws.test",
+      displayName: "Admin",
+      password,
+    });
+    expect(bootstrap.statusCode, bootstrap.body).toBe(200);
+    const admin = await enrolAndSignIn("admin@support-ws.test", bootstrap.json().data.totpSecret);
+    const tokens: Record<string, string> = { admin };
+    for (const role of ["support", "finance"]) {
+      const email = `${role}@support-ws.test`;
+      const created = await inject("POST", "/api/v1/operator/accounts", bearer(admin), {
+        email,
+        displayName: role,
+        password,
+        role,
+        reason: "support chat roles test",
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      tokens[role] = await enrolAndSignIn(email, created.json().data.totpSecret);
+    }
+    for (const [role, expected] of [
+      ["admin", "subscribed"],
+      ["support", "subscribed"],
+      ["finance", "error"],
+    ] as const) {
+      const socket = await connect();
+      const answer = await socket.subscribe({ channel: "support_operator", token: tokens[role] });
+      expect(answer.type, role).toBe(expected);
+    }
+    // The retired bootstrap token watches nothing any more.
+    const retired = await connect();
+    const answer = await retired.subscribe({ channel: "support_operator", token: operatorToken });
+    expect(answer.error).toBe("unauthorized");
   });
 });
