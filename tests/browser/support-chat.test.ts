@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { totpCode } from "../../apps/server/src/modules/auth/totp.ts";
 import {
@@ -31,6 +32,8 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 let userPage: Page;
 let deskPage: Page;
+/** The first admin's session token (the outbox is admin's once the bootstrap token retires). */
+let adminToken = "";
 
 const poll = <T>(read: () => Promise<T> | T, timeout = 15_000) =>
   expect.poll(read, { timeout, interval: 200 });
@@ -126,6 +129,7 @@ async function supportOperator() {
     },
     admin.token,
   );
+  adminToken = admin.token;
   return enrolAndSignIn(supportEmail, created);
 }
 
@@ -297,4 +301,62 @@ describe("support chat", () => {
     await deskPage.reload();
     await poll(() => deskPage.getByTestId("admin-support-message").count()).toBe(5);
   }, 400_000);
+
+  it("carries a user's image to the desk through the upload rules", async () => {
+    const png = await sharp({
+      create: { width: 60, height: 40, channels: 3, background: { r: 30, g: 160, b: 90 } },
+    })
+      .png()
+      .toBuffer();
+    const before = await userPage.getByTestId("support-message").count();
+    await userPage
+      .getByTestId("support-image")
+      .setInputFiles({ name: "screen.png", mimeType: "image/png", buffer: png });
+    await poll(() => userPage.getByTestId("support-message").count()).toBe(before + 1);
+    const own = userPage.getByTestId("support-message").last().locator("img");
+    await poll(() => own.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(60);
+    const atDesk = deskPage.getByTestId("admin-support-message").last().locator("img");
+    await poll(() => atDesk.evaluate((img: HTMLImageElement) => img.naturalWidth), 30_000).toBe(60);
+  });
+
+  it("lets a signed-out visitor write with an e-mail and get the answer live and by e-mail", async () => {
+    const { page: visitorPage } = await newPage(mobileViewport);
+    await visitorPage.goto(`${server.url}/#/support`);
+    const email = `visitor-${Date.now()}@example.com`;
+    await visitorPage.getByRole("textbox", { name: "E-mail address" }).fill(email);
+    await visitorPage.getByTestId("support-start").click();
+    await visitorPage.getByTestId("support-visitor-note").waitFor();
+    await visitorPage
+      .getByRole("textbox", { name: "Type your message" })
+      .fill("Can I open an account from Sweden?");
+    await visitorPage.getByTestId("support-send").click();
+    await poll(() => visitorPage.getByTestId("support-message").count()).toBe(1);
+
+    const item = deskPage.getByTestId("admin-support-conversation").filter({ hasText: email });
+    await poll(() => item.getAttribute("data-unread"), 30_000).toBe("1");
+    await item.locator("a").click();
+    await poll(() => deskPage.getByTestId("admin-support-message").last().textContent()).toContain(
+      "Can I open an account from Sweden?",
+    );
+    await deskAnswers("Yes: choose Sweden as your country when you register.");
+
+    // Live on the visitor's page, and in the e-mail sent to the address they gave.
+    await poll(
+      () => visitorPage.getByTestId("support-message").last().textContent(),
+      30_000,
+    ).toContain("Yes: choose Sweden as your country when you register.");
+    const outbox = await api<{ emails: { to: string; text: string }[] }>(
+      "GET",
+      `/api/v1/operator/outbox?to=${encodeURIComponent(email)}&limit=5`,
+      undefined,
+      adminToken,
+    );
+    expect(outbox.emails[0]?.text).toContain(
+      "Yes: choose Sweden as your country when you register.",
+    );
+
+    // The browser keeps the conversation: a reload shows it again.
+    await visitorPage.reload();
+    await poll(() => visitorPage.getByTestId("support-message").count()).toBe(2);
+  });
 });

@@ -137,7 +137,8 @@ export class SupportRepository {
       const created = inserted.rows.length > 0;
       if (created) {
         const id = BigInt(inserted.rows[0]!.id);
-        const readColumn = message.side === "user" ? sql`user_read_up_to` : sql`operator_read_up_to`;
+        const readColumn =
+          message.side === "user" ? sql`user_read_up_to` : sql`operator_read_up_to`;
         await sql`UPDATE support_conversations SET updated_at_ms = ${message.sentAtMs},
             ${readColumn} = GREATEST(${readColumn}, ${id})
           WHERE id = ${message.conversationId}`.execute(trx);

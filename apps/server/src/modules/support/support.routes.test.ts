@@ -185,6 +185,21 @@ describeEachDatabase("support chat routes", (database) => {
     }
   });
 
+  it("shows a demo user's conversation to support with the demo mode", async () => {
+    const demo = await kit.signInDemo("demo");
+    const sent = await call("POST", "/api/v1/support/messages", {
+      token: demo.token,
+      payload: text("How do I switch to real money?"),
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const detail = await call(
+      "GET",
+      `/api/v1/operator/support/conversations/${sent.json().data.conversationId}`,
+      { headers: operator },
+    );
+    expect(detail.json().data.context).toMatchObject({ mode: "demo", recentDeposits: [] });
+  });
+
   it("never shows or marks another user's conversation", async () => {
     const theirs = await call("GET", "/api/v1/support/messages", { headers: as("b") });
     expect(theirs.json().data.messages).toEqual([]);

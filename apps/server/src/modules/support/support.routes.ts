@@ -20,8 +20,7 @@ import { defineRoute } from "../../http/define-route.ts";
 import { FileReply } from "../../http/file-reply.ts";
 import { operatorIdOf, touchesUser } from "../../http/operator-audit.ts";
 import type { RateRule } from "../../http/rate-limit.ts";
-import { uploadContentSecurityPolicy } from "../uploads/uploads.routes.ts";
-import type { StoredFile } from "../uploads/uploads.service.ts";
+import { uploadContentSecurityPolicy, type StoredFile } from "../uploads/uploads.service.ts";
 import type { SupportService } from "./support.service.ts";
 
 /** Options of the support module. */
@@ -131,19 +130,14 @@ export const supportModule: FastifyPluginAsync<SupportModuleOptions> = async (ap
       return view;
     },
   );
-  defineRoute(
-    app,
-    operatorSupportRead,
-    { bodyBytes: 2048 },
-    async ({ params, body, request }) => {
-      const { unread, userId } = await support.operatorRead(
-        BigInt(params.conversationId),
-        BigInt(body.upToMessageId),
-      );
-      if (userId !== null) touchesUser(request, userId);
-      return { unread };
-    },
-  );
+  defineRoute(app, operatorSupportRead, { bodyBytes: 2048 }, async ({ params, body, request }) => {
+    const { unread, userId } = await support.operatorRead(
+      BigInt(params.conversationId),
+      BigInt(body.upToMessageId),
+    );
+    if (userId !== null) touchesUser(request, userId);
+    return { unread };
+  });
   defineRoute(app, operatorSupportImage, {}, async ({ params, reply }) => {
     // Support sees images attached to support messages, never identity documents.
     if (!options.operatorFile || !(await support.imageAttached(params.uploadId))) {
