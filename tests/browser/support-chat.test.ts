@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
@@ -34,6 +36,40 @@ let userPage: Page;
 let deskPage: Page;
 /** The first admin's session token (the outbox is admin's once the bootstrap token retires). */
 let adminToken = "";
+
+const axeSource = readFileSync(
+  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+  "utf8",
+);
+
+/** No serious or critical axe violations on the page (after transitions have finished). */
+async function expectAccessible(page: Page, screen: string) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => null)),
+    ),
+  );
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(c: string): Promise<{
+            violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run("html");
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  expect(violations, screen).toEqual([]);
+}
 
 const poll = <T>(read: () => Promise<T> | T, timeout = 15_000) =>
   expect.poll(read, { timeout, interval: 200 });
@@ -265,6 +301,9 @@ describe("support chat", () => {
     await poll(() => deskPage.getByTestId("admin-support-message").last().textContent()).toContain(
       "Transfer reference 4711",
     );
+
+    await expectAccessible(userPage, "user's support chat");
+    await expectAccessible(deskPage, "support desk");
 
     // The server restarts on the same port with the same data; both pages stay open.
     const port = new URL(server.url).port;

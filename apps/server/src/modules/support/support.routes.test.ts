@@ -185,6 +185,21 @@ describeEachDatabase("support chat routes", (database) => {
     }
   });
 
+  it("pages back through the history with beforeId", async () => {
+    const newest = await call("GET", "/api/v1/support/messages?limit=1", { headers: as("a") });
+    expect(newest.json().data).toMatchObject({ more: true });
+    expect(newest.json().data.messages).toHaveLength(1);
+    const all = (await call("GET", "/api/v1/support/messages", { headers: as("a") })).json().data;
+    const before = newest.json().data.messages[0].id as string;
+    const older = await call("GET", `/api/v1/support/messages?limit=100&beforeId=${before}`, {
+      headers: as("a"),
+    });
+    expect(older.json().data.more).toBe(false);
+    expect(older.json().data.messages.map((m: { id: string }) => m.id)).toEqual(
+      all.messages.slice(0, -1).map((m: { id: string }) => m.id),
+    );
+  });
+
   it("shows a demo user's conversation to support with the demo mode", async () => {
     const demo = await kit.signInDemo("demo");
     const sent = await call("POST", "/api/v1/support/messages", {

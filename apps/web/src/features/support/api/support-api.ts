@@ -69,6 +69,9 @@ const visitorHeaders = (): Record<string, string> => {
   return visitor ? { [tokenHeader]: visitor.token } : {};
 };
 
+/** Messages per page of the conversation. */
+const pageSize = 50;
+
 const emptyConversation: SupportConversationView = {
   conversationId: null,
   messages: [],
@@ -78,7 +81,7 @@ const emptyConversation: SupportConversationView = {
 
 /** The newest messages of the current party's conversation (empty for nobody). */
 export async function fetchConversation(beforeId?: string): Promise<SupportConversationView> {
-  const query = { limit: 100, ...(beforeId ? { beforeId } : {}) };
+  const query = { limit: pageSize, ...(beforeId ? { beforeId } : {}) };
   if (getSession()) return callEndpoint(api.supportMessages, { query });
   if (!getVisitor()) return emptyConversation;
   return callEndpoint(api.supportVisitorMessages, { query, headers: visitorHeaders() });

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
 import { marketSocket } from "../../../lib/ws-client.ts";
 import { onSessionChange } from "../../../lib/session.ts";
@@ -63,15 +63,20 @@ export function useSupportUnread(): number {
   return party ? (unread.data ?? 0) : 0;
 }
 
-/** The current party's conversation, kept live. */
+/**
+ * The current party's conversation, kept live: the newest page first, older pages on demand
+ * (each page the messages before the oldest one loaded; a refresh refetches them in turn).
+ */
 export function useSupportConversation() {
   const party = useSupportParty();
   useSupportLive(party);
   return {
     party,
-    conversation: useQuery({
+    conversation: useInfiniteQuery({
       queryKey: supportKeys.conversation(party),
-      queryFn: () => fetchConversation(),
+      queryFn: ({ pageParam }) => fetchConversation(pageParam),
+      initialPageParam: undefined as string | undefined,
+      getNextPageParam: (last) => (last.more ? last.messages[0]?.id : undefined),
       enabled: party !== "",
     }),
   };

@@ -33,9 +33,11 @@ export function SupportPage() {
   const { party, conversation } = useSupportConversation();
   const queryClient = useQueryClient();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: supportKeys.all });
-  const data = conversation.data;
-  const lastOperator = data?.messages.filter((m) => m.side === "operator").at(-1)?.id;
-  const unread = data?.unread ?? 0;
+  const pages = conversation.data?.pages;
+  // Pages come newest first; each is oldest first within itself.
+  const messages = pages ? [...pages].reverse().flatMap((page) => page.messages) : undefined;
+  const lastOperator = messages?.filter((m) => m.side === "operator").at(-1)?.id;
+  const unread = pages?.[0]?.unread ?? 0;
 
   // What is on screen is read: move the read position to the newest answer shown.
   useEffect(() => {
@@ -47,7 +49,7 @@ export function SupportPage() {
   }, [lastOperator, unread]);
 
   const list = useRef<HTMLOListElement>(null);
-  const count = data?.messages.length ?? 0;
+  const count = messages?.length ?? 0;
   useEffect(() => {
     list.current?.lastElementChild?.scrollIntoView?.({ block: "end" });
   }, [count]);
@@ -68,14 +70,25 @@ export function SupportPage() {
               onRetry={() => void conversation.refetch()}
             />
           ) : null}
-          {data && data.messages.length === 0 ? (
+          {messages && messages.length === 0 ? (
             <p className="hint" data-testid="support-empty">
               {t("support.empty")}
             </p>
           ) : null}
-          {data && data.messages.length > 0 ? (
+          {conversation.hasNextPage ? (
+            <Button
+              size="small"
+              fill="none"
+              loading={conversation.isFetchingNextPage}
+              onClick={() => void conversation.fetchNextPage()}
+              data-testid="support-earlier"
+            >
+              {t("support.earlier")}
+            </Button>
+          ) : null}
+          {messages && messages.length > 0 ? (
             <ol className="support-messages" ref={list} data-testid="support-messages">
-              {data.messages.map((message) => (
+              {messages.map((message) => (
                 <MessageBubble
                   key={message.id}
                   message={message}
