@@ -1,4 +1,4 @@
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -360,6 +360,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // The WebSocket's support channels: the user's or a visitor's conversation, or (a support
   // operator, by the role rule of the conversation list) every conversation.
+  if (hub) operatorAccounts.onSignOut((tokenHash) => hub.endOperatorSession(tokenHash));
   hub?.setSupportAccess(async (channel, identity) => {
     if (channel.channel === "support") {
       if (channel.token === undefined) {
@@ -371,7 +372,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const account = await operatorAccounts
       .authoriseRequest(channel.token, "GET", operatorSupportConversations.path)
       .catch(() => null);
-    if (account) return { kind: "operator", operatorId: account.id };
+    if (account) {
+      const tokenHash = createHash("sha256").update(channel.token).digest("hex");
+      return { kind: "operator", operatorId: account.id, tokenHash };
+    }
     const bootstrap = deps.operatorToken;
     if (
       bootstrap &&

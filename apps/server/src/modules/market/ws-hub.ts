@@ -51,7 +51,12 @@ export interface WsHubOptions {
 export type SupportAudience =
   | { kind: "user"; userId: string }
   | { kind: "visitor"; conversationId: string }
-  | { kind: "operator"; operatorId: string };
+  | {
+      kind: "operator";
+      operatorId: string;
+      /** SHA-256 of the operator's session token: its subscription ends with the session. */
+      tokenHash?: string;
+    };
 
 /** Checks a support channel's access; null refuses it (`unauthorized`). */
 export type SupportAccess = (
@@ -65,6 +70,8 @@ class HubConnection {
   identity: WsIdentity | undefined;
   /** The `support` channel's conversation, once subscribed. */
   supportAudience: SupportAudience | undefined;
+  /** The operator session of the `support_operator` subscription, once subscribed. */
+  supportOperatorTokenHash: string | undefined;
   lastSeenMs: number;
   badMessages = 0;
   closed = false;
@@ -243,6 +250,17 @@ export class WsHub implements MarketPublisher {
     return closed;
   }
 
+  /** Closes, with 4003, the support desk connections of an operator session that ended. */
+  endOperatorSession(tokenHash: string): number {
+    let closed = 0;
+    for (const connection of this.connections) {
+      if (connection.supportOperatorTokenHash !== tokenHash) continue;
+      this.close(connection, wsCloseCodes.sessionEnded, "session ended");
+      closed += 1;
+    }
+    return closed;
+  }
+
   closeAll(): void {
     for (const connection of this.connections) {
       this.close(connection, wsCloseCodes.goingAway, "server shutting down");
@@ -312,6 +330,7 @@ export class WsHub implements MarketPublisher {
       return;
     }
     let supportAudience: SupportAudience | undefined;
+    let operatorTokenHash: string | undefined;
     for (const channel of channels) {
       if (isSupportChannel(channel)) {
         const audience = this.supportAccess
@@ -323,6 +342,7 @@ export class WsHub implements MarketPublisher {
           return;
         }
         if (channel.channel === "support") supportAudience = audience;
+        if (audience.kind === "operator") operatorTokenHash = audience.tokenHash;
         continue;
       }
       const code = isPrivateChannel(channel)
@@ -336,6 +356,7 @@ export class WsHub implements MarketPublisher {
       }
     }
     if (supportAudience) connection.supportAudience = supportAudience;
+    if (operatorTokenHash) connection.supportOperatorTokenHash = operatorTokenHash;
     const streams = channels.map(streamKey);
     for (const stream of streams) {
       connection.streams.add(stream);

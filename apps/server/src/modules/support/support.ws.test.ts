@@ -247,6 +247,13 @@ describeEachDatabase("support chat on the WebSocket", (database) => {
       const answer = await socket.subscribe({ channel: "support_operator", token: tokens[role] });
       expect(answer.type, role).toBe(expected);
     }
+    // Signing out ends the desk's subscription at once.
+    const desk = await connect();
+    await desk.subscribe({ channel: "support_operator", token: tokens.support });
+    const closed = new Promise<number>((resolve) => desk.socket.once("close", resolve));
+    const signedOut = await inject("POST", "/api/v1/operator/sign-out", bearer(tokens.support!));
+    expect(signedOut.statusCode, signedOut.body).toBe(200);
+    expect(await closed).toBe(4003);
     // The retired bootstrap token watches nothing any more.
     const retired = await connect();
     const answer = await retired.subscribe({ channel: "support_operator", token: operatorToken });
