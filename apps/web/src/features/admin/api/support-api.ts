@@ -24,10 +24,11 @@ export function fetchSupportConversations() {
   return callOperator(api.operatorSupportConversations, { query: { limit: 100 } });
 }
 
-export function fetchSupportConversation(conversationId: string) {
+/** The newest 100 messages of a conversation, or the 100 before `beforeId`. */
+export function fetchSupportConversation(conversationId: string, beforeId?: string) {
   return callOperator(api.operatorSupportConversation, {
     params: { conversationId },
-    query: { limit: 100 },
+    query: { limit: 100, ...(beforeId ? { beforeId } : {}) },
   });
 }
 

@@ -74,7 +74,9 @@ export function SupportDeskPage() {
             </nav>
           )}
         </QueryView>
-        {conversationId ? <Conversation conversationId={conversationId} /> : null}
+        {conversationId ? (
+          <Conversation key={conversationId} conversationId={conversationId} />
+        ) : null}
       </div>
     </AdminPage>
   );
@@ -139,6 +141,25 @@ function Conversation({ conversationId }: { conversationId: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- refresh is stable in effect
   }, [conversationId, lastUser, unread]);
 
+  // Earlier pages, loaded on demand before the newest page (which the live refresh refetches).
+  const [older, setOlder] = useState<{ messages: SupportMessageView[]; more: boolean } | null>(
+    null,
+  );
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const loadOlder = async () => {
+    const first = older?.messages[0] ?? data?.messages[0];
+    if (!first) return;
+    setLoadingOlder(true);
+    try {
+      const page = await fetchSupportConversation(conversationId, first.id);
+      setOlder({ messages: [...page.messages, ...(older?.messages ?? [])], more: page.more });
+    } catch (caught) {
+      setError(errorText(caught));
+    } finally {
+      setLoadingOlder(false);
+    }
+  };
+
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -199,8 +220,19 @@ function Conversation({ conversationId }: { conversationId: string }) {
             ) : (
               <p className="admin-hint">{t("support.visitorHint")}</p>
             )}
+            {(older ? older.more : data.more) ? (
+              <button
+                type="button"
+                className="admin-button admin-secondary"
+                disabled={loadingOlder}
+                onClick={() => void loadOlder()}
+                data-testid="admin-support-earlier"
+              >
+                {t("support.earlier")}
+              </button>
+            ) : null}
             <ol className="admin-support-messages">
-              {data.messages.map((message) => (
+              {withoutRepeats([...(older?.messages ?? []), ...data.messages]).map((message) => (
                 <DeskMessage key={message.id} message={message} />
               ))}
             </ol>
@@ -235,6 +267,12 @@ function Conversation({ conversationId }: { conversationId: string }) {
       </form>
     </section>
   );
+}
+
+/** Messages in order with each id once (an older page and the newest may overlap). */
+function withoutRepeats(messages: SupportMessageView[]): SupportMessageView[] {
+  const seen = new Set<string>();
+  return messages.filter((message) => !seen.has(message.id) && seen.add(message.id));
 }
 
 function DeskMessage({ message }: { message: SupportMessageView }) {
