@@ -376,11 +376,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const tokenHash = createHash("sha256").update(channel.token).digest("hex");
       return { kind: "operator", operatorId: account.id, tokenHash };
     }
-    const bootstrap = deps.operatorToken;
+    const given = Buffer.from(channel.token);
+    const bootstrap = deps.operatorToken ? Buffer.from(deps.operatorToken) : undefined;
     if (
       bootstrap &&
-      channel.token.length === bootstrap.length &&
-      timingSafeEqual(Buffer.from(channel.token), Buffer.from(bootstrap)) &&
+      given.length === bootstrap.length &&
+      timingSafeEqual(given, bootstrap) &&
       !(await operatorAccounts.anyOperator())
     ) {
       return { kind: "operator", operatorId: "bootstrap" };
