@@ -1,4 +1,3 @@
-import { Tag } from "antd-mobile";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -49,9 +48,8 @@ export function HomeActivities() {
           <li key={a.activityId}>
             <Link to="/activity" className="notice-link home-banner" data-testid="home-activity">
               {t("activity.cardTitle", { bonus: `${format.amount(a.bonus)} ${a.asset}` })}{" "}
-              <Tag color={a.state === "bookable" ? "success" : "primary"}>
-                {t(`activity.state.${a.state}`)}
-              </Tag>
+              {/* Plain text, not a coloured tag: readable on the banner's background. */}
+              <span className="home-activity-state">· {t(`activity.state.${a.state}`)}</span>
               <br />
               <span className="hint">
                 {t("activity.homeTerms", {
