@@ -162,10 +162,12 @@ function VipSection({ mayEdit, onDone }: { mayEdit: boolean; onDone: () => void 
             {data.modes.map((mode) => (
               <div key={mode.mode} data-testid={`admin-vip-levels-${mode.mode}`}>
                 <h3>
-                  {t("programmes.vip.modeAsset", {
-                    mode: t(`common.modes.${mode.mode}`),
-                    asset: mode.asset ?? "--",
-                  })}
+                  {mode.asset === null
+                    ? t(`common.modes.${mode.mode}`)
+                    : t("programmes.vip.modeAsset", {
+                        mode: t(`common.modes.${mode.mode}`),
+                        asset: mode.asset,
+                      })}
                 </h3>
                 {mode.levels.length === 0 ? (
                   <p className="admin-state">{t("programmes.vip.none")}</p>
