@@ -19,7 +19,7 @@ import {
  * Issue 23's side page and home sections: the home header opens the side page, whose shortcuts
  * each open their page (signed out it offers log-in and registration instead of the account
  * ones); the home page shows the session mode's current deposit-bonus activity and the invite
- * banner, in Japanese, for a real and a demo session.
+ * banner, in Japanese, for a real and a demo session; the stock screen shows its symbol's news.
  */
 useTradingSuite();
 
@@ -154,4 +154,26 @@ describe("side page and home sections", () => {
     expect(await demoActivity.textContent()).toContain(jp.activity.state.bookable);
     expect(await page.getByTestId("home-activity").filter({ hasText: "7 USDT" }).count()).toBe(0);
   }, 120_000);
+
+  it("shows the news about a stock on its screen, and says when there is none (jp)", async () => {
+    const published = await api(
+      "POST",
+      "/api/v1/operator/news",
+      {
+        category: "stocks",
+        symbol: "AAPL",
+        texts: {
+          en: { title: "Apple results", body: "Quarterly figures." },
+          jp: { title: "アップル決算", body: "四半期の数字。" },
+        },
+      },
+      operatorToken,
+    );
+    expect(published.status, JSON.stringify(published.json)).toBe(200);
+    await open("/stocks/AAPL", "jp");
+    await poll(() => page.getByTestId("stock-news").textContent()).toContain("アップル決算");
+    expect(await page.getByTestId("stock-news-none").count()).toBe(0);
+    await open("/stocks/MSFT", "jp");
+    await poll(() => page.getByTestId("stock-news-none").textContent()).toBe(jp.stocks.noNews);
+  }, 60_000);
 });
