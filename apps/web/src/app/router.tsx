@@ -69,6 +69,7 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/invite", page(() => import("./routes/invite.tsx"))],
   ["/activity", page(() => import("./routes/activity.tsx"))],
   ["/support", page(() => import("./routes/support.tsx"))],
+  ["/side", page(() => import("./routes/side.tsx"))],
   ["*", page(() => import("./routes/not-found.tsx"))],
 ];
 

@@ -83,9 +83,27 @@ export function useOperatorSession(): OperatorSession | null {
 
 /** The pages each role may use (the server's operator-roles.ts decides; this only hides links). */
 export const pagesByRole = {
-  support: ["users", "support", "withdrawals", "bank-deposits", "loans", "content", "markets"],
-  compliance: ["users", "identity", "withdrawals", "bank-deposits", "loans", "markets", "audit"],
-  finance: ["users", "withdrawals", "bank-deposits", "loans", "markets", "funding"],
+  support: [
+    "users",
+    "support",
+    "withdrawals",
+    "bank-deposits",
+    "loans",
+    "content",
+    "markets",
+    "programmes",
+  ],
+  compliance: [
+    "users",
+    "identity",
+    "withdrawals",
+    "bank-deposits",
+    "loans",
+    "markets",
+    "programmes",
+    "audit",
+  ],
+  finance: ["users", "withdrawals", "bank-deposits", "loans", "markets", "programmes", "funding"],
   admin: [
     "users",
     "support",
@@ -96,6 +114,7 @@ export const pagesByRole = {
     "content",
     "products",
     "markets",
+    "programmes",
     "funding",
     "audit",
     "operators",
@@ -113,6 +132,7 @@ export const adminPages = [
   "content",
   "products",
   "markets",
+  "programmes",
   "funding",
   "audit",
   "operators",
