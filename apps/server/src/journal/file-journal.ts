@@ -175,6 +175,11 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
   );
 
   async function* read(from: bigint, to?: bigint): AsyncIterable<JournalRecord> {
+    for await (const run of readRuns(from, to)) yield* run;
+  }
+
+  /** Checked records, one run per read of up to `readChunkBytes` of whole frames. */
+  async function* readRuns(from: bigint, to?: bigint): AsyncIterable<JournalRecord[]> {
     const last = to ?? committer.durableSequence;
     const end = last < committer.durableSequence ? last : committer.durableSequence;
     for (const segment of [...segments]) {
@@ -201,6 +206,7 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
           chunkStart,
           lastFrame.offset + frameHeaderBytes + lastFrame.bodyBytes - chunkStart,
         );
+        const run: JournalRecord[] = [];
         for (let i = first; i <= last; i++) {
           const frame = frames[i]!;
           const at = frame.offset - chunkStart;
@@ -216,9 +222,10 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
             throw new JournalCorruptionError(segment.name, frame.offset, checked.detail);
           }
           for (const record of checked.records) {
-            if (record.sequence >= from && record.sequence <= end) yield record;
+            if (record.sequence >= from && record.sequence <= end) run.push(record);
           }
         }
+        if (run.length > 0) yield run;
         first = last + 1;
       }
     }
@@ -227,6 +234,7 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
   return {
     append: (payload) => committer.append(payload),
     read,
+    readRuns,
     get head() {
       return committer.durableSequence;
     },

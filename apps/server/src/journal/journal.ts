@@ -13,6 +13,11 @@ export interface Journal {
   append(payload: Uint8Array): Promise<bigint>;
   /** Records from `from` to `to` (inclusive; default: the durable head), checked as they are read. */
   read(from: bigint, to?: bigint): AsyncIterable<JournalRecord>;
+  /**
+   * Optional: the same records as `read`, a run at a time (whole checked frames), for replay,
+   * which then applies each run in a plain loop instead of one async-iterator step per record.
+   */
+  readRuns?(from: bigint, to?: bigint): AsyncIterable<readonly JournalRecord[]>;
   /** Sequence of the last durable record; 0n when the journal is empty. */
   readonly head: bigint;
   /** Chain hash (hex) after the last durable batch; 64 zeros when empty. */
