@@ -118,6 +118,7 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   private listeners = new Set<(applied: Applied<Command, Result, Event>) => void>();
   private clock: NodeJS.Timeout | undefined;
   private snapshotting: Promise<void> | undefined;
+  private archiving: Promise<void> | undefined;
   private stopped = false;
   private failure: unknown;
   private readonly now: () => number;
@@ -174,6 +175,8 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       },
       "engine: state restored",
     );
+    // Segments sealed before the last run's newest snapshot may not be archived yet.
+    if (snapshot) this.archiveThrough(snapshot.sequence);
     const clockTickMs = this.options.clockTickMs ?? 1_000;
     if (clockTickMs > 0 && kernel.clockTick) {
       this.clock = setInterval(() => this.tick(), clockTickMs);
@@ -258,6 +261,7 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     if (this.clock) clearInterval(this.clock);
     await this.options.journal.close();
     await this.snapshotting;
+    await this.archiving;
   }
 
   private tick() {
@@ -352,8 +356,10 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     this.snapshotting = snapshots
       .save(sequence, bytes)
       .then(
-        () =>
-          this.logger.info({ sequence: sequence.toString(), stateHash }, "engine: snapshot saved"),
+        () => {
+          this.logger.info({ sequence: sequence.toString(), stateHash }, "engine: snapshot saved");
+          this.archiveThrough(sequence);
+        },
         (error: unknown) =>
           // A lost snapshot only lengthens the next replay; the journal is the record.
           this.logger.warn(
@@ -362,6 +368,29 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
           ),
       )
       .finally(() => (this.snapshotting = undefined));
+  }
+
+  /**
+   * Lets the journal compress sealed records the snapshot at `sequence` holds (in the
+   * background; a failure is logged and the records stay where they are).
+   */
+  private archiveThrough(sequence: bigint) {
+    const { journal } = this.options;
+    if (!journal.archiveThrough || this.stopped) return;
+    const archiving = journal
+      .archiveThrough(sequence)
+      .then(
+        () => {},
+        (error: unknown) =>
+          this.logger.warn(
+            { sequence: sequence.toString(), error: String(error) },
+            "engine: journal archive failed",
+          ),
+      )
+      .finally(() => {
+        if (this.archiving === archiving) this.archiving = undefined;
+      });
+    this.archiving = archiving;
   }
 
   private fail(error: unknown) {

@@ -37,7 +37,9 @@ export function snapshotNative(state: KernelState): Uint8Array {
 
 /** `stateHash` with native SHA-256 over the same canonical snapshot bytes. */
 export function stateHashNative(state: KernelState): string {
-  return createHash("sha256").update(JSON.stringify(snapshotJson(state)), "utf8").digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify(snapshotJson(state)), "utf8")
+    .digest("hex");
 }
 
 /** The real kernel behind the engine's port: every kernel call the server makes goes here. */
