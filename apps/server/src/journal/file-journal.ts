@@ -417,7 +417,7 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
   async function writeArchive(segment: Segment): Promise<ArchiveManifest> {
     const bytes = (await fileSystem.readFile(segment.path)).subarray(0, segment.size);
     const sha256 = createHash("sha256").update(bytes).digest("hex");
-    const compressed = await gzipAsync(bytes, { level: 9 });
+    const compressed = await gzipAsync(bytes, { level: 6 });
     const manifest: ArchiveManifest = {
       format: 1,
       segment: segment.name,
