@@ -41,12 +41,21 @@ export interface EngineNodeOptions<S, C extends { id: string; atMs: number }, R,
   clockTickMs?: number;
 }
 
+/** Where a node took over: its applied sequence and state hash at that moment. */
+export interface Takeover {
+  sequence: bigint;
+  stateHash: string;
+}
+
 /** A running engine node: leader, or hot standby until the lease passes to it. */
 export interface EngineNode<S, C extends { id: string; atMs: number }, R, E> {
   engine: Engine<S, C, R, E>;
   readonly role: "leader" | "standby";
-  /** Resolves when this node leads (at once for a node that started as leader). */
-  leading: Promise<void>;
+  /**
+   * Resolves when this node leads (at once for a node that started as leader), with the
+   * sequence and state hash it took over at (before its first own append).
+   */
+  leading: Promise<Takeover>;
   /** Stops following, flushes, stops the engine and gives the lease up. */
   close(): Promise<void>;
   /** Tests: stops renewing and campaigning as a paused or cut-off process would. */
@@ -90,7 +99,18 @@ export async function startEngineNode<S, C extends { id: string; atMs: number },
       lease,
     );
 
+  let timer: NodeJS.Timeout | undefined;
+  let paused = false;
+  const keepLease = () => {
+    lease.keepRenewing((reason) =>
+      onFatal(new JournalFailedError(`engine node: the leader lease is lost (${reason})`)),
+    );
+  };
+
   const leaderFirst = await lease.acquire();
+  // Renewals start the moment the lease is won: checking the stream, restoring and replaying
+  // may take longer than the lease lives.
+  if (leaderFirst) keepLease();
   const startJournal = await openJournal(true);
   const engine = new Engine<S, C, R, E>({
     kernel: options.kernel,
@@ -122,44 +142,28 @@ export async function startEngineNode<S, C extends { id: string; atMs: number },
     projecting = true;
   };
 
-  let timer: NodeJS.Timeout | undefined;
   let follower: JetStreamFollower | undefined;
   let role: "leader" | "standby" = leaderFirst ? "leader" : "standby";
-  let markLeading!: () => void;
-  const leading = new Promise<void>((resolve) => (markLeading = resolve));
-  let paused = false;
+  let markLeading!: (takeover: Takeover) => void;
+  const leading = new Promise<Takeover>((resolve) => (markLeading = resolve));
 
-  const keepLease = () => {
-    const renewEveryMs = Math.max(50, Math.floor(lease.ttlMs / 3));
-    const renew = async () => {
-      if (paused || fatal) return;
-      if (!(await lease.renew()) && !lease.held) {
-        onFatal(new JournalFailedError("engine node: the leader lease lapsed; stopping writes"));
-        return;
-      }
-      timer = setTimeout(() => void renew(), renewEveryMs);
-    };
-    timer = setTimeout(() => void renew(), renewEveryMs);
-  };
-
-  const lead = async () => {
+  const lead = (takeover: Takeover) => {
     role = "leader";
-    keepLease();
     logger.info(
       { node: options.nodeId, sequence: engine.sequence.toString() },
       "engine node: leading",
     );
     options.onLeader?.(engine);
-    markLeading();
+    markLeading(takeover);
   };
 
-  await engine.start({
+  const started = await engine.start({
     eventsFrom: cursor === undefined ? undefined : cursor + 1n,
     standby: !leaderFirst,
   });
   if (leaderFirst) {
     await startProjecting();
-    await lead();
+    lead({ sequence: started.sequence, stateHash: started.stateHash });
   } else {
     follower = await followJetStream({
       servers: options.jetStream.servers,
@@ -173,13 +177,14 @@ export async function startEngineNode<S, C extends { id: string; atMs: number },
     const campaign = async () => {
       if (paused || fatal) return;
       if (await lease.acquire()) {
+        keepLease();
         try {
           await follower?.stop();
           follower = undefined;
-          await engine.promote(await openJournal(false));
+          const takeover = await engine.promote(await openJournal(false));
           await startJournal.close().catch(() => undefined);
           await startProjecting();
-          await lead();
+          lead(takeover);
         } catch (error) {
           onFatal(error);
         }
@@ -203,6 +208,7 @@ export async function startEngineNode<S, C extends { id: string; atMs: number },
     leading,
     pauseLease() {
       paused = true;
+      void lease.pause();
       if (timer) clearTimeout(timer);
     },
     async close() {

@@ -1,5 +1,7 @@
+import { Worker } from "node:worker_threads";
 import { connect, type KV, type NatsConnection } from "nats";
 import type { JournalLogger } from "../journal/journal.ts";
+import { serverFile } from "../server-files.ts";
 
 export interface LeaderLeaseOptions {
   /** NATS servers, comma-separated. */
@@ -40,6 +42,9 @@ const leaseKey = "leader";
 export class LeaderLease {
   private revision: number | undefined;
   private validUntilMs = 0;
+  /** While a keeper thread renews: [valid until (epoch ms), revision, 1 held | 2 lost]. */
+  private kept: Float64Array | undefined;
+  private keeper: Worker | undefined;
   private constructor(
     private readonly connection: NatsConnection,
     private readonly kv: KV,
@@ -68,7 +73,39 @@ export class LeaderLease {
 
   /** True while this node holds a lease it renewed less than `ttlMs` ago. */
   get held() {
+    if (this.kept) {
+      return this.kept[2] === 1 && performance.timeOrigin + performance.now() < this.kept[0]!;
+    }
     return this.revision !== undefined && this.now() < this.validUntilMs;
+  }
+
+  /**
+   * Renews the lease from now on in a worker thread, so a busy main thread cannot let it lapse;
+   * `onLost` is called once if a renewal is refused or comes too late.
+   */
+  keepRenewing(onLost: (reason: string) => void, holder: Omit<LeaseHolder, "nodeId"> = {}) {
+    if (this.revision === undefined || this.keeper) return;
+    const shared = new SharedArrayBuffer(3 * Float64Array.BYTES_PER_ELEMENT);
+    this.kept = new Float64Array(shared);
+    // The same instant on the epoch scale the keeper thread uses.
+    this.kept[0] = performance.timeOrigin + performance.now() + (this.validUntilMs - this.now());
+    this.kept[1] = this.revision;
+    this.kept[2] = 1;
+    this.keeper = new Worker(serverFile("cluster/lease-keeper.worker.mjs"), {
+      workerData: {
+        servers: this.options.servers,
+        bucket: this.options.bucket ?? "CANDOR_LEADER",
+        key: leaseKey,
+        value: this.encode(holder),
+        ttlMs: this.options.ttlMs,
+        shared,
+      },
+    });
+    this.keeper.unref();
+    this.keeper.on("message", (message: { lost?: string }) => {
+      if (message.lost !== undefined) onLost(message.lost);
+    });
+    this.keeper.on("error", (error) => onLost(String(error)));
   }
 
   /** Takes the lease if nobody holds a live one; true when this node now holds it. */
@@ -109,6 +146,7 @@ export class LeaderLease {
 
   /** Gives the lease up so a standby takes over without waiting for the TTL. */
   async release() {
+    await this.stopKeeper();
     if (this.revision === undefined) return;
     const revision = this.revision;
     this.revision = undefined;
@@ -116,8 +154,28 @@ export class LeaderLease {
   }
 
   async close() {
+    await this.stopKeeper();
     this.revision = undefined;
     await this.connection.close();
+  }
+
+  /** Tests: stops renewing without giving the lease up, as a paused process would. */
+  async pause() {
+    await this.stopKeeper();
+  }
+
+  /** Stops the keeper thread; the revision it last wrote becomes this object's again. */
+  private async stopKeeper() {
+    const keeper = this.keeper;
+    if (!keeper || !this.kept) return;
+    this.keeper = undefined;
+    const held = this.kept[2] === 1;
+    this.revision = held ? this.kept[1] : undefined;
+    this.validUntilMs = held
+      ? this.now() + (this.kept[0]! - performance.timeOrigin - performance.now())
+      : 0;
+    this.kept = undefined;
+    await keeper.terminate();
   }
 
   private encode(holder: Omit<LeaseHolder, "nodeId">) {

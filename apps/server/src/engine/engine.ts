@@ -203,7 +203,7 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
    * clock starts and submits are accepted. Every later append names the stream position it
    * follows, so if another writer appended meanwhile the append fails and the engine stops.
    */
-  async promote(journal: Journal) {
+  async promote(journal: Journal): Promise<{ sequence: bigint; stateHash: string }> {
     if (!this.standby) throw new Error("engine: only a standby is promoted");
     this.journal = journal;
     for await (const record of journal.read(this.appliedSequence + 1n)) {
@@ -211,11 +211,13 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     }
     this.options.kernel.checkInvariants(this.state);
     this.standby = false;
+    const promoted = { sequence: this.appliedSequence, stateHash: this.stateHash() };
     this.logger.info(
-      { sequence: this.appliedSequence.toString(), stateHash: this.stateHash() },
+      { sequence: promoted.sequence.toString(), stateHash: promoted.stateHash },
       "engine: promoted to leader",
     );
     this.startClock();
+    return promoted;
   }
 
   /** True while this engine is a standby (follows, refuses submits). */
