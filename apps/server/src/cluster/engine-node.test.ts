@@ -1,3 +1,4 @@
+import net from "node:net";
 import { connect } from "nats";
 import { afterAll, describe, expect, it } from "vitest";
 import { NotLeaderError, type Unstamped } from "../engine/engine.ts";
@@ -30,7 +31,62 @@ afterAll(async () => {
 
 const ttlMs = 2_000;
 
-function node(nodeId: string, stream: string, bucket: string, leaseNow?: () => number) {
+/**
+ * A TCP proxy in front of the machine's NATS that the test can cut: afterwards bytes in both
+ * directions are dropped without closing the connections (a black hole, as a partition looks
+ * to the cut-off node) and new connections hang.
+ */
+async function cuttableNats() {
+  const target = new URL(servers.split(",")[0]!);
+  let cut = false;
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 4222), target.hostname);
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      pairs.delete(pair);
+    };
+    client.on("error", end);
+    upstream.on("error", end);
+    client.on("close", end);
+    upstream.on("close", end);
+    if (cut) return;
+    pairs.add(pair);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    cut() {
+      cut = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.on("data", () => {});
+        upstream.on("data", () => {});
+      }
+    },
+    async close() {
+      for (const [client, upstream] of pairs) {
+        client.destroy();
+        upstream.destroy();
+      }
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+function node(
+  nodeId: string,
+  stream: string,
+  bucket: string,
+  leaseNow?: () => number,
+  natsUrl = servers,
+) {
   const fatal: unknown[] = [];
   let nowMs = 1_000;
   return {
@@ -40,7 +96,7 @@ function node(nodeId: string, stream: string, bucket: string, leaseNow?: () => n
         nodeId,
         kernel: fakeKernel,
         snapshots: fileSnapshotStore({ directory: "/s", fileSystem: new FaultFileSystem() }),
-        jetStream: { servers, stream, replicas: 1 },
+        jetStream: { servers: natsUrl, stream, replicas: 1 },
         lease: { bucket, ttlMs },
         onFatal: (error) => fatal.push(error),
         leaseNow,
@@ -189,4 +245,30 @@ describe("engine nodes: leader and hot standby", () => {
     await old.close();
     await standby.close();
   });
+
+  it("a leader cut off from NATS stops acknowledging and the standby takes over", async () => {
+    const { stream, bucket } = names();
+    const proxy = await cuttableNats();
+    const a = node("a", stream, bucket, undefined, proxy.url);
+    const b = node("b", stream, bucket);
+    const isolated = await a.open();
+    const standby = await b.open();
+    for (let i = 0; i < 10; i += 1) await isolated.engine.submit(deposit(`d${i}`, "alice", "1"));
+    proxy.cut();
+    // Not acknowledged: the batch never reaches the stream (it fails once the node gives up).
+    const unacknowledged = isolated.engine.submit(deposit("cut", "alice", "100"));
+    unacknowledged.catch(() => undefined);
+    const start = Date.now();
+    await standby.leading;
+    expect(Date.now() - start).toBeLessThan(ttlMs * 5);
+    expect(standby.engine.sequence).toBe(10n);
+    const next = await standby.engine.submit(deposit("after", "alice", "1"));
+    expect(next.sequence).toBe(11n);
+    await expect(unacknowledged).rejects.toThrow();
+    expect(a.fatal.length).toBeGreaterThan(0);
+    expect(standby.engine.query((state) => state.balances.get("alice"))).toBe(11n);
+    await standby.close();
+    await proxy.close();
+    await isolated.close().catch(() => undefined);
+  }, 30_000);
 });

@@ -92,6 +92,9 @@ export class LeaderLease {
     this.kept[1] = this.revision;
     this.kept[2] = 1;
     this.keeper = new Worker(serverFile("cluster/lease-keeper.worker.mjs"), {
+      // Plain JavaScript: without the main thread's TypeScript loader (tsx), which took
+      // seconds to start in the thread — longer than the lease lives.
+      execArgv: [],
       workerData: {
         servers: this.options.servers,
         bucket: this.options.bucket ?? "CANDOR_LEADER",

@@ -48,4 +48,5 @@ parentPort.on("message", (message) => {
     void connection.close().then(() => parentPort.close());
   }
 });
-setTimeout(() => void renew(), renewEveryMs);
+// At once: the thread may have taken a while to start.
+void renew();

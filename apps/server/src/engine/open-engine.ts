@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Command, CommandResult, Event, KernelState } from "@candor/kernel";
 import type { Database } from "../db/database.ts";
 import { openFileJournal } from "../journal/file-journal.ts";
-import type { Journal, JournalLogger } from "../journal/journal.ts";
+import type { JournalLogger } from "../journal/journal.ts";
 import { openPgJournal } from "../journal/pg-journal.ts";
 import { fileSnapshotStore, pgSnapshotStore } from "../journal/snapshot-store.ts";
 import { ReadModelProjector } from "../read-models/projector.ts";
