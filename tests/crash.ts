@@ -18,7 +18,7 @@ import { kernelPort } from "../apps/server/src/engine/kernel-port.ts";
 import { openFileJournal } from "../apps/server/src/journal/file-journal.ts";
 import { openJetStreamJournal } from "../apps/server/src/journal/jetstream-journal.ts";
 import { openPgJournal } from "../apps/server/src/journal/pg-journal.ts";
-import { removeDataDir, startServer, type ServerProcess } from "./harness.ts";
+import { removeDataDir, startServer as startHarnessServer, type ServerProcess } from "./harness.ts";
 
 export type Backend =
   | { kind: "file" }
@@ -270,6 +270,25 @@ async function whatUsersSee(server: ServerProcess) {
  * folder (`file`) or the `journal_records` table of a PostgreSQL schema of its own (`postgres`).
  */
 export async function runCrashTest(backend: Backend, rounds = kills) {
+  const started: ServerProcess[] = [];
+  try {
+    await crashTest(backend, rounds, async (options) => {
+      const server = await startHarnessServer(options);
+      started.push(server);
+      return server;
+    });
+  } finally {
+    // A failed run leaves no server behind (it would hold the schema the test drops).
+    for (const server of started)
+      if (server.process.exitCode === null) server.process.kill("SIGKILL");
+  }
+}
+
+async function crashTest(
+  backend: Backend,
+  rounds: number,
+  startServer: (options: Parameters<typeof startHarnessServer>[0]) => Promise<ServerProcess>,
+) {
   const env: Record<string, string> = {
     OPERATOR_TOKEN: operatorToken,
     CAPTCHA: "off",
@@ -399,6 +418,9 @@ export async function runCrashTest(backend: Backend, rounds = kills) {
       if (paused) old.process.kill("SIGSTOP");
       await waitForOutput(standby, /running at http/);
       failoverStats.takeoverMs.push(Date.now() - killedMs);
+      console.log(
+        `failover round ${round}: ${paused ? "paused" : "killed"} → serving in ${Date.now() - killedMs} ms`,
+      );
       await clients.stop();
       await killed;
       server = standby;

@@ -14,7 +14,7 @@ const schema = `failover_${suffix}`;
 const stream = `CANDOR_FAILOVER_${suffix}`;
 const bucket = `CANDOR_FAILOVER_LEASE_${suffix}`;
 /** Leader kills (round 1 pauses it instead); each round starts a new standby process. */
-const rounds = Number(process.env.FAILOVER_ROUNDS ?? 4);
+const rounds = Number(process.env.FAILOVER_ROUNDS ?? 3);
 
 describe.skipIf(!url)("failover [postgres + JetStream]", () => {
   afterAll(async () => {
