@@ -157,7 +157,10 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       );
       snapshot = undefined;
     }
-    if (snapshot && snapshot.sequence > journal.head) {
+    // A standby's journal is the leader's growing stream, read at open: the leader may have
+    // snapshotted past that head since. The follower then starts after the snapshot and
+    // refuses to start if the stream does not hold the record after it.
+    if (snapshot && snapshot.sequence > journal.head && !options.standby) {
       throw new Error(
         `snapshot at sequence ${snapshot.sequence} is ahead of the journal head ${journal.head}; ` +
           "the journal has lost records, refusing to start",
