@@ -40,13 +40,17 @@ async function cuttableNats() {
   const target = new URL(servers.split(",")[0]!);
   let cut = false;
   const pairs = new Set<[net.Socket, net.Socket]>();
+  const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 4222), target.hostname);
     const pair: [net.Socket, net.Socket] = [client, upstream];
+    sockets.add(client).add(upstream);
     const end = () => {
       client.destroy();
       upstream.destroy();
       pairs.delete(pair);
+      sockets.delete(client);
+      sockets.delete(upstream);
     };
     client.on("error", end);
     upstream.on("error", end);
@@ -71,11 +75,9 @@ async function cuttableNats() {
       }
     },
     async close() {
-      for (const [client, upstream] of pairs) {
-        client.destroy();
-        upstream.destroy();
-      }
-      await new Promise((resolve) => server.close(resolve));
+      const closed = new Promise((resolve) => server.close(resolve));
+      for (const socket of sockets) socket.destroy();
+      await closed;
     },
   };
 }
