@@ -68,6 +68,7 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/vip", page(() => import("./routes/vip.tsx"))],
   ["/invite", page(() => import("./routes/invite.tsx"))],
   ["/activity", page(() => import("./routes/activity.tsx"))],
+  ["/side", page(() => import("./routes/side.tsx"))],
   ["*", page(() => import("./routes/not-found.tsx"))],
 ];
 
