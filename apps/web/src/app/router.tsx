@@ -67,6 +67,8 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/assets", page(() => import("./routes/assets.tsx"))],
   ["/vip", page(() => import("./routes/vip.tsx"))],
   ["/invite", page(() => import("./routes/invite.tsx"))],
+  ["/agent", page(() => import("./routes/agent.tsx"))],
+  ["/agent/team", page(() => import("./routes/agent-team.tsx"))],
   ["/activity", page(() => import("./routes/activity.tsx"))],
   ["*", page(() => import("./routes/not-found.tsx"))],
 ];
