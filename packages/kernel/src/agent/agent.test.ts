@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from "vitest";
 import { createOrderBook } from "../book/order-book.ts";
-import { apply, createKernelState, type Command, type KernelEvent } from "../index.ts";
+import { apply, createKernelState, type Command, type Event } from "../index.ts";
 import { checkInvariants } from "../invariants.ts";
 import { accountOf, ownerOf } from "../ledger/accounts.ts";
 import { restore, snapshot, stateHash } from "../snapshot.ts";
@@ -50,11 +50,11 @@ describe("agent levels", () => {
       c.nowMs = day * DAY + offsetMs;
       return ok(c.clock());
     };
-    const changes = (events: KernelEvent[]) =>
+    const changes = (events: Event[]) =>
       events.flatMap((e) =>
         e.type === "agent_level_changed" ? [[e.agentId, e.fromLevel, e.toLevel, e.day]] : [],
       );
-    const agentFees = (events: KernelEvent[]) =>
+    const agentFees = (events: Event[]) =>
       events.flatMap((e) =>
         e.type === "agent_fee" ? [[e.memberId, e.fee, e.referralRebate, e.rebate, e.level]] : [],
       );
