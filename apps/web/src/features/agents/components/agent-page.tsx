@@ -104,7 +104,7 @@ export function AgentPage() {
               <h2>{t("agents.keepTitle", { level: levelName(data.level) })}</h2>
               <p>
                 {conditions(data.keep.members, data.keep.volume)}{" "}
-                <Tag color={data.keep.met ? "success" : "warning"}>
+                <Tag color={data.keep.met ? "primary" : "default"} fill="outline">
                   {data.keep.met ? t("agents.keepMet") : t("agents.keepNotYet")}
                 </Tag>
               </p>

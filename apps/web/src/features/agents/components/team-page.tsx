@@ -35,7 +35,7 @@ export function TeamPage() {
               key={index}
               description={`${t("agents.joined")}: ${format.date(Date.parse(member.joinedAt))} · ${t("agents.volumeToday")}: ${format.amount(member.volumeToday)} ${data.asset ?? ""}`}
               extra={
-                <Tag color={member.valid ? "success" : "default"}>
+                <Tag color={member.valid ? "primary" : "default"} fill="outline">
                   {member.valid ? t("agents.valid") : t("agents.notValid")}
                 </Tag>
               }
