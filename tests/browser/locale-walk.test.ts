@@ -54,6 +54,7 @@ const signedInRoutes = [
   "/news",
   "/vip",
   "/activity",
+  "/side",
   "/wallet/info",
   "/proof",
   "/transparency",

@@ -653,7 +653,8 @@ describeEachDatabase("authorisation matrix", (database) => {
         expect(response.statusCode, `${key(endpoint)}: ${response.body}`).toBeLessThan(500);
       }
     }
-  });
+    // Three sign-ins (password hashing) per user endpoint: minutes on a loaded machine.
+  }, 180_000);
 
   it("answers another user's ids as if they did not exist", async () => {
     const withIds = endpoints.filter(
@@ -673,5 +674,5 @@ describeEachDatabase("authorisation matrix", (database) => {
       const own = await call(endpoint, `Bearer ${owner.token}`, path, rule!.payload);
       expect(own.statusCode, `${key(endpoint)} for its owner: ${own.body}`).toBe(200);
     }
-  });
+  }, 120_000);
 });

@@ -138,3 +138,50 @@ export const fundPromotion = defineEndpoint({
   response: z.object({ mode: AccountMode, asset: z.string(), promotionAvailable: DecimalString }),
   errors: ["asset_not_found", "amount_too_many_decimals", "command_rejected", "validation_failed"],
 });
+
+/**
+ * An activity as the operator sees it: its terms, places taken by open and paid reservations,
+ * and where it stands now (`upcoming` before its window, `open` while bookable, `full` when no
+ * place is free, `ended` after its window).
+ */
+export const OperatorActivityView = z.object({
+  activityId: z.string(),
+  mode: AccountMode,
+  asset: z.string(),
+  minDeposit: DecimalString,
+  bonus: DecimalString,
+  capacity: z.number().int(),
+  /** Places still free (lapsed reservations free theirs). */
+  remaining: z.number().int(),
+  /** Reservations waiting for their qualifying deposit. */
+  reservedCount: z.number().int(),
+  /** Reservations whose bonus was paid. */
+  paidCount: z.number().int(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  status: z.enum(["upcoming", "open", "full", "ended"]),
+});
+export type OperatorActivityView = z.infer<typeof OperatorActivityView>;
+
+/** A mode's promotion money in one asset: not yet reserved, and reserved for open places. */
+export const PromotionBalanceView = z.object({
+  mode: AccountMode,
+  asset: z.string(),
+  available: DecimalString,
+  reserved: DecimalString,
+});
+export type PromotionBalanceView = z.infer<typeof PromotionBalanceView>;
+
+export const operatorListActivities = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/operator/activities",
+  summary:
+    "Operator: every deposit-bonus activity (both modes) with places left, and the promotion account balances",
+  tag: "operator",
+  auth: "operator",
+  response: z.object({
+    activities: z.array(OperatorActivityView),
+    /** One row per mode and asset that an activity is defined in. */
+    promotion: z.array(PromotionBalanceView),
+  }),
+});

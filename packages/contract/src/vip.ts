@@ -114,3 +114,17 @@ export const configureVipLevel = defineEndpoint({
     "service_unavailable",
   ],
 });
+
+export const operatorVipLevels = defineEndpoint({
+  method: "GET",
+  path: vipLevelsPath,
+  summary: "Operator: the VIP levels of each mode (asset, thresholds, discount, daily limit)",
+  tag: "operator",
+  auth: "operator",
+  response: z.object({
+    /** Real then demo; a mode without levels has `asset: null` and no levels. */
+    modes: z.array(
+      z.object({ mode: AccountMode, asset: z.string().nullable(), levels: z.array(VipLevelView) }),
+    ),
+  }),
+});

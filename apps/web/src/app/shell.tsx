@@ -6,10 +6,11 @@ import {
   LeftOutline,
   PayCircleOutline,
   StarOutline,
+  UnorderedListOutline,
 } from "antd-mobile-icons";
 import { Suspense, useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { Outlet, useLocation } from "react-router";
+import { Link, Outlet, useLocation } from "react-router";
 import { LoadingState } from "../components/ui/states.tsx";
 import { rememberDeviceOnShow } from "../lib/device-info.ts";
 import { useAppNavigation, useRecordNavigation } from "../lib/navigation/navigation-store.ts";
@@ -50,6 +51,17 @@ export function Shell() {
         <SafeArea position="top" />
         <div className="nav-bar">
           <div className="nav-bar-side">
+            {/* The home header opens the side page (spec: index/side). */}
+            {location.pathname === "/" ? (
+              <Link
+                to="/side"
+                className="nav-bar-back"
+                aria-label={t("nav.side")}
+                data-testid="nav-side"
+              >
+                <UnorderedListOutline aria-hidden="true" />
+              </Link>
+            ) : null}
             {topLevel ? null : (
               <button
                 type="button"

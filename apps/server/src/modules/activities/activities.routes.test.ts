@@ -186,4 +186,30 @@ describeEachDatabase("deposit-bonus activities", (database) => {
     expect((await reserve("a", "demo-1")).json().error).toBe("activity_not_found");
     expect(query((s) => promotionBalance(s, "real", "promotion", "USDT"))).toBe(15_000_000n);
   });
+
+  it("lists every activity and the promotion balances to operators only", async () => {
+    const path = "/api/v1/operator/activities";
+    expect((await call("GET", path)).statusCode).toBe(401);
+    expect((await call("GET", path, { token: users.a.token })).statusCode).toBe(401);
+    const listed = await call("GET", path, { headers: operator });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().data).toEqual({
+      activities: [
+        expect.objectContaining({
+          activityId: "welcome-1",
+          mode: "real",
+          capacity: 5,
+          remaining: 4,
+          reservedCount: 0,
+          paidCount: 1,
+          status: "open",
+        }),
+        expect.objectContaining({ activityId: "demo-1", mode: "demo", remaining: 5, paidCount: 0 }),
+      ],
+      promotion: [
+        { mode: "real", asset: "USDT", available: "15", reserved: "0" },
+        { mode: "demo", asset: "USDT", available: "100", reserved: "0" },
+      ],
+    });
+  });
 });

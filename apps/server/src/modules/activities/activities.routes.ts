@@ -1,4 +1,10 @@
-import { defineActivity, fundPromotion, listActivities, reserveActivity } from "@candor/contract";
+import {
+  defineActivity,
+  fundPromotion,
+  listActivities,
+  operatorListActivities,
+  reserveActivity,
+} from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
 import type { EngineSubmitQuery } from "../../engine/submit.ts";
 import { defineRoute } from "../../http/define-route.ts";
@@ -29,6 +35,8 @@ export const activitiesModule: FastifyPluginAsync<ActivitiesModuleOptions> = asy
     { bodyBytes: 1_024, perUser: { max: 20, windowMs: 60_000 } },
     ({ body, user }) => service.reserve(String(user.id), user.mode, body),
   );
+
+  defineRoute(app, operatorListActivities, {}, () => service.operatorList());
 
   defineRoute(app, defineActivity, { bodyBytes: 2_048 }, ({ body, request }) =>
     service.define(body, operatorIdOf(request)),

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ActivityView } from "@candor/contract";
+import type { ActivityView, OperatorActivityView, PromotionBalanceView } from "@candor/contract";
 import {
   ACTIVITY_DEPOSIT_WINDOW_MS,
   formatAmount,
@@ -79,6 +79,72 @@ export class ActivitiesService {
         .sort((a, b) => b.startsAtMs - a.startsAtMs || (a.activityId < b.activityId ? -1 : 1))
         .map((a) => activityView(state, a, ownerId, now)),
     }));
+  }
+
+  /**
+   * Operator: every activity of both modes with its places and reservations, and the promotion
+   * balances (available and reserved) of each mode and asset an activity uses.
+   */
+  operatorList(): { activities: OperatorActivityView[]; promotion: PromotionBalanceView[] } {
+    if (!this.engine) return { activities: [], promotion: [] };
+    const now = this.now();
+    return this.engine.query((state) => {
+      const counts = new Map<string, { reserved: number; paid: number }>();
+      for (const r of state.activity.reservations.values()) {
+        const count = counts.get(r.activityId) ?? { reserved: 0, paid: 0 };
+        if (r.status === "reserved") count.reserved += 1;
+        if (r.status === "paid") count.paid += 1;
+        counts.set(r.activityId, count);
+      }
+      const scaleOf = (assetId: string) =>
+        getAssets(state).find((a) => a.assetId === assetId)?.scale ?? 0;
+      const activities = [...state.activity.activities.values()].sort(
+        (a, b) =>
+          (a.mode < b.mode ? 1 : a.mode > b.mode ? -1 : 0) ||
+          b.startsAtMs - a.startsAtMs ||
+          (a.activityId < b.activityId ? -1 : 1),
+      );
+      const pairs = new Map<string, { mode: Mode; asset: string }>();
+      for (const a of activities)
+        pairs.set(`${a.mode}|${a.assetId}`, { mode: a.mode, asset: a.assetId });
+      return {
+        activities: activities.map((a) => {
+          const scale = scaleOf(a.assetId);
+          const count = counts.get(a.activityId) ?? { reserved: 0, paid: 0 };
+          const status: OperatorActivityView["status"] =
+            now < a.startsAtMs
+              ? "upcoming"
+              : now >= a.endsAtMs
+                ? "ended"
+                : a.taken >= a.capacity
+                  ? "full"
+                  : "open";
+          return {
+            activityId: a.activityId,
+            mode: a.mode,
+            asset: a.assetId,
+            minDeposit: formatAmount(a.minDeposit, scale),
+            bonus: formatAmount(a.bonus, scale),
+            capacity: a.capacity,
+            remaining: a.capacity - a.taken,
+            reservedCount: count.reserved,
+            paidCount: count.paid,
+            startsAt: new Date(a.startsAtMs).toISOString(),
+            endsAt: new Date(a.endsAtMs).toISOString(),
+            status,
+          };
+        }),
+        promotion: [...pairs.values()].map(({ mode, asset }) => ({
+          mode,
+          asset,
+          available: formatAmount(
+            promotionBalance(state, mode, "promotion", asset),
+            scaleOf(asset),
+          ),
+          reserved: formatAmount(promotionBalance(state, mode, "reserve", asset), scaleOf(asset)),
+        })),
+      };
+    });
   }
 
   private one(activityId: string, ownerId: string): ActivityView {

@@ -166,4 +166,16 @@ describeEachDatabase("VIP levels", (database) => {
       progressBps: 2_500,
     });
   });
+
+  it("lists each mode's levels to operators only", async () => {
+    expect((await call("GET", levelsPath)).statusCode).toBe(401);
+    expect((await call("GET", levelsPath, { token: users.buyer.token })).statusCode).toBe(401);
+    const listed = await call("GET", levelsPath, { headers: operator });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const { modes } = listed.json().data;
+    expect(modes.map((m: { mode: string }) => m.mode)).toEqual(["real", "demo"]);
+    expect(modes[0].asset).toBe("USDT");
+    expect(modes[0].levels.map((l: { level: number }) => l.level)).toEqual([0, 1, 2]);
+    expect(modes[1]).toEqual({ mode: "demo", asset: null, levels: [] });
+  });
 });

@@ -1,4 +1,4 @@
-import { configureVipLevel, myVipLevel } from "@candor/contract";
+import { configureVipLevel, myVipLevel, operatorVipLevels } from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
 import type { EngineSubmitQuery } from "../../engine/submit.ts";
 import { defineRoute } from "../../http/define-route.ts";
@@ -18,6 +18,8 @@ export const vipModule: FastifyPluginAsync<VipModuleOptions> = async (app, optio
   defineRoute(app, myVipLevel, { perUser: { max: 60, windowMs: 60_000 } }, ({ user }) =>
     service.me(String(user.id), user.mode),
   );
+
+  defineRoute(app, operatorVipLevels, {}, () => service.operatorLevels());
 
   defineRoute(app, configureVipLevel, { bodyBytes: 1_024 }, ({ body, request }) =>
     service.configure(body, request.operatorAccount?.id ?? null),

@@ -99,6 +99,22 @@ export class VipService {
     });
   }
 
+  /** Operator: every mode's levels (real, then demo). */
+  operatorLevels(): {
+    modes: { mode: Mode; asset: string | null; levels: VipLevelView[] }[];
+  } {
+    const modes: Mode[] = ["real", "demo"];
+    const engine = this.engine;
+    if (!engine) return { modes: modes.map((mode) => ({ mode, asset: null, levels: [] })) };
+    return engine.query((state) => ({
+      modes: modes.map((mode) => {
+        const asset = vipAsset(state, mode);
+        const scale = this.scaleOf(state, asset);
+        return { mode, asset, levels: vipLevels(state, mode).map((l) => levelView(l, scale)) };
+      }),
+    }));
+  }
+
   /** Operator: sets or removes one level (through the kernel). */
   async configure(
     input: {

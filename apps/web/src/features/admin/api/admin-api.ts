@@ -64,6 +64,8 @@ export const adminKeys = {
   news: () => [...adminKeys.all, "news"] as const,
   notices: () => [...adminKeys.all, "notices"] as const,
   banners: () => [...adminKeys.all, "banners"] as const,
+  vipLevels: () => [...adminKeys.all, "vip-levels"] as const,
+  activities: () => [...adminKeys.all, "activities"] as const,
   systemAccounts: () => [...adminKeys.all, "system-accounts"] as const,
   adjustments: () => [...adminKeys.all, "adjustments"] as const,
   audit: (filters: object) => [...adminKeys.all, "audit", filters] as const,
@@ -333,6 +335,53 @@ export function withdrawBannerAction(bannerId: string, reason: string) {
   return callOperator(api.withdrawBanner, {
     params: { bannerId },
     body: { reason: reason.trim() },
+  });
+}
+
+// Programmes: VIP levels and deposit-bonus activities.
+
+export function fetchVipLevels() {
+  return callOperator(api.operatorVipLevels);
+}
+
+/** Sets (or, with `remove`, deletes) one VIP level of one mode. */
+export function configureVipLevelAction(
+  body: Omit<EndpointInput<Spec<typeof api.configureVipLevel>>, "reason">,
+  reason: string,
+) {
+  return callOperator(api.configureVipLevel, { body: { ...body, reason: reason.trim() } });
+}
+
+export function fetchOperatorActivities() {
+  return callOperator(api.operatorListActivities);
+}
+
+/** Defines a deposit-bonus activity (an id is defined once). */
+export function defineActivityAction(
+  body: Omit<EndpointInput<Spec<typeof api.defineActivity>>, "reason">,
+  reason: string,
+) {
+  return callOperator(api.defineActivity, { body: { ...body, reason: reason.trim() } });
+}
+
+/**
+ * Funds a mode's promotion account, which backs every activity's bonuses in that asset: real
+ * money put in (with the operator's reference), or demo money. A journaled credit, once per id.
+ */
+export function fundPromotionAction(
+  input: { mode: "real" | "demo"; asset: string; amount: string; reference: string },
+  reason: string,
+) {
+  const reference = input.reference.trim();
+  return callOperator(api.fundPromotion, {
+    body: {
+      id: newIdempotencyKey(),
+      mode: input.mode,
+      asset: input.asset.trim(),
+      amount: input.amount.trim(),
+      ...(reference ? { reference } : {}),
+      reason: reason.trim(),
+    },
   });
 }
 

@@ -151,6 +151,12 @@ export const adminEndpoints = endpointTable({
     auth: "operator",
   },
   operatorLimits: { method: "GET", path: "/api/v1/operator/limits", auth: "operator" },
+  // Programmes: VIP levels and deposit-bonus activities (vip.ts, activities.ts).
+  operatorVipLevels: { method: "GET", path: "/api/v1/operator/vip/levels", auth: "operator" },
+  configureVipLevel: { method: "PUT", path: "/api/v1/operator/vip/levels", auth: "operator" },
+  operatorListActivities: { method: "GET", path: "/api/v1/operator/activities", auth: "operator" },
+  defineActivity: { method: "PUT", path: "/api/v1/operator/activities", auth: "operator" },
+  fundPromotion: { method: "POST", path: "/api/v1/operator/activities/fund", auth: "operator" },
   // Funding of system accounts.
   fundSavingsYield: { method: "POST", path: "/api/v1/operator/savings/yield", auth: "operator" },
   fundHouse: { method: "POST", path: "/api/v1/operator/house/deposits", auth: "operator" },

@@ -16,6 +16,7 @@ import { LoansPage } from "./loans-page.tsx";
 import { MarketsPage } from "./markets-page.tsx";
 import { OperatorsPage } from "./operators-page.tsx";
 import { ProductsPage } from "./products-page.tsx";
+import { ProgrammesPage } from "./programmes-page.tsx";
 import { BootstrapPage, ConfirmTotpPage, SignInPage } from "./sign-in-pages.tsx";
 import { UserDetailPage, UsersPage } from "./users-pages.tsx";
 import { WithdrawalsPage } from "./withdrawals-page.tsx";
@@ -126,6 +127,7 @@ export function AdminApp() {
           <Route path="content" element={<ContentPage />} />
           <Route path="products" element={<ProductsPage />} />
           <Route path="markets" element={<MarketsPage />} />
+          <Route path="programmes" element={<ProgrammesPage />} />
           <Route path="funding" element={<FundingPage />} />
           <Route path="audit" element={<AuditPage />} />
           <Route path="operators" element={<OperatorsPage />} />

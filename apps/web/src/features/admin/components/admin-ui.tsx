@@ -93,7 +93,7 @@ export function Field({
   label: string;
   value: string;
   onChange: (value: string) => void;
-  type?: "text" | "email" | "password" | "search" | "number";
+  type?: "text" | "email" | "password" | "search" | "number" | "datetime-local";
   testId?: string;
   required?: boolean;
   inputMode?: "numeric" | "decimal" | "text";
@@ -265,6 +265,61 @@ export function ActionForm({
         </p>
       ) : null}
     </form>
+  );
+}
+
+/**
+ * A back-office table whose rows may each be edited: an "Edit" button named after the row's
+ * first cell in a last column, shown only to roles that may edit (the server decides anyway).
+ */
+export function EditableTable({
+  headers,
+  rows,
+  mayEdit,
+}: {
+  headers: readonly string[];
+  rows: readonly { key: string; testId?: string; cells: readonly ReactNode[]; edit: () => void }[];
+  mayEdit: boolean;
+}) {
+  const t = useAdminT();
+  return (
+    <table className="admin-table">
+      <thead>
+        <tr>
+          {headers.map((header) => (
+            <th key={header} scope="col">
+              {header}
+            </th>
+          ))}
+          {mayEdit ? (
+            <th scope="col">
+              <span className="admin-visually-hidden">{t("common.edit")}</span>
+            </th>
+          ) : null}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.key} data-testid={row.testId}>
+            {row.cells.map((cell, index) => (
+              <td key={index}>{cell}</td>
+            ))}
+            {mayEdit ? (
+              <td>
+                <button
+                  type="button"
+                  className="admin-link-button"
+                  onClick={row.edit}
+                  aria-label={`${t("common.edit")} ${row.key}`}
+                >
+                  {t("common.edit")}
+                </button>
+              </td>
+            ) : null}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

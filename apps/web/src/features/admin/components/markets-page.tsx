@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import {
   adminKeys,
   fetchCountryProducts,
@@ -15,6 +15,7 @@ import {
   ActionForm,
   AdminPage,
   CheckField,
+  EditableTable,
   Field,
   QueryView,
   useAdminFormat,
@@ -146,61 +147,6 @@ function CountryForm({
         ))}
       </fieldset>
     </ActionForm>
-  );
-}
-
-/**
- * A back-office table whose rows may each be edited: an "Edit" button named after the row's
- * first cell in a last column, shown only to roles that may edit (the server decides anyway).
- */
-function EditableTable({
-  headers,
-  rows,
-  mayEdit,
-}: {
-  headers: readonly string[];
-  rows: readonly { key: string; testId?: string; cells: readonly ReactNode[]; edit: () => void }[];
-  mayEdit: boolean;
-}) {
-  const t = useAdminT();
-  return (
-    <table className="admin-table">
-      <thead>
-        <tr>
-          {headers.map((header) => (
-            <th key={header} scope="col">
-              {header}
-            </th>
-          ))}
-          {mayEdit ? (
-            <th scope="col">
-              <span className="admin-visually-hidden">{t("markets.edit")}</span>
-            </th>
-          ) : null}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.key} data-testid={row.testId}>
-            {row.cells.map((cell, index) => (
-              <td key={index}>{cell}</td>
-            ))}
-            {mayEdit ? (
-              <td>
-                <button
-                  type="button"
-                  className="admin-link-button"
-                  onClick={row.edit}
-                  aria-label={`${t("markets.edit")} ${row.key}`}
-                >
-                  {t("markets.edit")}
-                </button>
-              </td>
-            ) : null}
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
 

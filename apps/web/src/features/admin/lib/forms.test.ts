@@ -123,9 +123,10 @@ describe("product configuration forms", () => {
 });
 
 describe("product configuration and content forms", () => {
-  it("offers the markets page to every role (edits are decided by the server)", () => {
+  it("offers the markets and programmes pages to every role (edits are decided by the server)", () => {
     for (const role of ["support", "compliance", "finance", "admin"] as const) {
       expect(menuFor(role)).toContain("markets");
+      expect(menuFor(role)).toContain("programmes");
     }
   });
 

@@ -83,9 +83,18 @@ export function useOperatorSession(): OperatorSession | null {
 
 /** The pages each role may use (the server's operator-roles.ts decides; this only hides links). */
 export const pagesByRole = {
-  support: ["users", "withdrawals", "bank-deposits", "loans", "content", "markets"],
-  compliance: ["users", "identity", "withdrawals", "bank-deposits", "loans", "markets", "audit"],
-  finance: ["users", "withdrawals", "bank-deposits", "loans", "markets", "funding"],
+  support: ["users", "withdrawals", "bank-deposits", "loans", "content", "markets", "programmes"],
+  compliance: [
+    "users",
+    "identity",
+    "withdrawals",
+    "bank-deposits",
+    "loans",
+    "markets",
+    "programmes",
+    "audit",
+  ],
+  finance: ["users", "withdrawals", "bank-deposits", "loans", "markets", "programmes", "funding"],
   admin: [
     "users",
     "identity",
@@ -95,6 +104,7 @@ export const pagesByRole = {
     "content",
     "products",
     "markets",
+    "programmes",
     "funding",
     "audit",
     "operators",
@@ -111,6 +121,7 @@ export const adminPages = [
   "content",
   "products",
   "markets",
+  "programmes",
   "funding",
   "audit",
   "operators",

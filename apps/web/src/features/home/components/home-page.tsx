@@ -20,16 +20,25 @@ const quickEntries = [
   { to: "/settings", key: "settings", icon: <SetOutline /> },
 ] as const;
 
-/** Home: the notices strip, quick entries, the market overview by asset class, the latest news. */
+/**
+ * Home: the notices strip, banners, quick entries, current deposit-bonus activities, the invite
+ * banner, the market overview by asset class, the latest news.
+ */
 export function HomePage({
   noticesStrip,
   banners,
+  activities,
+  invite,
   overview,
   news,
 }: {
   noticesStrip: ReactNode;
   /** The operator's banners shown now (back-office content). */
   banners?: ReactNode;
+  /** The session mode's current deposit-bonus activities (signed in). */
+  activities?: ReactNode;
+  /** The invite banner (to the invite page, or to registration signed out). */
+  invite?: ReactNode;
   overview: ReactNode;
   news?: ReactNode;
 }) {
@@ -62,6 +71,8 @@ export function HomePage({
           ))}
         </Grid>
       </nav>
+      {activities}
+      {invite}
       {overview}
       {news}
     </section>

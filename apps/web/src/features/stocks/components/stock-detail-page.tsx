@@ -380,6 +380,11 @@ export function StockDetailPage({
       {session ? <HoldingsList items={own} /> : null}
       <section aria-labelledby="stock-news">
         <h2 id="stock-news">{t("stocks.news")}</h2>
+        {news.data && news.data.items.length === 0 ? (
+          <p className="hint" data-testid="stock-news-none">
+            {t("stocks.noNews")}
+          </p>
+        ) : null}
         <ul className="plain-list" data-testid="stock-news">
           {(news.data?.items ?? []).map((item) => (
             <li key={item.id}>
