@@ -20,12 +20,12 @@ import {
  * Issue 23, agents, in German: the operator sets an agent level; a friend invited by the agent
  * trades; at the UTC day boundary the kernel's recount gives the agent LV1; the friend trades
  * again and the agent sees the agent rebate out of that fee on the agent statistics page, and
- * the friend on the my-team page. The suite's server starts 240 s before a UTC midnight (a
+ * the friend on the my-team page. The suite's server starts 180 s before a UTC midnight (a
  * test-only clock preload, tests/browser/clock-shift.mjs), so the boundary comes during the test.
  */
 useTradingSuite({
   NODE_OPTIONS: `--import ${pathToFileURL(path.join(import.meta.dirname, "clock-shift.mjs")).href}`,
-  CANDOR_TEST_MIDNIGHT_IN_S: "240",
+  CANDOR_TEST_MIDNIGHT_IN_S: "180",
 });
 
 interface AgentMe {
