@@ -44,6 +44,14 @@ export interface KernelPort<State, Command extends { id: string; atMs: number },
   idempotencyWindowMs?(state: State): number;
 }
 
+/** A standby engine was asked to write: callers retry on the leader (issue 25). */
+export class NotLeaderError extends Error {
+  override name = "NotLeaderError";
+  constructor() {
+    super("engine: this node is a standby, not the leader");
+  }
+}
+
 /** A command as callers submit it: the engine stamps `atMs`. */
 export type Unstamped<Command> = Command extends unknown ? Omit<Command, "atMs"> : never;
 
@@ -120,6 +128,9 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   private snapshotting: Promise<void> | undefined;
   private archiving: Promise<void> | undefined;
   private stopped = false;
+  /** A standby follows the leader's journal and refuses submits until `promote` (issue 25). */
+  private standby = false;
+  private journal: Journal;
   private failure: unknown;
   private readonly now: () => number;
   private readonly logger: JournalLogger;
@@ -129,13 +140,19 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     this.now = options.now ?? Date.now;
     this.logger = options.logger ?? silentLogger;
     this.snapshotEvery = options.snapshotEvery ?? 10_000;
+    this.journal = options.journal;
   }
 
   /** Restores the newest valid snapshot, replays later records, and starts the clock. */
   async start(
-    options: { eventsFrom?: bigint } = {},
+    options: {
+      eventsFrom?: bigint;
+      /** Start as a standby: no clock, no submits; records come by `follow` until `promote`. */
+      standby?: boolean;
+    } = {},
   ): Promise<{ sequence: bigint; stateHash: string; replayed: number }> {
-    const { kernel, journal, snapshots } = this.options;
+    const { kernel, snapshots } = this.options;
+    const journal = this.journal;
     let snapshot = await snapshots.loadLatest();
     if (snapshot && options.eventsFrom !== undefined && snapshot.sequence >= options.eventsFrom) {
       // A subscriber (the read models) needs the events of records the snapshot already holds:
@@ -146,7 +163,10 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       );
       snapshot = undefined;
     }
-    if (snapshot && snapshot.sequence > journal.head) {
+    // A standby's journal is the leader's growing stream, read at open: the leader may have
+    // snapshotted past that head since. The follower then starts after the snapshot and
+    // refuses to start if the stream does not hold the record after it.
+    if (snapshot && snapshot.sequence > journal.head && !options.standby) {
       throw new Error(
         `snapshot at sequence ${snapshot.sequence} is ahead of the journal head ${journal.head}; ` +
           "the journal has lost records, refusing to start",
@@ -175,14 +195,58 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       },
       "engine: state restored",
     );
-    // Segments sealed before the last run's newest snapshot may not be archived yet.
-    if (snapshot) this.archiveThrough(snapshot.sequence);
+    // Segments sealed before the last run's newest snapshot may not be archived yet (the writer
+    // only: a standby's journal belongs to the leader).
+    if (snapshot && !options.standby) this.archiveThrough(snapshot.sequence);
+    this.standby = options.standby ?? false;
+    if (!this.standby) this.startClock();
+    return { sequence: this.appliedSequence, stateHash, replayed };
+  }
+
+  /**
+   * A standby applies one record of the leader's journal, read back checked (CRC, hash chain,
+   * no gaps), exactly as a replay does: same kernel, same order, so the same state hash.
+   */
+  follow(record: JournalRecord) {
+    if (!this.standby) throw new Error("engine: only a standby follows a journal");
+    if (record.sequence <= this.appliedSequence) return;
+    this.applyRecord(record.sequence, this.options.kernel.decodeCommand(record.payload), true);
+  }
+
+  /**
+   * Makes a standby the writer: `journal` is opened after this node won the lease, so its head
+   * is the stream's; the records the standby had not followed yet are applied first, then the
+   * clock starts and submits are accepted. Every later append names the stream position it
+   * follows, so if another writer appended meanwhile the append fails and the engine stops.
+   */
+  async promote(journal: Journal): Promise<{ sequence: bigint; stateHash: string }> {
+    if (!this.standby) throw new Error("engine: only a standby is promoted");
+    this.journal = journal;
+    for await (const record of journal.read(this.appliedSequence + 1n)) {
+      this.applyRecord(record.sequence, this.options.kernel.decodeCommand(record.payload), true);
+    }
+    this.options.kernel.checkInvariants(this.state);
+    this.standby = false;
+    const promoted = { sequence: this.appliedSequence, stateHash: this.stateHash() };
+    this.logger.info(
+      { sequence: promoted.sequence.toString(), stateHash: promoted.stateHash },
+      "engine: promoted to leader",
+    );
+    this.startClock();
+    return promoted;
+  }
+
+  /** True while this engine is a standby (follows, refuses submits). */
+  get isStandby() {
+    return this.standby;
+  }
+
+  private startClock() {
     const clockTickMs = this.options.clockTickMs ?? 1_000;
-    if (clockTickMs > 0 && kernel.clockTick) {
+    if (clockTickMs > 0 && this.options.kernel.clockTick) {
       this.clock = setInterval(() => this.tick(), clockTickMs);
       this.clock.unref();
     }
-    return { sequence: this.appliedSequence, stateHash, replayed };
   }
 
   /**
@@ -193,6 +257,7 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   submit(unstamped: Unstamped<Command>): Promise<Applied<Command, Result, Event>> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.stopped) return Promise.reject(new Error("engine is stopped"));
+    if (this.standby) return Promise.reject(new NotLeaderError());
     // A retry keeps the first stamp of its id, so the kernel answers it as a duplicate.
     const id = (unstamped as { id: string }).id;
     let atMs = this.inFlightAtMs.get(id) ?? this.options.kernel.rememberedAtMs?.(this.state, id);
@@ -217,7 +282,7 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       };
       this.pending.push(waiter);
       if (!this.inFlightAtMs.has(id)) this.inFlightAtMs.set(id, atMs);
-      this.options.journal.append(bytes).then(
+      this.journal.append(bytes).then(
         (sequence) => {
           waiter.sequence = sequence;
           this.drain();
@@ -259,7 +324,7 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   async stop() {
     this.stopped = true;
     if (this.clock) clearInterval(this.clock);
-    await this.options.journal.close();
+    await this.journal.close();
     await this.snapshotting;
     await this.archiving;
   }
@@ -375,7 +440,7 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
    * background; a failure is logged and the records stay where they are).
    */
   private archiveThrough(sequence: bigint) {
-    const { journal } = this.options;
+    const journal = this.journal;
     if (!journal.archiveThrough || this.stopped) return;
     const archiving = journal
       .archiveThrough(sequence)
