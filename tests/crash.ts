@@ -16,10 +16,34 @@ import { expect } from "vitest";
 import { openDatabase } from "../apps/server/src/db/database.ts";
 import { kernelPort } from "../apps/server/src/engine/kernel-port.ts";
 import { openFileJournal } from "../apps/server/src/journal/file-journal.ts";
+import { openJetStreamJournal } from "../apps/server/src/journal/jetstream-journal.ts";
 import { openPgJournal } from "../apps/server/src/journal/pg-journal.ts";
-import { removeDataDir, startServer, type ServerProcess } from "./harness.ts";
+import { removeDataDir, startServer as startHarnessServer, type ServerProcess } from "./harness.ts";
 
-export type Backend = { kind: "file" } | { kind: "postgres"; url: string; schema: string };
+export type Backend =
+  | { kind: "file" }
+  | { kind: "postgres"; url: string; schema: string }
+  /**
+   * Issue 25: two engine nodes on a JetStream journal with a leader lease, PostgreSQL for the
+   * rest. The leader is killed each round (once paused with SIGSTOP instead); the standby
+   * takes over and a new standby starts.
+   */
+  | { kind: "failover"; url: string; schema: string; stream: string; bucket: string };
+
+/** What the failover rounds measured, for the test to report. */
+export const failoverStats = { takeoverMs: [] as number[], pausedExitCode: null as number | null };
+
+async function waitForOutput(server: ServerProcess, pattern: RegExp, timeoutMs = 60_000) {
+  const startedMs = Date.now();
+  for (;;) {
+    const match = pattern.exec(server.output());
+    if (match) return match;
+    if (Date.now() - startedMs > timeoutMs) {
+      throw new Error(`no ${pattern} within ${timeoutMs} ms:\n${server.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -245,7 +269,26 @@ async function whatUsersSee(server: ServerProcess) {
  * Runs the crash test against a started server whose journal is segment files under its data
  * folder (`file`) or the `journal_records` table of a PostgreSQL schema of its own (`postgres`).
  */
-export async function runCrashTest(backend: Backend) {
+export async function runCrashTest(backend: Backend, rounds = kills) {
+  const started: ServerProcess[] = [];
+  try {
+    await crashTest(backend, rounds, async (options) => {
+      const server = await startHarnessServer(options);
+      started.push(server);
+      return server;
+    });
+  } finally {
+    // A failed run leaves no server behind (it would hold the schema the test drops).
+    for (const server of started)
+      if (server.process.exitCode === null) server.process.kill("SIGKILL");
+  }
+}
+
+async function crashTest(
+  backend: Backend,
+  rounds: number,
+  startServer: (options: Parameters<typeof startHarnessServer>[0]) => Promise<ServerProcess>,
+) {
   const env: Record<string, string> = {
     OPERATOR_TOKEN: operatorToken,
     CAPTCHA: "off",
@@ -254,12 +297,23 @@ export async function runCrashTest(backend: Backend) {
     // The seed deposits (100,000 USDT) are above the default two-operator amount for manual
     // adjustments; this test has one (bootstrap) operator, so the rule is off here.
     ADJUSTMENT_TWO_APPROVALS_ABOVE: "none",
-    ...(backend.kind === "postgres"
+    ...(backend.kind !== "file"
       ? { DATABASE_URL: backend.url, DATABASE_SCHEMA: backend.schema }
+      : {}),
+    ...(backend.kind === "failover"
+      ? {
+          JOURNAL: "jetstream",
+          JOURNAL_STREAM: backend.stream,
+          LEADER_LEASE_BUCKET: backend.bucket,
+          LEADER_LEASE_TTL_MS: "3000",
+        }
       : {}),
   };
   let server = await startServer({ env });
   const dataDir = server.dataDir;
+  const dataDirs: string[] = [];
+  let standby = backend.kind === "failover" ? await startServer({ env, standby: true }) : undefined;
+  if (standby) dataDirs.push(standby.dataDir);
   owners.length = 0;
   tokens.length = 0;
   for (const phone of ["+4915170000001", "+4915170000002", "+4915170000003"]) {
@@ -352,13 +406,38 @@ export async function runCrashTest(backend: Backend) {
     };
   };
 
-  for (let round = 0; round < kills; round++) {
+  for (let round = 0; round < rounds; round++) {
     const clients = runClients(server, 100 + Math.floor(random() * 700));
     await clients.timer;
-    const killed = server.stop("SIGKILL");
-    await clients.stop();
-    await killed;
-    server = await startServer({ dataDir, env });
+    if (standby) {
+      // Failover: the leader dies (or, in round 1, is paused); the standby takes over.
+      const old = server;
+      const paused = round === 1;
+      const killedMs = Date.now();
+      const killed = paused ? undefined : old.stop("SIGKILL");
+      if (paused) old.process.kill("SIGSTOP");
+      await waitForOutput(standby, /running at http/);
+      failoverStats.takeoverMs.push(Date.now() - killedMs);
+      console.log(
+        `failover round ${round}: ${paused ? "paused" : "killed"} → serving in ${Date.now() - killedMs} ms`,
+      );
+      await clients.stop();
+      await killed;
+      server = standby;
+      if (paused) {
+        // The paused leader wakes up after the failover: it must not append; it stops.
+        const exited = new Promise<number | null>((resolve) => old.process.once("exit", resolve));
+        old.process.kill("SIGCONT");
+        failoverStats.pausedExitCode = await exited;
+      }
+      standby = await startServer({ env, standby: true });
+      dataDirs.push(standby.dataDir);
+    } else {
+      const killed = server.stop("SIGKILL");
+      await clients.stop();
+      await killed;
+      server = await startServer({ dataDir, env });
+    }
     price = await lastPrice(server);
   }
 
@@ -379,6 +458,20 @@ export async function runCrashTest(backend: Backend) {
   expect(stopped.code).toBe(0);
   const live = /Stopped at journal sequence (\d+), state hash ([0-9a-f]{64})/.exec(server.output());
   expect(live, server.output()).not.toBeNull();
+  // The standby had followed every record: it takes over at the leader's last state.
+  let final = live!;
+  if (standby) {
+    const takeover = await waitForOutput(
+      standby,
+      /Engine node: leading from sequence (\d+), state hash ([0-9a-f]{64})/,
+    );
+    expect(takeover[1]).toBe(live![1]);
+    expect(takeover[2]).toBe(live![2]);
+    await waitForOutput(standby, /running at http/);
+    expect((await standby.stop("SIGTERM")).code).toBe(0);
+    final = /Stopped at journal sequence (\d+), state hash ([0-9a-f]{64})/.exec(standby.output())!;
+    expect(final, standby.output()).not.toBeNull();
+  }
 
   // The read models rebuilt from the journal agree with the kernel's balances.
   const rebuilt = spawnSync(
@@ -397,7 +490,7 @@ export async function runCrashTest(backend: Backend) {
     differences: unknown[];
   };
   expect(rebuiltTo.differences).toEqual([]);
-  expect(rebuiltTo.stateHash).toBe(live![2]);
+  expect(rebuiltTo.stateHash).toBe(final[2]);
 
   // Replay the whole journal offline and check it.
   const onFatal = (error: unknown) => {
@@ -407,13 +500,21 @@ export async function runCrashTest(backend: Backend) {
     backend.kind === "postgres"
       ? await openDatabase({ kind: "postgres", url: backend.url, schema: backend.schema })
       : undefined;
-  const journal = database
-    ? await openPgJournal({ database, onFatal })
-    : await openFileJournal({ directory: `${dataDir}/journal`, onFatal });
+  const journal =
+    backend.kind === "failover"
+      ? await openJetStreamJournal({
+          servers: process.env.NATS_URL ?? "nats://127.0.0.1:4222",
+          stream: backend.stream,
+          onFatal,
+        })
+      : database
+        ? await openPgJournal({ database, onFatal })
+        : await openFileJournal({ directory: `${dataDir}/journal`, onFatal });
   const kernel = kernelPort.createState();
   const applications = new Map<string, number>();
   const placements = new Map<string, number>();
-  for await (const record of journal.read(1n)) {
+  // Up to the leader's last record (after a failover the new leader appended its own ticks).
+  for await (const record of journal.read(1n, BigInt(live![1]!))) {
     const command = kernelPort.decodeCommand(record.payload);
     const step = kernelPort.apply(kernel, command);
     if (command.type === "credit_deposit" && step.result.ok && !step.duplicate) {
@@ -426,7 +527,7 @@ export async function runCrashTest(backend: Backend) {
   await journal.close();
   await database?.close();
   kernelPort.checkInvariants(kernel);
-  expect(journal.head.toString()).toBe(live![1]);
+  expect(journal.head.toString()).toBe(final[1]);
   expect(kernelPort.stateHash(kernel)).toBe(live![2]);
 
   // Exactly-once orders: one order per client order id, each placed once.
@@ -462,4 +563,5 @@ export async function runCrashTest(backend: Backend) {
   expect([...applications.values()].every((count) => count === 1)).toBe(true);
   // Kept on failure, for a look at the journal.
   removeDataDir(dataDir);
+  dataDirs.forEach(removeDataDir);
 }

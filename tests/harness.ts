@@ -27,6 +27,11 @@ export async function startServer(
     env?: Record<string, string>;
     startTimeoutMs?: number;
     bundle?: boolean;
+    /**
+     * A hot standby engine node (issue 25, LEADER_LEASE_BUCKET): resolves once it follows the
+     * leader, with the URL it will serve on after taking over (503 until then).
+     */
+    standby?: boolean;
   } = {},
 ): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "candor-test-"));
@@ -57,7 +62,9 @@ export async function startServer(
       options.startTimeoutMs ?? 60_000,
     );
     const onData = () => {
-      const match = /running at (http:\/\/[^\s]+?)\/?\s/.exec(output);
+      const match = options.standby
+        ? /Engine node: standby/.test(output) && /starting at (http:\/\/[^\s]+?)\/?\s/.exec(output)
+        : /running at (http:\/\/[^\s]+?)\/?\s/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);

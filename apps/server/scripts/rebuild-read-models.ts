@@ -21,9 +21,18 @@ const onFatal = (error: unknown) => {
 try {
   await migrate(database);
   const journal =
-    database.kind === "postgres"
-      ? await openPgJournal({ database, onFatal })
-      : await openFileJournal({ directory: path.join(dataDir, "journal"), onFatal });
+    config.JOURNAL === "jetstream"
+      ? await (
+          await import("../src/journal/jetstream-journal.ts")
+        ).openJetStreamJournal({
+          servers: config.NATS_URL,
+          stream: config.JOURNAL_STREAM,
+          replicas: config.JOURNAL_REPLICAS,
+          onFatal,
+        })
+      : database.kind === "postgres"
+        ? await openPgJournal({ database, onFatal })
+        : await openFileJournal({ directory: path.join(dataDir, "journal"), onFatal });
   const startedMs = Date.now();
   const result = await rebuildReadModels(database, journal);
   await journal.close();

@@ -15,6 +15,7 @@ describe("readConfig", () => {
       NATS_URL: "nats://127.0.0.1:4222",
       JOURNAL_STREAM: "CANDOR_JOURNAL",
       JOURNAL_REPLICAS: 1,
+      LEADER_LEASE_TTL_MS: 3_000,
       LOG_LEVEL: "info",
       SNAPSHOT_EVERY: 10_000,
       PASSWORD_COST: 17,
@@ -90,6 +91,16 @@ describe("readConfig", () => {
     );
   });
 
+  it("reads a leader lease with a JetStream journal on PostgreSQL", () => {
+    const config = readConfig({
+      LEADER_LEASE_BUCKET: "CANDOR_LEADER",
+      JOURNAL: "jetstream",
+      DATABASE_URL: "postgres://candor@db/candor",
+      NODE_ID: "engine-a",
+    });
+    expect(config).toMatchObject({ LEADER_LEASE_BUCKET: "CANDOR_LEADER", NODE_ID: "engine-a" });
+  });
+
   it("treats empty variables as unset", () => {
     expect(readConfig({ DATABASE_URL: "", PORT: "" }).DATABASE_URL).toBeUndefined();
   });
@@ -111,6 +122,13 @@ describe("readConfig", () => {
     [{ PASSWORD_COST: "30" }, /^PASSWORD_COST="30" is invalid/],
     [{ CAPTCHA: "maybe" }, /^CAPTCHA="maybe" is invalid/],
     [{ CAPTCHA_COST: "10" }, /^CAPTCHA_COST="10" is invalid/],
+    [{ LEADER_LEASE_BUCKET: "LEASE" }, /^LEADER_LEASE_BUCKET="LEASE" is invalid: needs JOURNAL=/],
+    [
+      { LEADER_LEASE_BUCKET: "LEASE", JOURNAL: "jetstream" },
+      /^LEADER_LEASE_BUCKET="LEASE" is invalid: needs JOURNAL=jetstream and DATABASE_URL/,
+    ],
+    [{ LEADER_LEASE_BUCKET: "a.b" }, /^LEADER_LEASE_BUCKET="a.b" is invalid: must be letters/],
+    [{ LEADER_LEASE_TTL_MS: "100" }, /^LEADER_LEASE_TTL_MS="100" is invalid/],
   ])("rejects %o with one line naming the variable", (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);

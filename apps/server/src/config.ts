@@ -32,6 +32,22 @@ const ConfigSchema = z.object({
     .default("CANDOR_JOURNAL"),
   /** Copies JetStream keeps of the journal: 3 on a three-server NATS cluster, 1 on one server. */
   JOURNAL_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /**
+   * Leader and hot standby (issue 25): engine nodes sharing one JetStream journal hold a lease
+   * in this JetStream key-value bucket; the holder serves, the others follow the stream and take
+   * over when the lease lapses. Needs JOURNAL=jetstream and DATABASE_URL.
+   */
+  LEADER_LEASE_BUCKET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be letters, digits, _ or -")
+    .optional(),
+  /** How long a leader's lease lives without renewal, in ms: about the failover time. */
+  LEADER_LEASE_TTL_MS: z.coerce.number().int().min(500).max(60_000).default(3_000),
+  /** This node's name in the lease and logs (default: host name and process id). */
+  NODE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be letters, digits, _, . or -")
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** A kernel snapshot is written after every this many journal records. */
   SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(10_000),
@@ -232,7 +248,17 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
   );
   const parsed = ConfigSchema.safeParse(present);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const config = parsed.data;
+    // Two engine nodes share one journal only through JetStream, and their read models and
+    // sessions only through PostgreSQL.
+    if (config.LEADER_LEASE_BUCKET && (config.JOURNAL !== "jetstream" || !config.DATABASE_URL)) {
+      throw new ConfigError(
+        `LEADER_LEASE_BUCKET=${JSON.stringify(config.LEADER_LEASE_BUCKET)} is invalid: needs JOURNAL=jetstream and DATABASE_URL`,
+      );
+    }
+    return config;
+  }
   const issue = parsed.error.issues[0]!;
   const name = String(issue.path[0]);
   throw new ConfigError(`${name}=${JSON.stringify(env[name] ?? "")} is invalid: ${issue.message}`);

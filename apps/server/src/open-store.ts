@@ -23,7 +23,9 @@ export async function openStore(config: Config): Promise<Store> {
   let pgJournalLock: Store["pgJournalLock"];
   try {
     lockDataDir(dataDir);
-    if (config.DATABASE_URL) {
+    // With a leader lease the journal is on JetStream and several nodes share the database:
+    // the lease and the stream's expected-sequence check decide who writes (issue 25).
+    if (config.DATABASE_URL && !config.LEADER_LEASE_BUCKET) {
       pgJournalLock = await lockPgJournal(config.DATABASE_URL, config.DATABASE_SCHEMA);
     }
   } catch (error) {

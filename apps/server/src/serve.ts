@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { fileURLToPath } from "node:url";
 import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
@@ -63,8 +64,33 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
             replicas: config.JOURNAL_REPLICAS,
           }
         : undefined,
+    lease: config.LEADER_LEASE_BUCKET
+      ? {
+          bucket: config.LEADER_LEASE_BUCKET,
+          ttlMs: config.LEADER_LEASE_TTL_MS,
+          nodeId: config.NODE_ID ?? `${hostname()}-${process.pid}`,
+          replicas: config.JOURNAL_REPLICAS,
+        }
+      : undefined,
   });
   mark("journal replayed");
+  if (config.LEADER_LEASE_BUCKET) {
+    // A hot standby: its kernel follows the leader's journal while this server answers 503
+    // (so a load balancer sends nothing here); it builds the app once it holds the lease.
+    const stopStandby = () => process.exit(0);
+    if (running.engine.isStandby) {
+      console.log(`Engine node: standby at sequence ${running.engine.sequence}`);
+      process.once("SIGTERM", stopStandby);
+      process.once("SIGINT", stopStandby);
+    }
+    const takeover = await running.leading;
+    process.off("SIGTERM", stopStandby);
+    process.off("SIGINT", stopStandby);
+    console.log(
+      `Engine node: leading from sequence ${takeover.sequence}, state hash ${takeover.stateHash}`,
+    );
+    mark("leading");
+  }
   // History reads answer 503 until the projector has written what the journal held at start.
   const catchUpTo = running.engine.sequence;
   let caughtUp = false;

@@ -1,6 +1,11 @@
-import type { Journal, JournalLogger } from "../journal/journal.ts";
+import type { Journal, JournalLogger, JournalRecord } from "../journal/journal.ts";
 import { silentLogger } from "../journal/journal.ts";
 import type { SnapshotStore } from "../journal/snapshot-store.ts";
+
+/** Wraps a record-at-a-time read as runs of one record, for journals without `readRuns`. */
+async function* oneRecordRuns(records: AsyncIterable<JournalRecord>) {
+  for await (const record of records) yield [record];
+}
 
 /** Outcome of applying one command, as the kernel returns it. */
 export interface KernelStep<Result, Event> {
@@ -37,6 +42,14 @@ export interface KernelPort<State, Command extends { id: string; atMs: number },
   answerEvents?(command: Command, result: Result, events: Event[]): Event[] | undefined;
   /** How long the kernel remembers command ids, in ms of command time (`atMs`). */
   idempotencyWindowMs?(state: State): number;
+}
+
+/** A standby engine was asked to write: callers retry on the leader (issue 25). */
+export class NotLeaderError extends Error {
+  override name = "NotLeaderError";
+  constructor() {
+    super("engine: this node is a standby, not the leader");
+  }
 }
 
 /** A command as callers submit it: the engine stamps `atMs`. */
@@ -113,7 +126,11 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   private listeners = new Set<(applied: Applied<Command, Result, Event>) => void>();
   private clock: NodeJS.Timeout | undefined;
   private snapshotting: Promise<void> | undefined;
+  private archiving: Promise<void> | undefined;
   private stopped = false;
+  /** A standby follows the leader's journal and refuses submits until `promote` (issue 25). */
+  private standby = false;
+  private journal: Journal;
   private failure: unknown;
   private readonly now: () => number;
   private readonly logger: JournalLogger;
@@ -123,13 +140,19 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     this.now = options.now ?? Date.now;
     this.logger = options.logger ?? silentLogger;
     this.snapshotEvery = options.snapshotEvery ?? 10_000;
+    this.journal = options.journal;
   }
 
   /** Restores the newest valid snapshot, replays later records, and starts the clock. */
   async start(
-    options: { eventsFrom?: bigint } = {},
+    options: {
+      eventsFrom?: bigint;
+      /** Start as a standby: no clock, no submits; records come by `follow` until `promote`. */
+      standby?: boolean;
+    } = {},
   ): Promise<{ sequence: bigint; stateHash: string; replayed: number }> {
-    const { kernel, journal, snapshots } = this.options;
+    const { kernel, snapshots } = this.options;
+    const journal = this.journal;
     let snapshot = await snapshots.loadLatest();
     if (snapshot && options.eventsFrom !== undefined && snapshot.sequence >= options.eventsFrom) {
       // A subscriber (the read models) needs the events of records the snapshot already holds:
@@ -140,7 +163,10 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       );
       snapshot = undefined;
     }
-    if (snapshot && snapshot.sequence > journal.head) {
+    // A standby's journal is the leader's growing stream, read at open: the leader may have
+    // snapshotted past that head since. The follower then starts after the snapshot and
+    // refuses to start if the stream does not hold the record after it.
+    if (snapshot && snapshot.sequence > journal.head && !options.standby) {
       throw new Error(
         `snapshot at sequence ${snapshot.sequence} is ahead of the journal head ${journal.head}; ` +
           "the journal has lost records, refusing to start",
@@ -149,10 +175,14 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     this.state = snapshot ? kernel.restore(snapshot.bytes) : kernel.createState();
     this.appliedSequence = snapshot?.sequence ?? 0n;
     let replayed = 0;
-    for await (const record of journal.read(this.appliedSequence + 1n)) {
-      const command = kernel.decodeCommand(record.payload);
-      this.applyRecord(record.sequence, command, true);
-      replayed += 1;
+    const from = this.appliedSequence + 1n;
+    // A run of records at a time when the journal offers it: one await per read, not per record.
+    const runs = journal.readRuns?.(from) ?? oneRecordRuns(journal.read(from));
+    for await (const run of runs) {
+      for (const record of run) {
+        this.applyRecord(record.sequence, kernel.decodeCommand(record.payload), true);
+      }
+      replayed += run.length;
     }
     kernel.checkInvariants(this.state);
     const stateHash = kernel.stateHash(this.state);
@@ -165,12 +195,58 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       },
       "engine: state restored",
     );
+    // Segments sealed before the last run's newest snapshot may not be archived yet (the writer
+    // only: a standby's journal belongs to the leader).
+    if (snapshot && !options.standby) this.archiveThrough(snapshot.sequence);
+    this.standby = options.standby ?? false;
+    if (!this.standby) this.startClock();
+    return { sequence: this.appliedSequence, stateHash, replayed };
+  }
+
+  /**
+   * A standby applies one record of the leader's journal, read back checked (CRC, hash chain,
+   * no gaps), exactly as a replay does: same kernel, same order, so the same state hash.
+   */
+  follow(record: JournalRecord) {
+    if (!this.standby) throw new Error("engine: only a standby follows a journal");
+    if (record.sequence <= this.appliedSequence) return;
+    this.applyRecord(record.sequence, this.options.kernel.decodeCommand(record.payload), true);
+  }
+
+  /**
+   * Makes a standby the writer: `journal` is opened after this node won the lease, so its head
+   * is the stream's; the records the standby had not followed yet are applied first, then the
+   * clock starts and submits are accepted. Every later append names the stream position it
+   * follows, so if another writer appended meanwhile the append fails and the engine stops.
+   */
+  async promote(journal: Journal): Promise<{ sequence: bigint; stateHash: string }> {
+    if (!this.standby) throw new Error("engine: only a standby is promoted");
+    this.journal = journal;
+    for await (const record of journal.read(this.appliedSequence + 1n)) {
+      this.applyRecord(record.sequence, this.options.kernel.decodeCommand(record.payload), true);
+    }
+    this.options.kernel.checkInvariants(this.state);
+    this.standby = false;
+    const promoted = { sequence: this.appliedSequence, stateHash: this.stateHash() };
+    this.logger.info(
+      { sequence: promoted.sequence.toString(), stateHash: promoted.stateHash },
+      "engine: promoted to leader",
+    );
+    this.startClock();
+    return promoted;
+  }
+
+  /** True while this engine is a standby (follows, refuses submits). */
+  get isStandby() {
+    return this.standby;
+  }
+
+  private startClock() {
     const clockTickMs = this.options.clockTickMs ?? 1_000;
-    if (clockTickMs > 0 && kernel.clockTick) {
+    if (clockTickMs > 0 && this.options.kernel.clockTick) {
       this.clock = setInterval(() => this.tick(), clockTickMs);
       this.clock.unref();
     }
-    return { sequence: this.appliedSequence, stateHash, replayed };
   }
 
   /**
@@ -181,6 +257,7 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   submit(unstamped: Unstamped<Command>): Promise<Applied<Command, Result, Event>> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.stopped) return Promise.reject(new Error("engine is stopped"));
+    if (this.standby) return Promise.reject(new NotLeaderError());
     // A retry keeps the first stamp of its id, so the kernel answers it as a duplicate.
     const id = (unstamped as { id: string }).id;
     let atMs = this.inFlightAtMs.get(id) ?? this.options.kernel.rememberedAtMs?.(this.state, id);
@@ -205,7 +282,7 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       };
       this.pending.push(waiter);
       if (!this.inFlightAtMs.has(id)) this.inFlightAtMs.set(id, atMs);
-      this.options.journal.append(bytes).then(
+      this.journal.append(bytes).then(
         (sequence) => {
           waiter.sequence = sequence;
           this.drain();
@@ -247,8 +324,9 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   async stop() {
     this.stopped = true;
     if (this.clock) clearInterval(this.clock);
-    await this.options.journal.close();
+    await this.journal.close();
     await this.snapshotting;
+    await this.archiving;
   }
 
   private tick() {
@@ -343,8 +421,10 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     this.snapshotting = snapshots
       .save(sequence, bytes)
       .then(
-        () =>
-          this.logger.info({ sequence: sequence.toString(), stateHash }, "engine: snapshot saved"),
+        () => {
+          this.logger.info({ sequence: sequence.toString(), stateHash }, "engine: snapshot saved");
+          this.archiveThrough(sequence);
+        },
         (error: unknown) =>
           // A lost snapshot only lengthens the next replay; the journal is the record.
           this.logger.warn(
@@ -353,6 +433,29 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
           ),
       )
       .finally(() => (this.snapshotting = undefined));
+  }
+
+  /**
+   * Lets the journal compress sealed records the snapshot at `sequence` holds (in the
+   * background; a failure is logged and the records stay where they are).
+   */
+  private archiveThrough(sequence: bigint) {
+    const journal = this.journal;
+    if (!journal.archiveThrough || this.stopped) return;
+    const archiving = journal
+      .archiveThrough(sequence)
+      .then(
+        () => {},
+        (error: unknown) =>
+          this.logger.warn(
+            { sequence: sequence.toString(), error: String(error) },
+            "engine: journal archive failed",
+          ),
+      )
+      .finally(() => {
+        if (this.archiving === archiving) this.archiving = undefined;
+      });
+    this.archiving = archiving;
   }
 
   private fail(error: unknown) {

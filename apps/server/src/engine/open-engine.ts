@@ -1,7 +1,8 @@
 import path from "node:path";
+import type { Command, CommandResult, Event, KernelState } from "@candor/kernel";
 import type { Database } from "../db/database.ts";
 import { openFileJournal } from "../journal/file-journal.ts";
-import type { Journal, JournalLogger } from "../journal/journal.ts";
+import type { JournalLogger } from "../journal/journal.ts";
 import { openPgJournal } from "../journal/pg-journal.ts";
 import { fileSnapshotStore, pgSnapshotStore } from "../journal/snapshot-store.ts";
 import { ReadModelProjector } from "../read-models/projector.ts";
@@ -18,6 +19,11 @@ export interface OpenEngineOptions {
   onFatal: (error: unknown) => void;
   /** The journal on a JetStream stream instead of the database or DATA_DIR (issue 25). */
   jetStream?: { servers: string; stream: string; replicas: number };
+  /**
+   * Leader and hot standby on the JetStream journal (issue 25): the engine starts as leader or
+   * as a standby that follows the stream; `leading` resolves when it leads.
+   */
+  lease?: { bucket: string; ttlMs: number; nodeId: string; replicas: number };
   now?: () => number;
   snapshotEvery?: number;
   clockTickMs?: number;
@@ -26,8 +32,12 @@ export interface OpenEngineOptions {
 /** The running engine with its journal and read-model projector. */
 export interface RunningEngine {
   engine: CandorEngine;
-  journal: Journal;
   projector: ReadModelProjector;
+  /**
+   * Resolves once this engine accepts submits (at once without a lease), with the sequence and
+   * state hash it took over at.
+   */
+  leading: Promise<{ sequence: bigint; stateHash: string }>;
   close(): Promise<void>;
 }
 
@@ -39,6 +49,8 @@ export interface RunningEngine {
 export async function openEngine(options: OpenEngineOptions): Promise<RunningEngine> {
   const { database, logger, onFatal } = options;
   const onPostgres = database.kind === "postgres";
+  if (options.lease && options.jetStream)
+    return openEngineNode(options, options.jetStream, options.lease);
   const journal = options.jetStream
     ? // Loaded only when configured: the NATS client is not part of a single-process start.
       await (
@@ -70,10 +82,46 @@ export async function openEngine(options: OpenEngineOptions): Promise<RunningEng
   await engine.start({ eventsFrom: cursor + 1n });
   return {
     engine,
-    journal,
     projector,
+    leading: Promise.resolve({ sequence: engine.sequence, stateHash: engine.stateHash() }),
     async close() {
       await engine.stop();
+      await projector.flush();
+    },
+  };
+}
+
+/** An engine node with a lease: leader or hot standby (issue 25, `cluster/engine-node.ts`). */
+async function openEngineNode(
+  options: OpenEngineOptions,
+  jetStream: NonNullable<OpenEngineOptions["jetStream"]>,
+  lease: NonNullable<OpenEngineOptions["lease"]>,
+): Promise<RunningEngine> {
+  const { database, logger } = options;
+  const { startEngineNode } = await import("../cluster/engine-node.ts");
+  const projector = new ReadModelProjector(database, { logger });
+  const node = await startEngineNode<KernelState, Command, CommandResult, Event>({
+    nodeId: lease.nodeId,
+    kernel: kernelPort,
+    snapshots:
+      database.kind === "postgres"
+        ? pgSnapshotStore({ database, logger })
+        : fileSnapshotStore({ directory: path.join(options.dataDir, "snapshots"), logger }),
+    jetStream,
+    lease: { bucket: lease.bucket, ttlMs: lease.ttlMs, replicas: lease.replicas },
+    projector,
+    logger,
+    onFatal: options.onFatal,
+    now: options.now,
+    snapshotEvery: options.snapshotEvery,
+    clockTickMs: options.clockTickMs,
+  });
+  return {
+    engine: node.engine,
+    projector,
+    leading: node.leading,
+    async close() {
+      await node.close();
       await projector.flush();
     },
   };

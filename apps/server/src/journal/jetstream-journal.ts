@@ -249,3 +249,117 @@ function batchReader(
     }
   };
 }
+
+export interface JetStreamFollowOptions {
+  servers: string;
+  stream?: string;
+  /** First record sequence wanted (the follower's applied sequence + 1). */
+  from: bigint;
+  /** Called for every record from `from` on, in order, after its batch passed the checks. */
+  onRecord: (record: JournalRecord) => void;
+  /** Called once if the stream breaks its checks or the connection fails; following stops. */
+  onError: (error: unknown) => void;
+  logger?: JournalLogger;
+}
+
+/** A running follower of a journal stream. */
+export interface JetStreamFollower {
+  /** Sequence of the last record handed to `onRecord` (from − 1 before the first). */
+  readonly position: bigint;
+  /** Stops following; resolves once no more records will be handed on. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Follows a journal stream as it grows (a hot standby, issue 25): each batch is checked exactly
+ * as at open (CRC per record, SHA-256 chain from the previous batch, no gaps) before its
+ * records are handed on, so a standby applies the same bytes the leader applied.
+ */
+export async function followJetStream(options: JetStreamFollowOptions): Promise<JetStreamFollower> {
+  const stream = options.stream ?? "CANDOR_JOURNAL";
+  const connection = await connect({
+    servers: options.servers.split(","),
+    name: "candor-journal-follower",
+    maxReconnectAttempts: -1,
+  });
+  const manager = await connection.jetstreamManager();
+  const client = connection.jetstream();
+  const getBatch = async (seq: number) =>
+    decodeBatch(await manager.streams.getMessage(stream, { seq }), stream);
+  const lastBatch = (await manager.streams.info(stream)).state.last_seq;
+
+  // Where to start: the batch holding `from`, or the one after the last batch.
+  let batch = 1;
+  let previousHash: Buffer = zeroHash;
+  let expected = 1n;
+  if (lastBatch > 0) {
+    const last = await getBatch(lastBatch);
+    if (last.records.at(-1)!.sequence < options.from) {
+      batch = lastBatch + 1;
+      previousHash = last.hash;
+      expected = last.records.at(-1)!.sequence + 1n;
+    } else {
+      let low = 1;
+      let high = lastBatch;
+      while (low < high) {
+        const middle = Math.ceil((low + high) / 2);
+        if ((await getBatch(middle)).records[0]!.sequence <= options.from) low = middle;
+        else high = middle - 1;
+      }
+      batch = low;
+      previousHash = low === 1 ? zeroHash : (await getBatch(low - 1)).hash;
+      expected = (await getBatch(low)).records[0]!.sequence;
+    }
+  }
+  if (expected > options.from) {
+    throw new JournalCorruptionError(`${stream}@${batch}`, 0, `record ${options.from} missing`);
+  }
+
+  let position = options.from - 1n;
+  let stopped = false;
+  const consumer = await client.consumers.get(stream, {
+    deliver_policy: DeliverPolicy.StartSequence,
+    opt_start_seq: batch,
+  });
+  const messages = await consumer.consume({ max_messages: fetchBatches });
+  const done = (async () => {
+    for await (const message of messages) {
+      if (stopped) break;
+      const where = `${stream}@${message.seq}`;
+      if (message.seq !== batch) {
+        throw new JournalCorruptionError(where, 0, `expected batch ${batch}`);
+      }
+      const decoded = decodeBatch(message, stream);
+      const hash = createHash("sha256").update(previousHash).update(decoded.recordBytes).digest();
+      if (!hash.equals(decoded.hash)) {
+        throw new JournalCorruptionError(where, 0, "hash chain broken: batch hash differs");
+      }
+      for (const record of decoded.records) {
+        if (record.sequence !== expected) {
+          throw new JournalCorruptionError(where, 0, `expected sequence ${expected}`);
+        }
+        expected += 1n;
+        if (record.sequence > position) {
+          options.onRecord({ sequence: record.sequence, payload: record.payload });
+          position = record.sequence;
+        }
+      }
+      previousHash = hash;
+      batch += 1;
+    }
+  })().catch((error: unknown) => {
+    if (!stopped) options.onError(error);
+  });
+
+  return {
+    get position() {
+      return position;
+    },
+    async stop() {
+      stopped = true;
+      messages.stop();
+      await done;
+      await connection.close();
+    },
+  };
+}
