@@ -193,7 +193,7 @@ async function deskAnswers(text: string) {
   );
 }
 
-const badge = () => userPage.getByTestId("support-entry").locator(".adm-badge-content");
+const badge = () => userPage.getByTestId("support-unread");
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([

@@ -18,11 +18,7 @@ import { isDemo, useSession } from "../lib/session.ts";
 import { UpdateBanner } from "./update-banner.tsx";
 
 /** The customer-service entry with its unread badge: its own chunk, loaded after the page. */
-const SupportEntry = lazy(() =>
-  import("../features/support/components/support-entry.tsx").then((module) => ({
-    default: module.SupportEntry,
-  })),
-);
+const SupportEntry = lazy(() => import("../features/support/components/support-entry.tsx"));
 
 /** The five bottom tabs (spec §2: Home, Coin-Coin, Trade, Assets, VIP), by route. */
 export const tabs = [

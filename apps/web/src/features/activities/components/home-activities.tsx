@@ -20,7 +20,7 @@ const stateOrder: Record<ActivityView["state"], number> = {
  * linking to the activity page where the terms are shown before reserving. Signed out, or when
  * none is current, nothing is shown (the list needs an account: states are per user).
  */
-export function HomeActivities() {
+export default function HomeActivities() {
   const { t } = useTranslation();
   const format = useFormat();
   const session = useSession();

@@ -7,7 +7,7 @@ import { useSession } from "../../../lib/session.ts";
  * The home page's invite banner: signed in it opens the invite page (code, link, rebates);
  * signed out it opens registration, since inviting needs an account.
  */
-export function InviteBanner() {
+export default function InviteBanner() {
   const { t } = useTranslation();
   const session = useSession();
   return (
