@@ -9,7 +9,13 @@ import {
 } from "../engine/fake-kernel.ts";
 import { FaultFileSystem } from "../journal/fault-file-system.ts";
 import { fileSnapshotStore } from "../journal/snapshot-store.ts";
-import { clusterSubjects, NoLeaderError, RemoteEngine, serveCommands } from "./command-bus.ts";
+import {
+  clusterSubjects,
+  NoLeaderError,
+  recentApplied,
+  RemoteEngine,
+  serveCommands,
+} from "./command-bus.ts";
 import { startEngineNode } from "./engine-node.ts";
 import { deleteLeaseBucket } from "./leader-lease.ts";
 
@@ -38,6 +44,7 @@ async function openNode(nodeId: string) {
   const connection = await connect({ servers });
   connections.push(connection);
   let stopServing: (() => Promise<void>) | undefined;
+  let followed: ReturnType<typeof recentApplied<FakeCommand, FakeResult, FakeEvent>> | undefined;
   const node = await startEngineNode({
     nodeId,
     kernel: fakeKernel,
@@ -46,10 +53,12 @@ async function openNode(nodeId: string) {
     lease: { bucket, ttlMs },
     onFatal: (error) => fatal.push(error),
     // The leader answers forwarded commands only once it leads.
-    onLeader: (engine) => (stopServing = serveCommands({ engine, connection, subjects })),
+    onLeader: (engine) =>
+      (stopServing = serveCommands({ engine, connection, subjects, backlog: followed?.take() })),
     snapshotEvery: 0,
     clockTickMs: 0,
   });
+  if (node.role === "standby") followed = recentApplied(node.engine);
   return {
     node,
     fatal,

@@ -1,5 +1,12 @@
 import { deserialize, serialize } from "node:v8";
-import { ErrorCode, headers, type NatsConnection, type NatsError, type Subscription } from "nats";
+import {
+  connect,
+  ErrorCode,
+  headers,
+  type NatsConnection,
+  type NatsError,
+  type Subscription,
+} from "nats";
 import type { Applied, Engine, Unstamped } from "../engine/engine.ts";
 import { silentLogger, type JournalLogger } from "../journal/journal.ts";
 
@@ -48,6 +55,12 @@ export function serveCommands<C extends { id: string; atMs: number }, R, E>(opti
   connection: NatsConnection;
   subjects: ClusterSubjects;
   logger?: JournalLogger;
+  /**
+   * Records this node applied before it led (followed as a standby): published first, so
+   * subscribers fill in what the old leader applied but did not live to publish. Subscribers
+   * drop sequences they already have.
+   */
+  backlog?: readonly Applied<C, R, E>[];
 }): () => Promise<void> {
   const { engine, connection, subjects } = options;
   const logger = options.logger ?? silentLogger;
@@ -78,15 +91,63 @@ export function serveCommands<C extends { id: string; atMs: number }, R, E>(opti
       );
     },
   });
-  const unsubscribe = engine.subscribe((applied) => {
-    if (applied.replay) return;
+  const publish = (applied: Applied<C, R, E>) => {
     const header = headers();
     header.set(sequenceHeader, applied.sequence.toString());
     connection.publish(subjects.applied, serialize(applied), { headers: header });
+  };
+  // Backlog and live records in one turn of the event loop: nothing applied in between.
+  for (const applied of options.backlog ?? []) publish(applied);
+  const unsubscribe = engine.subscribe((applied) => {
+    if (!applied.replay) publish(applied);
   });
   return async () => {
     unsubscribe();
     await subscription.drain();
+  };
+}
+
+/**
+ * The last `limit` records an engine applied (followed, replayed or live), oldest first: a
+ * standby keeps them to publish as its backlog when it takes over.
+ */
+export function recentApplied<C, R, E>(
+  engine: { subscribe(listener: (applied: Applied<C, R, E>) => void): () => void },
+  limit = 10_000,
+) {
+  let records: Applied<C, R, E>[] = [];
+  const unsubscribe = engine.subscribe((applied) => {
+    records.push(applied);
+    if (records.length > limit * 2) records = records.slice(-limit);
+  });
+  return {
+    take(): Applied<C, R, E>[] {
+      unsubscribe();
+      const taken = records.slice(-limit);
+      records = [];
+      return taken;
+    },
+  };
+}
+
+/** `serveCommands` on a connection of its own (serve.ts, once the engine node leads). */
+export async function serveClusterCommands<C extends { id: string; atMs: number }, R, E>(
+  servers: string,
+  subjects: ClusterSubjects,
+  engine: CommandEngine<C, R, E>,
+  options: { logger?: JournalLogger; backlog?: () => readonly Applied<C, R, E>[] } = {},
+): Promise<() => Promise<void>> {
+  const connection = await connect({ servers: servers.split(","), name: "candor-command-bus" });
+  const stop = serveCommands({
+    engine,
+    connection,
+    subjects,
+    logger: options.logger,
+    backlog: options.backlog?.(),
+  });
+  return async () => {
+    await stop();
+    await connection.close();
   };
 }
 
