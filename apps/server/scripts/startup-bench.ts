@@ -17,6 +17,17 @@ const restarts = Number(process.env.STARTUP_RESTARTS ?? 3);
 const runSeconds = Number(process.env.STARTUP_RUN_SECONDS ?? 5);
 // After the first start: idle this long (the backfill's candle writes finish), then read RSS.
 const idleSeconds = Number(process.env.STARTUP_IDLE_SECONDS ?? 60);
+// The Node flags `npm start` runs the server with (package.json "start"), so RSS is measured as
+// an operator's server runs.
+const startScript = (
+  JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  }
+).scripts.start!;
+const startFlags = /node ((?:--\S+ )*)apps\/server\/dist\/main\.mjs/
+  .exec(startScript)![1]!
+  .split(" ")
+  .filter(Boolean);
 const port = 18_000 + Math.floor(Math.random() * 2_000);
 const url = `http://127.0.0.1:${port}`;
 
@@ -39,7 +50,7 @@ async function probe(): Promise<number | undefined> {
 
 async function start(dataDir: string, env: Record<string, string>): Promise<Start> {
   const startedMs = performance.now();
-  const child = spawn(process.execPath, ["--enable-source-maps", "apps/server/dist/main.mjs"], {
+  const child = spawn(process.execPath, [...startFlags, "apps/server/dist/main.mjs"], {
     cwd: root,
     env: {
       ...process.env,

@@ -18,6 +18,7 @@ import { healthModule } from "./modules/health/health.routes.ts";
 import { newsModule } from "./modules/news/news.routes.ts";
 import { invitationsModule } from "./modules/invitations/invitations.routes.ts";
 import { vipModule } from "./modules/vip/vip.routes.ts";
+import { agentsModule } from "./modules/agents/agents.routes.ts";
 import { activitiesModule } from "./modules/activities/activities.routes.ts";
 import { noticesModule } from "./modules/notices/notices.routes.ts";
 import { OperatorAccounts } from "./modules/auth/operator-accounts.ts";
@@ -328,6 +329,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now,
   });
   await app.register(vipModule, { engine: deps.engine, now });
+  await app.register(agentsModule, { database, engine: deps.engine, now });
   await app.register(activitiesModule, { engine: deps.engine, now });
   await app.register(newsModule, { database, now });
   await app.register(bannersModule, { database, now });

@@ -23,6 +23,7 @@ export * from "./security.ts";
 export * from "./identity.ts";
 export * from "./invitations.ts";
 export * from "./vip.ts";
+export * from "./agents.ts";
 export * from "./activities.ts";
 export * from "./operators.ts";
 export * from "./countries.ts";

@@ -98,6 +98,7 @@ const statementReasons = {
   loans_repayment: "loans_repayment",
   loans_liquidation: "loans_liquidation",
   referral_rebate: "referral_rebate",
+  agent_rebate: "agent_rebate",
   activity_funding: "activity_funding",
   activity_reserve: "activity_reserve",
   activity_release: "activity_release",

@@ -33,6 +33,24 @@ export type * from "./referral/types.ts";
 export { inviterOf as referralInviterOf, referralShares } from "./referral/state.ts";
 export { rebateOf as referralRebateOf } from "./referral/rebate.ts";
 export type * from "./vip/types.ts";
+export type * from "./agent/types.ts";
+export {
+  agentLevels,
+  agentLevelOf,
+  nextLevel as agentNextLevel,
+  AGENT_LEVEL_MAX,
+  type AgentLevel,
+  type AgentChange,
+  type AgentTotals,
+  type TeamDay,
+} from "./agent/state.ts";
+export {
+  agentView,
+  agentTeam,
+  agentHistory,
+  type AgentView,
+  type AgentTeamMember,
+} from "./agent/queries.ts";
 export type * from "./activity/types.ts";
 export {
   DEPOSIT_WINDOW_MS as ACTIVITY_DEPOSIT_WINDOW_MS,

@@ -24,6 +24,7 @@ import { spotModule } from "./spot/module.ts";
 import { stocksModule } from "./stocks/module.ts";
 import { vipModule } from "./vip/module.ts";
 import { activityModule } from "./activity/module.ts";
+import { agentModule } from "./agent/module.ts";
 import type { CommandType } from "./types.ts";
 
 const modules = [
@@ -40,6 +41,7 @@ const modules = [
   referralModule,
   vipModule,
   activityModule,
+  agentModule,
 ] as const;
 
 /** Every module, in hook order. */

@@ -75,7 +75,11 @@ function resultFromJson(json: Json): CommandResult {
   return { ok: true, value } as unknown as CommandResult;
 }
 
-function snapshotJson(state: KernelState): Record<string, Json | undefined> {
+/**
+ * The whole kernel state as canonical JSON values (what {@link snapshot} serialises); exported so
+ * a host with native UTF-8 and SHA-256 can compute the same bytes and hash faster.
+ */
+export function snapshotJson(state: KernelState): Record<string, Json | undefined> {
   const options = state.options;
   const fields: Record<string, Json | undefined> = {
     options: {

@@ -2,6 +2,11 @@ import type { Journal, JournalLogger, JournalRecord } from "../journal/journal.t
 import { silentLogger } from "../journal/journal.ts";
 import type { SnapshotStore } from "../journal/snapshot-store.ts";
 
+/** Wraps a record-at-a-time read as runs of one record, for journals without `readRuns`. */
+async function* oneRecordRuns(records: AsyncIterable<JournalRecord>) {
+  for await (const record of records) yield [record];
+}
+
 /** Outcome of applying one command, as the kernel returns it. */
 export interface KernelStep<Result, Event> {
   result: Result;
@@ -121,6 +126,7 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   private listeners = new Set<(applied: Applied<Command, Result, Event>) => void>();
   private clock: NodeJS.Timeout | undefined;
   private snapshotting: Promise<void> | undefined;
+  private archiving: Promise<void> | undefined;
   private stopped = false;
   /** A standby follows the leader's journal and refuses submits until `promote` (issue 25). */
   private standby = false;
@@ -169,10 +175,14 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     this.state = snapshot ? kernel.restore(snapshot.bytes) : kernel.createState();
     this.appliedSequence = snapshot?.sequence ?? 0n;
     let replayed = 0;
-    for await (const record of journal.read(this.appliedSequence + 1n)) {
-      const command = kernel.decodeCommand(record.payload);
-      this.applyRecord(record.sequence, command, true);
-      replayed += 1;
+    const from = this.appliedSequence + 1n;
+    // A run of records at a time when the journal offers it: one await per read, not per record.
+    const runs = journal.readRuns?.(from) ?? oneRecordRuns(journal.read(from));
+    for await (const run of runs) {
+      for (const record of run) {
+        this.applyRecord(record.sequence, kernel.decodeCommand(record.payload), true);
+      }
+      replayed += run.length;
     }
     kernel.checkInvariants(this.state);
     const stateHash = kernel.stateHash(this.state);
@@ -185,6 +195,9 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       },
       "engine: state restored",
     );
+    // Segments sealed before the last run's newest snapshot may not be archived yet (the writer
+    // only: a standby's journal belongs to the leader).
+    if (snapshot && !options.standby) this.archiveThrough(snapshot.sequence);
     this.standby = options.standby ?? false;
     if (!this.standby) this.startClock();
     return { sequence: this.appliedSequence, stateHash, replayed };
@@ -313,6 +326,7 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     if (this.clock) clearInterval(this.clock);
     await this.journal.close();
     await this.snapshotting;
+    await this.archiving;
   }
 
   private tick() {
@@ -407,8 +421,10 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     this.snapshotting = snapshots
       .save(sequence, bytes)
       .then(
-        () =>
-          this.logger.info({ sequence: sequence.toString(), stateHash }, "engine: snapshot saved"),
+        () => {
+          this.logger.info({ sequence: sequence.toString(), stateHash }, "engine: snapshot saved");
+          this.archiveThrough(sequence);
+        },
         (error: unknown) =>
           // A lost snapshot only lengthens the next replay; the journal is the record.
           this.logger.warn(
@@ -417,6 +433,29 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
           ),
       )
       .finally(() => (this.snapshotting = undefined));
+  }
+
+  /**
+   * Lets the journal compress sealed records the snapshot at `sequence` holds (in the
+   * background; a failure is logged and the records stay where they are).
+   */
+  private archiveThrough(sequence: bigint) {
+    const journal = this.journal;
+    if (!journal.archiveThrough || this.stopped) return;
+    const archiving = journal
+      .archiveThrough(sequence)
+      .then(
+        () => {},
+        (error: unknown) =>
+          this.logger.warn(
+            { sequence: sequence.toString(), error: String(error) },
+            "engine: journal archive failed",
+          ),
+      )
+      .finally(() => {
+        if (this.archiving === archiving) this.archiving = undefined;
+      });
+    this.archiving = archiving;
   }
 
   private fail(error: unknown) {

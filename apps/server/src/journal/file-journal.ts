@@ -1,4 +1,7 @@
+import { createHash } from "node:crypto";
 import path from "node:path";
+import { promisify } from "node:util";
+import { gunzip, gzip } from "node:zlib";
 import { crc32c } from "./crc32c.ts";
 import { GroupCommitter, type EncodedBatch } from "./group-commit.ts";
 import { nodeFileSystem, type JournalFile, type JournalFileSystem } from "./file-system.ts";
@@ -12,8 +15,12 @@ import {
   type Journal,
   type JournalFatalHandler,
   type JournalLogger,
+  type JournalArchiveReport,
   type JournalRecord,
 } from "./journal.ts";
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
 /*
  * Segment files `<first sequence, 20 digits>.seg` hold frames, one per committed batch:
@@ -24,6 +31,32 @@ import {
 const frameMagic = 0x4e524a43;
 export const frameHeaderBytes = 88;
 const segmentPattern = /^(\d{20})\.seg$/;
+const manifestPattern = /^(\d{20})\.seg\.json$/;
+/** Folder (inside the journal's) of the compressed sealed segments. */
+export const archiveFolder = "archive";
+
+/*
+ * Archive: a sealed segment whose records are all held by a snapshot is gzip-compressed into
+ * `archive/<name>.gz` (the segment's exact bytes: `gunzip` gives the segment back) with a manifest
+ * `archive/<name>.json` naming its sequences, the chain hash into and out of it and the SHA-256 of
+ * its bytes. Start-up links the chain through the manifests without decompressing; reading a
+ * range inside the archive decompresses the segment and checks every frame as for a live one.
+ * Only once the archive copy is durable and reads back identical is the live segment removed: no
+ * record is ever deleted.
+ */
+interface ArchiveManifest {
+  format: 1;
+  segment: string;
+  firstSequence: string;
+  lastSequence: string;
+  /** Chain hash (hex) before the segment's first frame and after its last one. */
+  previousHash: string;
+  hash: string;
+  bytes: number;
+  compressedBytes: number;
+  /** SHA-256 (hex) of the uncompressed segment bytes. */
+  sha256: string;
+}
 
 export interface FileJournalOptions extends GroupCommitOptions {
   /** Folder of the segment files, e.g. `DATA_DIR/journal`. */
@@ -49,6 +82,17 @@ interface Segment {
   firstSequence: bigint;
   size: number;
   frames: FrameIndex[];
+  /** Chain hash before the segment's first frame and after its last one. */
+  previousHash: Buffer;
+  hash: Buffer;
+  /** Set once the segment lives compressed in the archive (then `frames` is empty). */
+  archived?: ArchiveManifest;
+}
+
+function lastSequenceOf(segment: Segment) {
+  if (segment.archived) return BigInt(segment.archived.lastSequence);
+  const last = segment.frames[segment.frames.length - 1];
+  return last ? last.firstSequence + BigInt(last.count) - 1n : segment.firstSequence - 1n;
 }
 
 export function segmentName(firstSequence: bigint) {
@@ -68,16 +112,57 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
   const logger = options.logger ?? silentLogger;
   const segmentBytesMax = options.segmentBytesMax ?? 64 * 1024 * 1024;
   await fileSystem.mkdirp(options.directory);
+  const archiveDirectory = path.join(options.directory, archiveFolder);
   const names = (await fileSystem.list(options.directory))
     .filter((n) => segmentPattern.test(n))
     .sort();
+  // A segment both live and archived (a crash between writing the archive and removing the live
+  // file) is read live; the archive copy is rewritten the next time.
+  const manifests = (await loadManifests(fileSystem, archiveDirectory)).filter(
+    (manifest) => !names.includes(manifest.segment),
+  );
 
   const segments: Segment[] = [];
   let expectedSequence = 1n;
   let hash: Buffer = zeroHash;
-  for (const [index, name] of names.entries()) {
+  // Archived and live segments in sequence order (their names are their first sequences).
+  const entries = [
+    ...manifests.map((manifest) => ({ name: manifest.segment, manifest })),
+    ...names.map((name) => ({ name, manifest: undefined })),
+  ].sort((x, y) => (x.name < y.name ? -1 : 1));
+  const lastLive = names[names.length - 1];
+  for (const { name, manifest } of entries) {
+    if (manifest) {
+      if (BigInt(manifest.firstSequence) !== expectedSequence) {
+        throw new JournalCorruptionError(
+          `${archiveFolder}/${manifest.segment}`,
+          0,
+          `archived segment starts at ${manifest.firstSequence}, expected ${expectedSequence}`,
+        );
+      }
+      if (manifest.previousHash !== hash.toString("hex")) {
+        throw new JournalCorruptionError(
+          `${archiveFolder}/${manifest.segment}`,
+          0,
+          "hash chain broken: archived segment's previous hash differs",
+        );
+      }
+      segments.push({
+        name: manifest.segment,
+        path: path.join(archiveDirectory, `${manifest.segment}.gz`),
+        firstSequence: expectedSequence,
+        size: manifest.bytes,
+        frames: [],
+        previousHash: hash,
+        hash: Buffer.from(manifest.hash, "hex"),
+        archived: manifest,
+      });
+      expectedSequence = BigInt(manifest.lastSequence) + 1n;
+      hash = Buffer.from(manifest.hash, "hex");
+      continue;
+    }
     const file = path.join(options.directory, name);
-    const isLast = index === names.length - 1;
+    const isLast = name === lastLive;
     const bytes = await fileSystem.readFile(file);
     const segment: Segment = {
       name,
@@ -85,6 +170,8 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
       firstSequence: BigInt(segmentPattern.exec(name)![1]!),
       size: 0,
       frames: [],
+      previousHash: hash,
+      hash,
     };
     if (segment.firstSequence !== expectedSequence && bytes.length > 0) {
       throw new JournalCorruptionError(
@@ -117,12 +204,14 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
       offset = frame.end;
     }
     segment.size = offset;
+    segment.hash = hash;
     segments.push(segment);
   }
 
   let current: { segment: Segment; file: JournalFile } | undefined;
   const last = segments[segments.length - 1];
-  if (last) current = { segment: last, file: await fileSystem.openForAppend(last.path) };
+  if (last && !last.archived)
+    current = { segment: last, file: await fileSystem.openForAppend(last.path) };
 
   const write = async (batch: EncodedBatch) => {
     const { buffer } = batch;
@@ -145,6 +234,8 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
         firstSequence: batch.firstSequence,
         size: 0,
         frames: [],
+        previousHash: batch.previousHash,
+        hash: batch.previousHash,
       };
       current = { segment, file: await fileSystem.openForAppend(segment.path) };
       await fileSystem.syncDirectory(options.directory);
@@ -160,6 +251,7 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
       bodyBytes: buffer.length - frameHeaderBytes,
     });
     segment.size += buffer.length;
+    segment.hash = batch.hash;
   };
 
   const committer = new GroupCommitter(
@@ -175,9 +267,29 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
   );
 
   async function* read(from: bigint, to?: bigint): AsyncIterable<JournalRecord> {
+    for await (const run of readRuns(from, to)) yield* run;
+  }
+
+  /** Checked records, one run per read of up to `readChunkBytes` of whole frames. */
+  let readers = 0;
+  async function* readRuns(from: bigint, to?: bigint): AsyncIterable<JournalRecord[]> {
+    readers += 1;
+    try {
+      yield* readRunsOf(from, to);
+    } finally {
+      readers -= 1;
+    }
+  }
+
+  async function* readRunsOf(from: bigint, to?: bigint): AsyncIterable<JournalRecord[]> {
     const last = to ?? committer.durableSequence;
     const end = last < committer.durableSequence ? last : committer.durableSequence;
     for (const segment of [...segments]) {
+      if (lastSequenceOf(segment) < from || segment.firstSequence > end) continue;
+      if (segment.archived) {
+        yield* readArchived(segment, segment.archived, from, end);
+        continue;
+      }
       const frames = segment.frames.filter(
         (frame) =>
           frame.firstSequence + BigInt(frame.count) - 1n >= from && frame.firstSequence <= end,
@@ -201,6 +313,7 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
           chunkStart,
           lastFrame.offset + frameHeaderBytes + lastFrame.bodyBytes - chunkStart,
         );
+        const run: JournalRecord[] = [];
         for (let i = first; i <= last; i++) {
           const frame = frames[i]!;
           const at = frame.offset - chunkStart;
@@ -216,17 +329,128 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
             throw new JournalCorruptionError(segment.name, frame.offset, checked.detail);
           }
           for (const record of checked.records) {
-            if (record.sequence >= from && record.sequence <= end) yield record;
+            if (record.sequence >= from && record.sequence <= end) run.push(record);
           }
         }
+        if (run.length > 0) yield run;
         first = last + 1;
       }
     }
   }
 
+  /** Decompresses an archived segment and checks every frame as it goes. */
+  async function* readArchived(
+    segment: Segment,
+    manifest: ArchiveManifest,
+    from: bigint,
+    end: bigint,
+  ): AsyncIterable<JournalRecord[]> {
+    const name = `${archiveFolder}/${manifest.segment}`;
+    const bytes = await gunzipAsync(await fileSystem.readFile(segment.path)).catch(
+      (error: unknown) => {
+        throw new JournalCorruptionError(name, 0, `cannot decompress: ${String(error)}`);
+      },
+    );
+    if (createHash("sha256").update(bytes).digest("hex") !== manifest.sha256) {
+      throw new JournalCorruptionError(name, 0, "archived segment differs from its manifest");
+    }
+    let offset = 0;
+    let sequence = segment.firstSequence;
+    let previous = segment.previousHash;
+    let run: JournalRecord[] = [];
+    while (offset < bytes.length) {
+      const checked = checkFrame(bytes, offset, name, sequence, previous);
+      if (checked.kind !== "frame") throw new JournalCorruptionError(name, offset, checked.detail);
+      for (const record of checked.records) {
+        if (record.sequence >= from && record.sequence <= end) run.push(record);
+      }
+      if (run.length >= 4_096) {
+        yield run;
+        run = [];
+      }
+      sequence += BigInt(checked.count);
+      previous = checked.hash;
+      offset = checked.end;
+      if (sequence > end) break;
+    }
+    if (run.length > 0) yield run;
+  }
+
+  let archiving: Promise<JournalArchiveReport> | undefined;
+  /**
+   * Compresses every sealed segment whose last record is at or before `sequence` into the
+   * archive. Skipped (nothing archived) while a read is under way: a reader may be about to open
+   * a live segment file.
+   */
+  function archiveThrough(sequence: bigint): Promise<JournalArchiveReport> {
+    archiving ??= archiveSealed(sequence).finally(() => (archiving = undefined));
+    return archiving;
+  }
+
+  async function archiveSealed(sequence: bigint): Promise<JournalArchiveReport> {
+    const report: JournalArchiveReport = { segments: 0, bytes: 0, compressedBytes: 0 };
+    if (readers > 0) return report;
+    for (const segment of [...segments]) {
+      if (segment === current?.segment) break; // the segment being written is never sealed
+      if (segment.archived || lastSequenceOf(segment) > sequence || segment.size === 0) continue;
+      if (readers > 0) break;
+      const manifest = await writeArchive(segment);
+      // A read that began meanwhile may be about to open the live file: keep it this time (the
+      // archive copy is rewritten on the next call). Checked and switched with no await between,
+      // so every later read goes to the archive.
+      if (readers > 0) break;
+      const live = segment.path;
+      segment.archived = manifest;
+      segment.path = path.join(archiveDirectory, `${segment.name}.gz`);
+      segment.frames = [];
+      await fileSystem.remove(live);
+      await fileSystem.syncDirectory(options.directory);
+      report.segments += 1;
+      report.bytes += manifest.bytes;
+      report.compressedBytes += manifest.compressedBytes;
+    }
+    if (report.segments > 0) logger.info(report, "journal: sealed segments archived");
+    return report;
+  }
+
+  /** Writes a segment's compressed copy and manifest durably and checks it reads back. */
+  async function writeArchive(segment: Segment): Promise<ArchiveManifest> {
+    const bytes = (await fileSystem.readFile(segment.path)).subarray(0, segment.size);
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    const compressed = await gzipAsync(bytes, { level: 6 });
+    const manifest: ArchiveManifest = {
+      format: 1,
+      segment: segment.name,
+      firstSequence: segment.firstSequence.toString(),
+      lastSequence: lastSequenceOf(segment).toString(),
+      previousHash: segment.previousHash.toString("hex"),
+      hash: segment.hash.toString("hex"),
+      bytes: bytes.length,
+      compressedBytes: compressed.length,
+      sha256,
+    };
+    await fileSystem.mkdirp(archiveDirectory);
+    const target = path.join(archiveDirectory, `${segment.name}.gz`);
+    await writeDurably(fileSystem, target, compressed);
+    const back = await gunzipAsync(await fileSystem.readFile(target));
+    if (createHash("sha256").update(back).digest("hex") !== sha256) {
+      throw new Error(`journal: archive of ${segment.name} does not read back identical`);
+    }
+    // The manifest last: a segment counts as archived only once its compressed copy is durable.
+    await writeDurably(
+      fileSystem,
+      path.join(archiveDirectory, `${segment.name}.json`),
+      Buffer.from(JSON.stringify(manifest)),
+    );
+    await fileSystem.syncDirectory(archiveDirectory);
+    return manifest;
+  }
+
   return {
+    archiveThrough,
     append: (payload) => committer.append(payload),
     read,
+    readRuns,
     get head() {
       return committer.durableSequence;
     },
@@ -239,6 +463,48 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
       await current?.file.close();
     },
   };
+}
+
+/** Writes a file under a temporary name, syncs it and renames it into place. */
+async function writeDurably(fileSystem: JournalFileSystem, target: string, bytes: Uint8Array) {
+  const temporary = `${target}.tmp`;
+  await fileSystem.remove(temporary);
+  const file = await fileSystem.openForAppend(temporary);
+  try {
+    await file.write(bytes, 0);
+    await file.datasync();
+  } finally {
+    await file.close();
+  }
+  await fileSystem.rename(temporary, target);
+}
+
+/** The archive's manifests, by segment name; a manifest without its compressed file is an error. */
+async function loadManifests(
+  fileSystem: JournalFileSystem,
+  directory: string,
+): Promise<ArchiveManifest[]> {
+  const files = await fileSystem.list(directory);
+  const manifests: ArchiveManifest[] = [];
+  for (const file of files.filter((name) => manifestPattern.test(name)).sort()) {
+    const segment = file.slice(0, -".json".length);
+    let manifest: ArchiveManifest;
+    try {
+      manifest = JSON.parse(
+        (await fileSystem.readFile(path.join(directory, file))).toString("utf8"),
+      ) as ArchiveManifest;
+    } catch (error) {
+      throw new JournalCorruptionError(`${archiveFolder}/${file}`, 0, String(error));
+    }
+    if (manifest.format !== 1 || manifest.segment !== segment) {
+      throw new JournalCorruptionError(`${archiveFolder}/${file}`, 0, "unknown manifest");
+    }
+    if (!files.includes(`${segment}.gz`)) {
+      throw new JournalCorruptionError(`${archiveFolder}/${file}`, 0, "compressed segment missing");
+    }
+    manifests.push(manifest);
+  }
+  return manifests;
 }
 
 type FrameCheck =

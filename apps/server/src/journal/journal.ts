@@ -13,6 +13,17 @@ export interface Journal {
   append(payload: Uint8Array): Promise<bigint>;
   /** Records from `from` to `to` (inclusive; default: the durable head), checked as they are read. */
   read(from: bigint, to?: bigint): AsyncIterable<JournalRecord>;
+  /**
+   * Optional: the same records as `read`, a run at a time (whole checked frames), for replay,
+   * which then applies each run in a plain loop instead of one async-iterator step per record.
+   */
+  readRuns?(from: bigint, to?: bigint): AsyncIterable<readonly JournalRecord[]>;
+  /**
+   * Optional: moves sealed records up to `sequence` (all held by a snapshot) into compressed
+   * storage that `read` still serves; nothing is deleted. Backends without it keep records as
+   * they are.
+   */
+  archiveThrough?(sequence: bigint): Promise<JournalArchiveReport>;
   /** Sequence of the last durable record; 0n when the journal is empty. */
   readonly head: bigint;
   /** Chain hash (hex) after the last durable batch; 64 zeros when empty. */
@@ -27,6 +38,13 @@ export interface Journal {
 export interface JournalRecord {
   sequence: bigint;
   payload: Uint8Array;
+}
+
+/** What one `archiveThrough` call moved: segments, and their bytes before and after. */
+export interface JournalArchiveReport {
+  segments: number;
+  bytes: number;
+  compressedBytes: number;
 }
 
 /** Commit counters since open. */

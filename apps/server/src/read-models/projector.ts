@@ -136,6 +136,21 @@ interface RebateShape {
   atMs: number;
 }
 
+/** An `agent_fee` event as the projector reads it. */
+interface AgentFeeShape {
+  feeId: number;
+  agentId: string;
+  memberId: string;
+  mode: string;
+  product: string;
+  assetId: string;
+  fee: bigint;
+  referralRebate: bigint;
+  rebate: bigint;
+  level: number;
+  atMs: number;
+}
+
 export interface ProjectableCommand {
   sequence: bigint;
   events: readonly ProjectableEvent[];
@@ -279,6 +294,7 @@ export class ReadModelProjector {
     const stockOrders = new Map<number, { sequence: bigint; order: StockOrderShape }>();
     const stockFills: RawBuilder<unknown>[] = [];
     const rebates: RawBuilder<unknown>[] = [];
+    const agentFees: RawBuilder<unknown>[] = [];
     const patch = (orderId: number, sequence: bigint) => {
       let entry = orders.get(orderId);
       if (!entry) {
@@ -442,6 +458,13 @@ export class ReadModelProjector {
             );
             break;
           }
+          case "agent_fee": {
+            const r = event as unknown as AgentFeeShape;
+            agentFees.push(
+              sql`(${r.feeId}, ${r.agentId}, ${r.memberId}, ${r.mode}, ${r.product}, ${r.assetId}, ${String(r.fee)}, ${String(r.referralRebate)}, ${String(r.rebate)}, ${r.level}, ${r.atMs}, ${seq})`,
+            );
+            break;
+          }
           case "tick_recorded": {
             const t = (event as unknown as { tick: TickShape }).tick;
             ticks.push(
@@ -566,6 +589,10 @@ export class ReadModelProjector {
         await sql`INSERT INTO rm_referral_rebates (posting_seq, inviter_id, invitee_id, mode, product, asset_id, fee, rebate, at_ms, sequence)
           VALUES ${sql.join(chunk)} ON CONFLICT (posting_seq) DO NOTHING`.execute(trx);
       }
+      for (const chunk of chunks(agentFees)) {
+        await sql`INSERT INTO rm_agent_fees (fee_id, agent_id, member_id, mode, product, asset_id, fee, referral_rebate, rebate, level, at_ms, sequence)
+          VALUES ${sql.join(chunk)} ON CONFLICT (fee_id) DO NOTHING`.execute(trx);
+      }
       if (!perp.empty) await perp.write(trx);
       await sql`INSERT INTO read_model_cursor (name, sequence) VALUES (${projectorName}, ${last})
         ON CONFLICT (name) DO UPDATE SET sequence = EXCLUDED.sequence`.execute(trx);
@@ -583,7 +610,7 @@ function chunks<T>(rows: T[], size = 1_000): T[][] {
 /** Empties every read model and its cursor (before a rebuild). */
 export async function clearReadModels(database: Database) {
   await database.execScript(
-    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM rm_seconds_contracts; DELETE FROM rm_savings_subscriptions; DELETE FROM rm_stock_orders; DELETE FROM rm_stock_fills; DELETE FROM rm_perp_orders; DELETE FROM rm_perp_records; DELETE FROM rm_spot_conditional_orders; DELETE FROM rm_referral_rebates; DELETE FROM read_model_cursor",
+    "DELETE FROM rm_orders; DELETE FROM rm_fills; DELETE FROM rm_statement_lines; DELETE FROM rm_ticks; DELETE FROM rm_seconds_contracts; DELETE FROM rm_savings_subscriptions; DELETE FROM rm_stock_orders; DELETE FROM rm_stock_fills; DELETE FROM rm_perp_orders; DELETE FROM rm_perp_records; DELETE FROM rm_spot_conditional_orders; DELETE FROM rm_referral_rebates; DELETE FROM rm_agent_fees; DELETE FROM read_model_cursor",
   );
 }
 

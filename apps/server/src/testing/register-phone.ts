@@ -10,11 +10,14 @@ export async function registerByPhone(
   phone: string,
   operatorToken: string,
   password = "trade1234",
+  /** The caller's address (a benchmark registering many users spreads them over addresses). */
+  remoteAddress?: string,
 ) {
   const asked = await app.inject({
     method: "POST",
     url: "/api/v1/auth/phone-codes",
     payload: { phone, purpose: "register" },
+    ...(remoteAddress ? { remoteAddress } : {}),
   });
   if (asked.statusCode !== 200) throw new Error(`phone code for ${phone}: ${asked.body}`);
   const outbox = await app.inject({
@@ -29,5 +32,6 @@ export async function registerByPhone(
     method: "POST",
     url: "/api/v1/auth/register",
     payload: { account: phone, password, passwordConfirm: password, phoneCode, agreement: true },
+    ...(remoteAddress ? { remoteAddress } : {}),
   });
 }

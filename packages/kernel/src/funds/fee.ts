@@ -1,12 +1,14 @@
 // Collecting a trading fee into the mode's fee account: the one place products move fees, so
 // that the referral rebate (issue 23) is paid out of the fee just collected and never from
 // anywhere else: the rebate is a share (≤ 100 %) of this fee, posted from the same fee account
-// in the same command.
+// in the same command. The agent rebate (agent/) follows it from the same fee and takes at most
+// what the invitation rebate left, so the two together never exceed the fee.
 
 import { accountOf, systemOwner } from "../ledger/accounts.ts";
 import { post, type PostingRefs } from "../ledger/post.ts";
 import type { Account } from "../ledger/state.ts";
 import { payRebate } from "../referral/rebate.ts";
+import { payAgentRebate } from "../agent/handlers.ts";
 import type { PostingReason } from "../ledger/types.ts";
 import type { KernelState } from "../state.ts";
 import { systemOwners, type Mode } from "../types.ts";
@@ -39,7 +41,8 @@ export function collectFee(state: KernelState, input: FeeInput): void {
     reason: input.reason,
     refs: input.refs,
   });
-  payRebate(state, input.product, input.mode, input.payer.ownerId, feeAccount, input.amount, input.refs); // prettier-ignore
+  const referral = payRebate(state, input.product, input.mode, input.payer.ownerId, feeAccount, input.amount, input.refs); // prettier-ignore
+  payAgentRebate(state, input.product, input.mode, input.payer.ownerId, feeAccount, input.amount, referral, input.refs); // prettier-ignore
 }
 
 /**
@@ -57,5 +60,6 @@ export function rebateCollectedFee(
     refs?: PostingRefs;
   },
 ): void {
-  payRebate(state, input.product, input.mode, input.payerId, input.feeAccount, input.amount, input.refs); // prettier-ignore
+  const referral = payRebate(state, input.product, input.mode, input.payerId, input.feeAccount, input.amount, input.refs); // prettier-ignore
+  payAgentRebate(state, input.product, input.mode, input.payerId, input.feeAccount, input.amount, referral, input.refs); // prettier-ignore
 }

@@ -40,6 +40,7 @@ export type PostingReason =
   | "loans_repayment"
   | "loans_liquidation"
   | "referral_rebate"
+  | "agent_rebate"
   | "activity_funding"
   | "activity_reserve"
   | "activity_release"

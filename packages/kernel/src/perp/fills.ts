@@ -7,6 +7,7 @@ import type { BookFill, BookListener } from "../book/types.ts";
 import { emit } from "../events.ts";
 import { rebateCollectedFee } from "../funds/fee.ts";
 import { recordVipVolume, vipFee } from "../vip/apply.ts";
+import { recordAgentVolume } from "../agent/handlers.ts";
 import { release } from "../ledger/post.ts";
 import type { Account } from "../ledger/state.ts";
 import type { PostingReason } from "../ledger/types.ts";
@@ -186,6 +187,8 @@ function settleFill(state: KernelState, taker: PerpOrder, fill: BookFill): void 
   // The notional counts to both sides' 30-day VIP volume (in the settlement asset).
   recordVipVolume(state, side.mode, maker.account.owner.ownerId, side.fees.assetId, notional);
   recordVipVolume(state, side.mode, taker.account.owner.ownerId, side.fees.assetId, notional);
+  recordAgentVolume(state, side.mode, maker.account.owner.ownerId, side.fees.assetId, notional);
+  recordAgentVolume(state, side.mode, taker.account.owner.ownerId, side.fees.assetId, notional);
   maker.filledLots += fill.quantityLots;
   taker.filledLots += fill.quantityLots;
   emit(state, {

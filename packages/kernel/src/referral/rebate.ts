@@ -19,6 +19,7 @@ export function rebateOf(fee: bigint, bps: number): bigint {
  * `fee` was just posted from `payerId`'s account to `feeAccount`: if the payer was invited in
  * this mode, pays the configured share of that fee from `feeAccount` to the inviter's fund
  * account of the same asset. Nothing happens without a link, a share, or an open inviter.
+ * Returns the rebate paid (the agent rebate, agent/handlers.ts, takes at most the rest).
  */
 export function payRebate(
   state: KernelState,
@@ -28,17 +29,17 @@ export function payRebate(
   feeAccount: Account,
   fee: bigint,
   refs: PostingRefs | undefined,
-): void {
+): bigint {
   const referral = state.referral;
-  if (referral.inviters.size === 0 || fee <= 0n) return;
+  if (referral.inviters.size === 0 || fee <= 0n) return 0n;
   const inviterId = referral.inviters.get(mode + "|" + payerId);
-  if (inviterId === undefined) return;
+  if (inviterId === undefined) return 0n;
   const assetKey = mode + "|" + feeAccount.assetId;
   referral.feesOfInvited.set(assetKey, (referral.feesOfInvited.get(assetKey) ?? 0n) + fee);
   const rebate = rebateOf(fee, referral.rebateBps.get(mode + "|" + product) ?? 0);
-  if (rebate === 0n) return;
+  if (rebate === 0n) return 0n;
   const inviter = ownerOf(state, mode, inviterId);
-  if (inviter === undefined) return;
+  if (inviter === undefined) return 0n;
   const postingSeq = post(state, {
     debit: feeAccount,
     credit: accountOf(state, inviter, "fund", feeAccount.assetId),
@@ -64,4 +65,5 @@ export function payRebate(
     postingSeq,
     atMs: state.nowMs,
   });
+  return rebate;
 }

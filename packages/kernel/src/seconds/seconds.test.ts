@@ -446,6 +446,10 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
     c.activityReserve("seconds-interference", "1", "seconds-interference-1"),
     c.activityReserve("seconds-interference-demo", "1", "seconds-interference-2", "demo"),
   ],
+  agent_configure: (c) => [
+    c.agentConfigure(1, { upgradeMembers: 1, spotBps: 10_000, perpBps: 10_000, stocksBps: 10_000 }),
+    c.agentConfigure(1, { upgradeVolume: 1n, spotBps: 10_000 }, "demo"),
+  ],
 };
 
 /** Every command type, in type-code order (the table has holes at unused codes). */

@@ -22,6 +22,7 @@ import { createTriggerIndex, type TriggerIndex } from "../perp/trigger-index.ts"
 import { collectFee } from "../funds/fee.ts";
 import { feeBpsOf } from "./fees.ts";
 import { recordVipVolume, vipFee } from "../vip/apply.ts";
+import { recordAgentVolume } from "../agent/handlers.ts";
 
 const BPS = 10_000n;
 
@@ -107,6 +108,9 @@ function settleFill(state: KernelState, taker: OrderState, fill: BookFill): void
   // Both sides traded `quoteAmount` of the quote asset: it counts to their 30-day VIP volume.
   recordVipVolume(state, mode, maker.owner.ownerId, buyer.quoteAccount.assetId, quoteAmount);
   recordVipVolume(state, mode, taker.owner.ownerId, buyer.quoteAccount.assetId, quoteAmount);
+  // And to their inviters' team volume (agents, issue 23).
+  recordAgentVolume(state, mode, maker.owner.ownerId, buyer.quoteAccount.assetId, quoteAmount);
+  recordAgentVolume(state, mode, taker.owner.ownerId, buyer.quoteAccount.assetId, quoteAmount);
   maker.filledLots += fill.quantityLots;
   taker.filledLots += fill.quantityLots;
   // The first fill of an OCO limit leg cancels its stop leg (Binance does the same).

@@ -2,6 +2,7 @@
 // order is placed (at the last recorded quote) or from `stocksOnTick` (ticks.ts: a recorded
 // tick that crosses), always during the session and citing the tick.
 
+import { recordAgentVolume } from "../agent/handlers.ts";
 import { formatAmount } from "../amount/amount.ts";
 import { assert } from "../assert.ts";
 import { emit } from "../events.ts";
@@ -347,6 +348,8 @@ export function fillOrder(
       setArmed(state, holding, null, null);
     }
   }
+  // The notional counts to the inviter's team volume (agents, issue 23).
+  recordAgentVolume(state, order.mode, order.ownerId, order.assetId, cost.notional);
   removePending(state, order);
   order.status = "filled";
   order.closedAtMs = state.nowMs;

@@ -676,6 +676,39 @@ export class CommandMaker {
     };
   }
 
+  agentConfigure(
+    level: number,
+    terms: {
+      assetId?: string;
+      upgradeMembers?: number;
+      upgradeVolume?: bigint;
+      keepMembers?: number;
+      keepVolume?: bigint;
+      spotBps?: number;
+      perpBps?: number;
+      stocksBps?: number;
+      remove?: boolean;
+    },
+    mode: Mode = "real",
+  ): Command {
+    return {
+      type: "agent_configure",
+      ...this.next(),
+      mode,
+      level,
+      assetId: terms.assetId ?? "USDT",
+      upgradeMembers: terms.upgradeMembers ?? 0,
+      upgradeVolume: terms.upgradeVolume ?? 0n,
+      keepMembers: terms.keepMembers ?? 0,
+      keepVolume: terms.keepVolume ?? 0n,
+      spotBps: terms.spotBps ?? 0,
+      perpBps: terms.perpBps ?? 0,
+      stocksBps: terms.stocksBps ?? 0,
+      remove: terms.remove ?? false,
+      operatorId: null,
+    };
+  }
+
   activityDefine(
     activityId: string,
     terms: {

@@ -97,6 +97,11 @@ export interface SimulationOptions {
   vip?: boolean;
   /** Deposit-bonus activities (promotion funding, reservations, lapses, bonuses). */
   activities?: boolean;
+  /**
+   * Agent levels (team volume, day-end recounts with clock jumps of hours, agent rebates next to
+   * the invitation rebates; use with `referral`).
+   */
+  agents?: boolean;
 }
 
 export interface SimulationReport {
@@ -125,6 +130,9 @@ export interface SimulationReport {
   activityReservations: number;
   /** Rebates paid (referral_rebate events). */
   rebates: number;
+  /** Agent rebates paid (agent_fee events with a rebate) and agent level changes. */
+  agentRebates: number;
+  agentLevelChanges: number;
   rejections: Record<string, number>;
   hash: string;
 }
@@ -180,6 +188,8 @@ export function simulate(options: SimulationOptions): SimulationReport {
     loansClosed: 0,
     conditionalsFired: 0,
     rebates: 0,
+    agentRebates: 0,
+    agentLevelChanges: 0,
     vipConfigured: 0,
     activityReservations: 0,
     rejections: {},
@@ -208,6 +218,8 @@ export function simulate(options: SimulationOptions): SimulationReport {
         if (event.type === "stock_order_filled") report.stockFills++;
         if (event.type === "conditional_triggered") report.conditionalsFired++;
         if (event.type === "referral_rebate") report.rebates++;
+        if (event.type === "agent_fee" && event.rebate > 0n) report.agentRebates++;
+        if (event.type === "agent_level_changed") report.agentLevelChanges++;
         if (event.type === "vip_configured") report.vipConfigured++;
         if (event.type === "activity_reservation") report.activityReservations++;
         if (event.type === "loan_changed" && event.change === "approved") report.loansLent++;
@@ -341,6 +353,12 @@ export function simulate(options: SimulationOptions): SimulationReport {
         setup.push(c.vipConfigure(2, { minBalance: 10_000_000_000n, feeDiscountBps: 5_000 }, mode));
       }
     }
+    if (options.agents === true) {
+      for (const mode of ["real", "demo"] as const) {
+        setup.push(c.agentConfigure(1, { upgradeMembers: 1, upgradeVolume: 1_000_000n, keepMembers: 1, spotBps: 3_000, perpBps: 2_000, stocksBps: 5_000 }, mode)); // prettier-ignore
+        setup.push(c.agentConfigure(2, { upgradeMembers: 2, upgradeVolume: 100_000_000n, keepMembers: 1, keepVolume: 10_000_000n, spotBps: 8_000, perpBps: 9_000, stocksBps: 10_000 }, mode)); // prettier-ignore
+      }
+    }
     if (options.activities === true) {
       for (const mode of ["real", "demo"] as const) {
         setup.push(c.activityDefine("sim-" + mode, { capacity: 50 }, mode));
@@ -379,21 +397,23 @@ export function simulate(options: SimulationOptions): SimulationReport {
                             random.pick([0, 500, 2_000, 10_000]),
                             random.pick(["real", "demo"] as const),
                           )
-                        : options.activities === true && random.chance(0.05)
-                          ? activityCommand(random, c)
-                          : options.vip === true && random.chance(0.02)
-                            ? c.vipConfigure(
-                                random.pick([1, 2, 3]),
-                                {
-                                  minVolume: random.pick([0n, 100_000_000n, 5_000_000_000n]),
-                                  minBalance: random.pick([0n, 1n, 50_000_000_000n]),
-                                  feeDiscountBps: random.pick([0, 1_000, 10_000]),
-                                  withdrawDailyLimit: random.pick([0n, 1_000_000n]),
-                                  remove: random.chance(0.2),
-                                },
-                                random.pick(["real", "demo"] as const),
-                              )
-                            : randomCommand(random, c, state, history, openOrders, withdrawals);
+                        : options.agents === true && random.chance(0.03)
+                          ? agentCommand(random, c)
+                          : options.activities === true && random.chance(0.05)
+                            ? activityCommand(random, c)
+                            : options.vip === true && random.chance(0.02)
+                              ? c.vipConfigure(
+                                  random.pick([1, 2, 3]),
+                                  {
+                                    minVolume: random.pick([0n, 100_000_000n, 5_000_000_000n]),
+                                    minBalance: random.pick([0n, 1n, 50_000_000_000n]),
+                                    feeDiscountBps: random.pick([0, 1_000, 10_000]),
+                                    withdrawDailyLimit: random.pick([0n, 1_000_000n]),
+                                    remove: random.chance(0.2),
+                                  },
+                                  random.pick(["real", "demo"] as const),
+                                )
+                              : randomCommand(random, c, state, history, openOrders, withdrawals);
       send(command, options.checkEveryStep !== false);
     }
     if (snapshotBytes === null) {
@@ -767,4 +787,23 @@ function activityCommand(random: Random, c: CommandMaker): Command {
   }
   if (roll < 8) return c.activityFund(50_000_000n, mode);
   return c.clock(random.int(1, 3) * 86_400_000);
+}
+
+/** Agents: a clock jump of hours (day-end recounts) or a level changed or removed. */
+function agentCommand(random: Random, c: CommandMaker): Command {
+  if (random.chance(0.6)) return c.clock(random.int(1, 30) * 3_600_000);
+  return c.agentConfigure(
+    random.pick([1, 2, 3]),
+    {
+      upgradeMembers: random.pick([0, 1, 2]),
+      upgradeVolume: random.pick([1n, 1_000_000n, 500_000_000n]),
+      keepMembers: random.pick([0, 1]),
+      keepVolume: random.pick([0n, 10_000_000n]),
+      spotBps: random.pick([0, 5_000, 10_000]),
+      perpBps: random.pick([0, 10_000]),
+      stocksBps: random.pick([0, 7_000, 10_000]),
+      remove: random.chance(0.2),
+    },
+    random.pick(["real", "demo"] as const),
+  );
 }

@@ -60,6 +60,7 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "PUT /api/v1/operator/savings/plans": admin,
   "PUT /api/v1/operator/referral/rebates": admin,
   "PUT /api/v1/operator/vip/levels": admin,
+  "PUT /api/v1/operator/agents/levels": admin,
   "PUT /api/v1/operator/activities": admin,
   // The programmes' current terms and the promotion balances: every role reads (the back office).
   "GET /api/v1/operator/vip/levels": anyRole,

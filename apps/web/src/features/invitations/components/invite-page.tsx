@@ -1,6 +1,7 @@
 import { Button, List, Toast } from "antd-mobile";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { toastMs } from "../../../lib/feedback.ts";
 import { useFormat } from "../../../lib/format.ts";
@@ -18,6 +19,7 @@ export function InvitePage() {
   const { t } = useTranslation();
   const format = useFormat();
   const session = useSession();
+  const navigate = useNavigate();
   const invitations = useQuery({
     queryKey: invitationKeys.me(session?.user.id ?? ""),
     queryFn: () => fetchMyInvitations(),
@@ -87,6 +89,18 @@ export function InvitePage() {
             alt={t("invite.qrAlt")}
             src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(data.qrSvg)}`}
           />
+          <List>
+            <List.Item
+              arrow
+              data-testid="invite-agent-link"
+              onClick={() => void navigate("/agent")}
+            >
+              {t("agents.title")}
+            </List.Item>
+            <List.Item arrow onClick={() => void navigate("/agent/team")}>
+              {t("agents.myTeam")}
+            </List.Item>
+          </List>
           <h2>{t("invite.rebates")}</h2>
           <p className="hint" data-testid="invite-rebate-shares">
             {data.rebateShares.spot + data.rebateShares.perp + data.rebateShares.stocks === 0
