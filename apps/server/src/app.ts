@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -57,13 +58,16 @@ import { bankDepositsModule } from "./modules/bank-deposits/bank-deposits.routes
 import { AppError } from "./http/app-error.ts";
 import { identityModule } from "./modules/identity/identity.routes.ts";
 import { IdentityService, tierCovers } from "./modules/identity/identity.service.ts";
-import type { IdentityTier } from "@candor/contract";
+import { operatorSupportConversations, type IdentityTier } from "@candor/contract";
 import type { BankDepositSettings } from "./modules/bank-deposits/bank-deposits.service.ts";
 import { OperatorService } from "./modules/operator/operator.service.ts";
 import { defaultImageLimits, type ImageLimits } from "./modules/uploads/image.ts";
 import { uploadsModule } from "./modules/uploads/uploads.routes.ts";
 import { UploadsService } from "./modules/uploads/uploads.service.ts";
 import { residenceModule } from "./modules/auth/residence.routes.ts";
+import { SupportRepository } from "./modules/support/support.repository.ts";
+import { supportModule } from "./modules/support/support.routes.ts";
+import { SupportService } from "./modules/support/support.service.ts";
 import { CountryProductGate, type CountryProductBlocks } from "./http/country-product-gate.ts";
 import type { SwitchableProduct } from "@candor/contract";
 
@@ -333,6 +337,59 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(activitiesModule, { engine: deps.engine, now });
   await app.register(newsModule, { database, now });
   await app.register(bannersModule, { database, now });
+  // Set once the uploads service exists (it needs the engine's branch below).
+  let uploadsForSupport: UploadsService | undefined;
+  const support = new SupportService({
+    repository: new SupportRepository(database),
+    now,
+    mail: (message) => auth.mailer.send(message),
+    supportImage: async (uploadId, ownerId) => {
+      const upload = await uploadsForSupport?.ownedBy(uploadId, ownerId);
+      return upload?.purpose === "support_image" ? upload : undefined;
+    },
+    publisher: hub,
+    scaleOf: deps.engine
+      ? (assetId) =>
+          deps.engine!.query((s) => getAssets(s).find((a) => a.assetId === assetId)?.scale ?? 0)
+      : undefined,
+  });
+  await app.register(supportModule, {
+    support,
+    operatorFile: (uploadId) => {
+      if (!uploadsForSupport) throw new AppError("upload_not_found");
+      return uploadsForSupport.forOperator(uploadId);
+    },
+  });
+  // The WebSocket's support channels: the user's or a visitor's conversation, or (a support
+  // operator, by the role rule of the conversation list) every conversation.
+  if (hub) operatorAccounts.onSignOut((tokenHash) => hub.endOperatorSession(tokenHash));
+  hub?.setSupportAccess(async (channel, identity) => {
+    if (channel.channel === "support") {
+      if (channel.token === undefined) {
+        return identity ? { kind: "user", userId: identity.userId } : null;
+      }
+      const conversationId = await support.visitorConversationId(channel.token);
+      return conversationId ? { kind: "visitor", conversationId } : null;
+    }
+    const account = await operatorAccounts
+      .authoriseRequest(channel.token, "GET", operatorSupportConversations.path)
+      .catch(() => null);
+    if (account) {
+      const tokenHash = createHash("sha256").update(channel.token).digest("hex");
+      return { kind: "operator", operatorId: account.id, tokenHash };
+    }
+    const given = Buffer.from(channel.token);
+    const bootstrap = deps.operatorToken ? Buffer.from(deps.operatorToken) : undefined;
+    if (
+      bootstrap &&
+      given.length === bootstrap.length &&
+      timingSafeEqual(given, bootstrap) &&
+      !(await operatorAccounts.anyOperator())
+    ) {
+      return { kind: "operator", operatorId: "bootstrap" };
+    }
+    return null;
+  });
   if (deps.market) {
     await app.register(marketModule, { market: deps.market, now, publicUrl: deps.publicUrl });
   }
@@ -350,6 +407,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       limits: { ...defaultImageLimits, ...deps.uploads?.limits },
     });
     uploadsForAvatars = uploads;
+    uploadsForSupport = uploads;
     const identity = new IdentityService({ database, now, uploads });
     const identityTierNeeded = deps.withdrawRequiresIdentity ?? "none";
     await app.register(spotModule, {

@@ -11,7 +11,12 @@ import { AssetId } from "./wallet.ts";
  */
 
 /** What an upload is for; each purpose decides who may see it besides its owner (operators). */
-export const UploadPurpose = z.enum(["bank_deposit_proof", "identity_document", "avatar"]);
+export const UploadPurpose = z.enum([
+  "bank_deposit_proof",
+  "identity_document",
+  "avatar",
+  "support_image",
+]);
 export type UploadPurpose = z.infer<typeof UploadPurpose>;
 
 /** A random 32-hex-digit id: names the stored file and says nothing about its owner. */

@@ -30,3 +30,4 @@ export * from "./countries.ts";
 export * from "./residence.ts";
 export * from "./product-config.ts";
 export * from "./banners.ts";
+export * from "./support.ts";

@@ -12,6 +12,7 @@ import {
 import { PerpOrderView, PerpPositionView } from "./perp.ts";
 import { SecondsContractView } from "./seconds.ts";
 import { SpotFillView, SpotOrderView } from "./spot.ts";
+import { SupportMessageView, SupportSide, SupportToken } from "./support.ts";
 import { BalancesChangedView } from "./wallet.ts";
 
 /**
@@ -58,7 +59,19 @@ export const PrivateChannel = z.object({
   channel: z.enum(["orders", "fills", "balances", "seconds", "perp"]),
 });
 
-export const Channel = z.union([PublicChannel, PrivateChannel]);
+/**
+ * The support chat (issue 23): `support` is the user's own conversation (a signed-in connection)
+ * or a visitor's (its conversation `token`); `support_operator` is every conversation, for a
+ * support operator whose session `token` the server checks against the role rule of the
+ * operator conversation list. Tokens never appear in stream names.
+ */
+export const SupportChannel = z.discriminatedUnion("channel", [
+  z.object({ channel: z.literal("support"), token: SupportToken.optional() }),
+  z.object({ channel: z.literal("support_operator"), token: z.string().min(1).max(512) }),
+]);
+export type SupportChannel = z.infer<typeof SupportChannel>;
+
+export const Channel = z.union([PublicChannel, PrivateChannel, SupportChannel]);
 export type Channel = z.infer<typeof Channel>;
 
 /** The stream name of a channel, used in acks and data messages: "ticker:BTCUSDT", "depth:BTCUSDT:real", "candles:BTCUSDT:1m", "orders". */
@@ -74,6 +87,11 @@ export function streamKey(channel: Channel): string {
     default:
       return channel.channel;
   }
+}
+
+/** Whether a channel is one of the support chat's (checked by the support module). */
+export function isSupportChannel(channel: Channel): channel is SupportChannel {
+  return channel.channel === "support" || channel.channel === "support_operator";
 }
 
 /** Whether a channel needs a signed-in connection. */
@@ -244,6 +262,26 @@ export const WsPerpFunding = z.object({
   }),
 });
 export type WsPerpFunding = z.infer<typeof WsPerpFunding>;
+/** A new support message, on the conversation's `support` stream and on `support_operator`. */
+export const WsSupportMessage = z.object({
+  type: z.literal("support_message"),
+  stream: z.enum(["support", "support_operator"]),
+  data: SupportMessageView,
+});
+export type WsSupportMessage = z.infer<typeof WsSupportMessage>;
+/** One side read a conversation up to a message (unread counts change). */
+export const WsSupportRead = z.object({
+  type: z.literal("support_read"),
+  stream: z.enum(["support", "support_operator"]),
+  data: z.object({
+    conversationId: z.string(),
+    /** The side that read. */
+    side: SupportSide,
+    upToMessageId: z.string(),
+  }),
+});
+export type WsSupportRead = z.infer<typeof WsSupportRead>;
+
 /** Any message of a private stream. */
 export const WsPrivate = z.union([
   WsOrder,
@@ -276,5 +314,7 @@ export const WsServerMessage = z.discriminatedUnion("type", [
   WsPerpOrder,
   WsPerpMark,
   WsPerpFunding,
+  WsSupportMessage,
+  WsSupportRead,
 ]);
 export type WsServerMessage = z.infer<typeof WsServerMessage>;

@@ -19,6 +19,7 @@ export const legacyRedirects: Readonly<Record<string, string>> = {
   "/pages/index/News": "/news",
   "/pages/index/friend": "/invite",
   "/pages/index/activity": "/activity",
+  "/pages/webview/customer": "/support",
   "/pages/index/side": "/side",
   "/pages/index/newsDetails": "/news",
   "/pages/login/login": "/login",

@@ -70,6 +70,7 @@ const pages: [path: string, Page: LazyExoticComponent<ComponentType>][] = [
   ["/agent", page(() => import("./routes/agent.tsx"))],
   ["/agent/team", page(() => import("./routes/agent-team.tsx"))],
   ["/activity", page(() => import("./routes/activity.tsx"))],
+  ["/support", page(() => import("./routes/support.tsx"))],
   ["/side", page(() => import("./routes/side.tsx"))],
   ["*", page(() => import("./routes/not-found.tsx"))],
 ];

@@ -8,7 +8,7 @@ import {
   StarOutline,
   UnorderedListOutline,
 } from "antd-mobile-icons";
-import { Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation } from "react-router";
 import { LoadingState } from "../components/ui/states.tsx";
@@ -16,6 +16,13 @@ import { rememberDeviceOnShow } from "../lib/device-info.ts";
 import { useAppNavigation, useRecordNavigation } from "../lib/navigation/navigation-store.ts";
 import { isDemo, useSession } from "../lib/session.ts";
 import { UpdateBanner } from "./update-banner.tsx";
+
+/** The customer-service entry with its unread badge: its own chunk, loaded after the page. */
+const SupportEntry = lazy(() =>
+  import("../features/support/components/support-entry.tsx").then((module) => ({
+    default: module.SupportEntry,
+  })),
+);
 
 /** The five bottom tabs (spec §2: Home, Coin-Coin, Trade, Assets, VIP), by route. */
 export const tabs = [
@@ -78,6 +85,11 @@ export function Shell() {
             {untitledPaths.has(location.pathname) ? "" : t("app.name")}
           </div>
           <div className="nav-bar-side nav-bar-right">
+            {location.pathname === "/support" ? null : (
+              <Suspense fallback={null}>
+                <SupportEntry />
+              </Suspense>
+            )}
             {demo ? (
               <Tag color="warning" fill="solid" data-testid="demo-badge">
                 {t("mode.demoBadge")}

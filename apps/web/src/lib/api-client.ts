@@ -69,13 +69,20 @@ export interface EndpointCallInput<E extends EndpointSpec> {
    * (`features/admin`), kept apart from the user's.
    */
   token?: string;
+  /** Extra request headers (the support chat's visitor token, `x-support-token`). */
+  headers?: Record<string, string>;
 }
 
-function requestHeaders(input: { body?: unknown; token?: string }): Headers {
+function requestHeaders(input: {
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+}): Headers {
   // The server refuses a change made by cookie without this header (a cross-site page cannot set it).
   const headers = new Headers({ "X-Lang": i18n.language, [csrfHeader]: "1" });
   if (input.body !== undefined) headers.set("Content-Type", "application/json");
   if (input.token) headers.set("Authorization", `Bearer ${input.token}`);
+  for (const [name, value] of Object.entries(input.headers ?? {})) headers.set(name, value);
   return headers;
 }
 

@@ -123,7 +123,8 @@ export class AuthService {
   /** Country of residence; undefined only in unit tests with fakes. */
   readonly residence: Residence | undefined;
   private readonly repository: AuthRepository;
-  private readonly mailer: Mailer;
+  /** The app's e-mail (outbox + SMTP); the support chat e-mails visitors' answers through it. */
+  readonly mailer: Mailer;
   private readonly sms: SmsSender;
   private readonly now: () => number;
   private readonly passwordCost: number;

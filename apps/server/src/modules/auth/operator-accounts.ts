@@ -188,10 +188,19 @@ export class OperatorAccounts {
     return row ? toOperator(row) : null;
   }
 
+  private readonly signOutListeners: ((tokenHash: string) => void)[] = [];
+
+  /** Calls `listener` with the SHA-256 of each session token that signs out (open sockets end). */
+  onSignOut(listener: (tokenHash: string) => void): void {
+    this.signOutListeners.push(listener);
+  }
+
   /** Ends a session. */
   async signOut(token: string): Promise<void> {
+    const tokenHash = sha256Hex(token);
     await sql`UPDATE operator_sessions SET revoked_at = ${new Date(this.now())}
-              WHERE token_hash = ${sha256Hex(token)} AND revoked_at IS NULL`.execute(this.db);
+              WHERE token_hash = ${tokenHash} AND revoked_at IS NULL`.execute(this.db);
+    for (const listener of this.signOutListeners) listener(tokenHash);
   }
 
   /** The operator of `token` if their role may call `METHOD path`; throws otherwise. */

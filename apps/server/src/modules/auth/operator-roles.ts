@@ -55,6 +55,13 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "GET /api/v1/operator/banners": anyRole,
   "POST /api/v1/operator/banners": content,
   "POST /api/v1/operator/banners/:bannerId/withdraw": content,
+  // The support chat (issue 23): support answers users and visitors; admin may too. Images are
+  // served only when attached to a support message (never identity documents).
+  "GET /api/v1/operator/support/conversations": content,
+  "GET /api/v1/operator/support/conversations/:conversationId": content,
+  "POST /api/v1/operator/support/conversations/:conversationId/messages": content,
+  "POST /api/v1/operator/support/conversations/:conversationId/read": content,
+  "GET /api/v1/operator/support/uploads/:uploadId": content,
   // Product configuration, proofs and the outbox: admin.
   "PUT /api/v1/operator/seconds/products": admin,
   "PUT /api/v1/operator/savings/plans": admin,

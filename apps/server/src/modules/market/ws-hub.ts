@@ -1,6 +1,7 @@
 import {
   errorMessage,
   isPrivateChannel,
+  isSupportChannel,
   resolveLocale,
   streamKey,
   WsClientMessage,
@@ -10,7 +11,10 @@ import {
   type Channel,
   type ErrorCode,
   type Locale,
+  type SupportChannel,
   type WsPrivate,
+  type WsSupportMessage,
+  type WsSupportRead,
 } from "@candor/contract";
 import type { WebSocket } from "ws";
 import type { MarketPublisher } from "./market.service.ts";
@@ -40,10 +44,34 @@ export interface WsHubOptions {
   badMessagesMax?: number;
 }
 
+/**
+ * Whom a support subscription listens for: the conversation of a signed-in user or of a
+ * visitor's token, or every conversation (a support operator).
+ */
+export type SupportAudience =
+  | { kind: "user"; userId: string }
+  | { kind: "visitor"; conversationId: string }
+  | {
+      kind: "operator";
+      operatorId: string;
+      /** SHA-256 of the operator's session token: its subscription ends with the session. */
+      tokenHash?: string;
+    };
+
+/** Checks a support channel's access; null refuses it (`unauthorized`). */
+export type SupportAccess = (
+  channel: SupportChannel,
+  identity: WsIdentity | undefined,
+) => Promise<SupportAudience | null>;
+
 /** One client connection: its socket, subscriptions and identity. */
 class HubConnection {
   readonly streams = new Set<string>();
   identity: WsIdentity | undefined;
+  /** The `support` channel's conversation, once subscribed. */
+  supportAudience: SupportAudience | undefined;
+  /** The operator session of the `support_operator` subscription, once subscribed. */
+  supportOperatorTokenHash: string | undefined;
   lastSeenMs: number;
   badMessages = 0;
   closed = false;
@@ -72,6 +100,13 @@ export class WsHub implements MarketPublisher {
   private readonly badMessagesMax: number;
   /** Connections closed for being slow, since start (for logs and tests). */
   slowConsumersClosed = 0;
+
+  private supportAccess: SupportAccess | undefined;
+
+  /** Sets how support channels are checked (the support module, once the app exists). */
+  setSupportAccess(access: SupportAccess): void {
+    this.supportAccess = access;
+  }
 
   /** Sets how `auth` tokens are checked (the app's session lookup, once the app exists). */
   setAuthenticate(authenticate: (token: string) => Promise<WsIdentity | null>): void {
@@ -156,6 +191,33 @@ export class WsHub implements MarketPublisher {
     }
   }
 
+  /**
+   * Sends a support event to the conversation's own subscribers (its user's connections, or the
+   * visitor's) on `support`, and to every support operator on `support_operator`.
+   */
+  publishSupport(
+    target: { conversationId: string; userId: string | null },
+    build: (stream: "support" | "support_operator") => WsSupportMessage | WsSupportRead,
+  ): void {
+    const own = this.subscribers.get("support");
+    if (own) {
+      let bytes: Buffer | undefined;
+      for (const connection of own) {
+        const audience = connection.supportAudience;
+        const matches =
+          (audience?.kind === "user" && audience.userId === target.userId) ||
+          (audience?.kind === "visitor" && audience.conversationId === target.conversationId);
+        if (!matches) continue;
+        bytes ??= Buffer.from(JSON.stringify(build("support")));
+        this.sendBytes(connection, bytes);
+      }
+    }
+    const operators = this.subscribers.get("support_operator");
+    if (operators && operators.size > 0) {
+      this.publishBytes("support_operator", Buffer.from(JSON.stringify(build("support_operator"))));
+    }
+  }
+
   /** Closes connections silent for more than two heartbeats. */
   sweep(nowMs: number): void {
     for (const connection of this.connections) {
@@ -182,6 +244,17 @@ export class WsHub implements MarketPublisher {
       ) {
         continue;
       }
+      this.close(connection, wsCloseCodes.sessionEnded, "session ended");
+      closed += 1;
+    }
+    return closed;
+  }
+
+  /** Closes, with 4003, the support desk connections of an operator session that ended. */
+  endOperatorSession(tokenHash: string): number {
+    let closed = 0;
+    for (const connection of this.connections) {
+      if (connection.supportOperatorTokenHash !== tokenHash) continue;
       this.close(connection, wsCloseCodes.sessionEnded, "session ended");
       closed += 1;
     }
@@ -232,7 +305,7 @@ export class WsHub implements MarketPublisher {
         return;
       }
       case "subscribe":
-        this.subscribe(connection, message.channels, message.requestId);
+        await this.subscribe(connection, message.channels, message.requestId);
         return;
       case "unsubscribe": {
         const streams = message.channels.map(streamKey);
@@ -246,13 +319,32 @@ export class WsHub implements MarketPublisher {
     }
   }
 
-  private subscribe(connection: HubConnection, channels: Channel[], requestId?: string): void {
+  private async subscribe(
+    connection: HubConnection,
+    channels: Channel[],
+    requestId?: string,
+  ): Promise<void> {
     const fresh = channels.filter((c) => !connection.streams.has(streamKey(c)));
     if (connection.streams.size + new Set(fresh.map(streamKey)).size > this.subscriptionsMax) {
       this.sendError(connection, "subscription_limit_reached", requestId);
       return;
     }
+    let supportAudience: SupportAudience | undefined;
+    let operatorTokenHash: string | undefined;
     for (const channel of channels) {
+      if (isSupportChannel(channel)) {
+        const audience = this.supportAccess
+          ? await this.supportAccess(channel, connection.identity).catch(() => null)
+          : null;
+        if (connection.closed) return;
+        if (!audience) {
+          this.sendError(connection, "unauthorized", requestId);
+          return;
+        }
+        if (channel.channel === "support") supportAudience = audience;
+        if (audience.kind === "operator") operatorTokenHash = audience.tokenHash;
+        continue;
+      }
       const code = isPrivateChannel(channel)
         ? connection.identity
           ? null
@@ -263,6 +355,8 @@ export class WsHub implements MarketPublisher {
         return;
       }
     }
+    if (supportAudience) connection.supportAudience = supportAudience;
+    if (operatorTokenHash) connection.supportOperatorTokenHash = operatorTokenHash;
     const streams = channels.map(streamKey);
     for (const stream of streams) {
       connection.streams.add(stream);

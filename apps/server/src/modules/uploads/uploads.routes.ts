@@ -8,18 +8,17 @@ import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { AppError } from "../../http/app-error.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { FileReply } from "../../http/file-reply.ts";
-import type { StoredFile, UploadsService } from "./uploads.service.ts";
+import {
+  uploadContentSecurityPolicy,
+  type StoredFile,
+  type UploadsService,
+} from "./uploads.service.ts";
 
 export interface UploadsModuleOptions {
   uploads: UploadsService;
 }
 
-/**
- * The CSP of a served upload: nothing but the image itself, no script, no plugin, no frame,
- * sandboxed so even a browser that sniffed it as a page could run nothing.
- */
-export const uploadContentSecurityPolicy =
-  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox; frame-ancestors 'none'";
+export { uploadContentSecurityPolicy };
 
 function sendImage(reply: FastifyReply, file: StoredFile): FileReply {
   reply.header("content-security-policy", uploadContentSecurityPolicy);

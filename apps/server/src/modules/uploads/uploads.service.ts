@@ -7,6 +7,14 @@ import { AppError } from "../../http/app-error.ts";
 import { cleanImage, type ImageLimits } from "./image.ts";
 import { UploadsRepository, type UploadRow } from "./uploads.repository.ts";
 
+/**
+ * The CSP of a served upload: nothing but the image itself, no script, no plugin, no frame,
+ * sandboxed so even a browser that sniffed it as a page could run nothing. (Here, not in the
+ * routes file, so other modules that serve uploads, the support chat, use the same one.)
+ */
+export const uploadContentSecurityPolicy =
+  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox; frame-ancestors 'none'";
+
 /** Where uploads go and how large they may be. */
 export interface UploadsOptions {
   database: Database;

@@ -114,7 +114,7 @@ export function ActivityPage() {
           {a.state === "ended" ? (
             <p className="hint" data-testid="activity-ended">
               {a.reservation?.status === "paid" ? t("activity.paid") : null}{" "}
-              {t("activity.endedContact")}
+              <Link to="/support">{t("activity.endedContact")}</Link>
             </p>
           ) : null}
           {a.state === "bookable" && a.reservation?.status === "lapsed" ? (

@@ -186,4 +186,30 @@ export const adminEndpoints = endpointTable({
     auth: "operator",
   },
   operatorDepositEndpoint: { method: "POST", path: "/api/v1/operator/deposits", auth: "operator" },
+  // The support chat (issue 23).
+  operatorSupportConversations: {
+    method: "GET",
+    path: "/api/v1/operator/support/conversations",
+    auth: "operator",
+  },
+  operatorSupportConversation: {
+    method: "GET",
+    path: "/api/v1/operator/support/conversations/:conversationId",
+    auth: "operator",
+  },
+  operatorSupportReply: {
+    method: "POST",
+    path: "/api/v1/operator/support/conversations/:conversationId/messages",
+    auth: "operator",
+  },
+  operatorSupportRead: {
+    method: "POST",
+    path: "/api/v1/operator/support/conversations/:conversationId/read",
+    auth: "operator",
+  },
+  operatorSupportImage: {
+    method: "GET",
+    path: "/api/v1/operator/support/uploads/:uploadId",
+    auth: "operator",
+  },
 });

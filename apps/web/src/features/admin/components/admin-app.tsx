@@ -18,6 +18,7 @@ import { OperatorsPage } from "./operators-page.tsx";
 import { ProductsPage } from "./products-page.tsx";
 import { ProgrammesPage } from "./programmes-page.tsx";
 import { BootstrapPage, ConfirmTotpPage, SignInPage } from "./sign-in-pages.tsx";
+import { SupportDeskPage } from "./support-page.tsx";
 import { UserDetailPage, UsersPage } from "./users-pages.tsx";
 import { WithdrawalsPage } from "./withdrawals-page.tsx";
 import "./admin.css";
@@ -119,6 +120,8 @@ export function AdminApp() {
           <Route index element={<Home />} />
           <Route path="users" element={<UsersPage />} />
           <Route path="users/:userId" element={<UserDetailPage />} />
+          <Route path="support" element={<SupportDeskPage />} />
+          <Route path="support/:conversationId" element={<SupportDeskPage />} />
           <Route path="identity" element={<IdentityPage />} />
           <Route path="identity/:submissionId" element={<IdentityDetailPage />} />
           <Route path="bank-deposits" element={<BankDepositsPage />} />

@@ -83,7 +83,16 @@ export function useOperatorSession(): OperatorSession | null {
 
 /** The pages each role may use (the server's operator-roles.ts decides; this only hides links). */
 export const pagesByRole = {
-  support: ["users", "withdrawals", "bank-deposits", "loans", "content", "markets", "programmes"],
+  support: [
+    "users",
+    "support",
+    "withdrawals",
+    "bank-deposits",
+    "loans",
+    "content",
+    "markets",
+    "programmes",
+  ],
   compliance: [
     "users",
     "identity",
@@ -97,6 +106,7 @@ export const pagesByRole = {
   finance: ["users", "withdrawals", "bank-deposits", "loans", "markets", "programmes", "funding"],
   admin: [
     "users",
+    "support",
     "identity",
     "bank-deposits",
     "withdrawals",
@@ -114,6 +124,7 @@ export const pagesByRole = {
 /** The back office's pages, in menu order. */
 export const adminPages = [
   "users",
+  "support",
   "identity",
   "bank-deposits",
   "withdrawals",
