@@ -16,6 +16,7 @@ describe("readConfig", () => {
       JOURNAL_STREAM: "CANDOR_JOURNAL",
       JOURNAL_REPLICAS: 1,
       LEADER_LEASE_TTL_MS: 3_000,
+      CLUSTER_SUBJECTS: "candor",
       LOG_LEVEL: "info",
       SNAPSHOT_EVERY: 10_000,
       PASSWORD_COST: 17,
@@ -98,7 +99,12 @@ describe("readConfig", () => {
       DATABASE_URL: "postgres://candor@db/candor",
       NODE_ID: "engine-a",
     });
-    expect(config).toMatchObject({ LEADER_LEASE_BUCKET: "CANDOR_LEADER", NODE_ID: "engine-a" });
+    expect(config).toMatchObject({
+      LEADER_LEASE_BUCKET: "CANDOR_LEADER",
+      NODE_ID: "engine-a",
+      CLUSTER_SUBJECTS: "candor",
+    });
+    expect(readConfig({ CLUSTER_SUBJECTS: "acme.candor" }).CLUSTER_SUBJECTS).toBe("acme.candor");
   });
 
   it("treats empty variables as unset", () => {
@@ -129,6 +135,8 @@ describe("readConfig", () => {
     ],
     [{ LEADER_LEASE_BUCKET: "a.b" }, /^LEADER_LEASE_BUCKET="a.b" is invalid: must be letters/],
     [{ LEADER_LEASE_TTL_MS: "100" }, /^LEADER_LEASE_TTL_MS="100" is invalid/],
+    [{ CLUSTER_SUBJECTS: "candor.>" }, /^CLUSTER_SUBJECTS="candor.>" is invalid: must be NATS/],
+    [{ CLUSTER_SUBJECTS: "a b" }, /^CLUSTER_SUBJECTS="a b" is invalid/],
   ])("rejects %o with one line naming the variable", (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);

@@ -41,6 +41,15 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be letters, digits, _ or -")
     .optional(),
+  /**
+   * NATS subject prefix of the cluster's command path and fan-out (issue 25): the leader answers
+   * forwarded commands on `<prefix>.commands` and publishes applied records on
+   * `<prefix>.applied`. One prefix per deployment; used with LEADER_LEASE_BUCKET.
+   */
+  CLUSTER_SUBJECTS: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,3}$/, "must be NATS subject tokens")
+    .default("candor"),
   /** How long a leader's lease lives without renewal, in ms: about the failover time. */
   LEADER_LEASE_TTL_MS: z.coerce.number().int().min(500).max(60_000).default(3_000),
   /** This node's name in the lease and logs (default: host name and process id). */

@@ -12,6 +12,7 @@ import type { StartingServer } from "./http/starting-server.ts";
 import type { Store } from "./open-store.ts";
 import { migrate } from "./db/migrate.ts";
 import { accountOpener } from "./engine/submit.ts";
+import { clusterSubjects, recentApplied, serveClusterCommands } from "./cluster/command-bus.ts";
 import { openEngine } from "./engine/open-engine.ts";
 import { createMarketModule } from "./modules/market/market.module.ts";
 import { chainSetup } from "./modules/chain/chain-setup.ts";
@@ -74,6 +75,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
       : undefined,
   });
   mark("journal replayed");
+  let stopCommandBus: (() => Promise<void>) | undefined;
   if (config.LEADER_LEASE_BUCKET) {
     // A hot standby: its kernel follows the leader's journal while this server answers 503
     // (so a load balancer sends nothing here); it builds the app once it holds the lease.
@@ -83,7 +85,16 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
       process.once("SIGTERM", stopStandby);
       process.once("SIGINT", stopStandby);
     }
+    // What this node applies while it follows: published first when it leads (fan-out).
+    const followed = recentApplied(running.engine);
     const takeover = await running.leading;
+    // API nodes forward commands here and follow the applied records (docs/deploy.md §4).
+    stopCommandBus = await serveClusterCommands(
+      config.NATS_URL,
+      clusterSubjects(config.CLUSTER_SUBJECTS),
+      running.engine,
+      { logger, backlog: () => followed.take() },
+    );
     process.off("SIGTERM", stopStandby);
     process.off("SIGINT", stopStandby);
     console.log(
@@ -213,6 +224,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     // If draining hangs, leave anyway: the journal, not this process, is the record.
     setTimeout(() => process.exit(1), shutdownGraceMs).unref();
     await stopMarketClock?.();
+    await stopCommandBus?.().catch(() => undefined);
     // The app did not listen itself (it serves on the starting server): close that here.
     const closed = new Promise((resolve) => starting.server.close(resolve));
     starting.server.closeIdleConnections();
