@@ -50,6 +50,13 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,3}$/, "must be NATS subject tokens")
     .default("candor"),
+  /**
+   * What this process runs (issue 25): `all` (the default: kernel, journal, projector, market
+   * clock, HTTP and WebSocket) or `api` (HTTP and WebSocket on a follower kernel of the
+   * JetStream journal; commands are forwarded to the leader on CLUSTER_SUBJECTS). `api` needs
+   * JOURNAL=jetstream and DATABASE_URL.
+   */
+  ROLE: z.enum(["all", "api"]).default("all"),
   /** How long a leader's lease lives without renewal, in ms: about the failover time. */
   LEADER_LEASE_TTL_MS: z.coerce.number().int().min(500).max(60_000).default(3_000),
   /** This node's name in the lease and logs (default: host name and process id). */
@@ -265,6 +272,10 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       throw new ConfigError(
         `LEADER_LEASE_BUCKET=${JSON.stringify(config.LEADER_LEASE_BUCKET)} is invalid: needs JOURNAL=jetstream and DATABASE_URL`,
       );
+    }
+    // An API node follows the JetStream journal and shares sessions through PostgreSQL.
+    if (config.ROLE === "api" && (config.JOURNAL !== "jetstream" || !config.DATABASE_URL)) {
+      throw new ConfigError(`ROLE="api" is invalid: needs JOURNAL=jetstream and DATABASE_URL`);
     }
     return config;
   }

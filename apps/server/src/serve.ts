@@ -14,7 +14,10 @@ import { migrate } from "./db/migrate.ts";
 import { accountOpener } from "./engine/submit.ts";
 import { clusterSubjects, recentApplied, serveClusterCommands } from "./cluster/command-bus.ts";
 import { openEngine } from "./engine/open-engine.ts";
-import { createMarketModule } from "./modules/market/market.module.ts";
+import { kernelPort, type CandorEngine } from "./engine/kernel-port.ts";
+import { pgSnapshotStore } from "./journal/snapshot-store.ts";
+import type { Command, CommandResult, Event, KernelState } from "@candor/kernel";
+import { createMarketModule, tickOfRecord } from "./modules/market/market.module.ts";
 import { chainSetup } from "./modules/chain/chain-setup.ts";
 import { uploadsDir } from "./modules/uploads/uploads-dir.ts";
 import pino from "pino";
@@ -51,32 +54,37 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     );
     process.exit(70); // EX_SOFTWARE
   };
-  const running = await openEngine({
-    database,
-    dataDir,
-    logger,
-    onFatal,
-    snapshotEvery: config.SNAPSHOT_EVERY,
-    jetStream:
-      config.JOURNAL === "jetstream"
-        ? {
-            servers: config.NATS_URL,
-            stream: config.JOURNAL_STREAM,
-            replicas: config.JOURNAL_REPLICAS,
-          }
-        : undefined,
-    lease: config.LEADER_LEASE_BUCKET
-      ? {
-          bucket: config.LEADER_LEASE_BUCKET,
-          ttlMs: config.LEADER_LEASE_TTL_MS,
-          nodeId: config.NODE_ID ?? `${hostname()}-${process.pid}`,
-          replicas: config.JOURNAL_REPLICAS,
-        }
-      : undefined,
-  });
+  // ROLE=api (issue 25): a follower kernel for reads, writes forwarded to the leader; no
+  // projector, market simulator or tape here (the leader runs them).
+  const apiNode = config.ROLE === "api";
+  const running = apiNode
+    ? await openApiEngine(config, database, logger, onFatal)
+    : await openEngine({
+        database,
+        dataDir,
+        logger,
+        onFatal,
+        snapshotEvery: config.SNAPSHOT_EVERY,
+        jetStream:
+          config.JOURNAL === "jetstream"
+            ? {
+                servers: config.NATS_URL,
+                stream: config.JOURNAL_STREAM,
+                replicas: config.JOURNAL_REPLICAS,
+              }
+            : undefined,
+        lease: config.LEADER_LEASE_BUCKET
+          ? {
+              bucket: config.LEADER_LEASE_BUCKET,
+              ttlMs: config.LEADER_LEASE_TTL_MS,
+              nodeId: config.NODE_ID ?? `${hostname()}-${process.pid}`,
+              replicas: config.JOURNAL_REPLICAS,
+            }
+          : undefined,
+      });
   mark("journal replayed");
   let stopCommandBus: (() => Promise<void>) | undefined;
-  if (config.LEADER_LEASE_BUCKET) {
+  if (config.LEADER_LEASE_BUCKET && !apiNode) {
     // A hot standby: its kernel follows the leader's journal while this server answers 503
     // (so a load balancer sends nothing here); it builds the app once it holds the lease.
     const stopStandby = () => process.exit(0);
@@ -105,7 +113,9 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
   // History reads answer 503 until the projector has written what the journal held at start.
   const catchUpTo = running.engine.sequence;
   let caughtUp = false;
-  const readModelsCaughtUp = () => (caughtUp ||= running.projector.cursor >= catchUpTo);
+  const readModelsCaughtUp = () =>
+    // An API node reads what the leader's projector wrote: it does not wait for it.
+    (caughtUp ||= !running.projector || running.projector.cursor >= catchUpTo);
   console.log(
     `Journal: sequence ${running.engine.sequence}, state hash ${running.engine.stateHash()}`,
   );
@@ -144,6 +154,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     // Defines the spot assets and markets from the catalogue, sends ticks and sessions to the
     // kernel as journaled commands (the public tape) and runs the market maker.
     kernel: running.engine,
+    follower: apiNode,
     binance: config.MARKET_BINANCE_INSTRUMENTS
       ? {
           baseUrl: config.BINANCE_STREAM_URL,
@@ -241,12 +252,60 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
+  if (apiNode) {
+    // Ticks come from the followed tape; the hub still sweeps (heartbeats, slow clients).
+    const unsubscribe = running.engine.subscribe((applied) => {
+      if (applied.replay) return;
+      const tick = tickOfRecord(applied.command);
+      if (tick) market.service.ingest(tick);
+    });
+    const sweeper = setInterval(() => market.hub.sweep(Date.now()), config.MARKET_TICK_INTERVAL_MS);
+    stopMarketClock = async () => {
+      unsubscribe();
+      clearInterval(sweeper);
+    };
+    console.log(`API node: following from sequence ${running.engine.sequence}`);
+    console.log(`Candor ${version} is running at ${starting.url.replace("[::1]", "localhost")}/`);
+    return;
+  }
   console.log("Market data: filling simulated history in the background…");
   await market.startHistory();
   if (!stopping) stopMarketClock = market.startClock(Date.now);
   mark("history");
   console.log(`Start-up (ms since the process started): ${phases.join(", ")}`);
   console.log(`Candor ${version} is running at ${starting.url.replace("[::1]", "localhost")}/`);
+}
+
+/**
+ * An API node's engine (`ROLE=api`): the follower kernel of `cluster/api-node.ts` on the
+ * journal stream, writes forwarded to the leader. Shaped like `openEngine`'s, without projector.
+ */
+async function openApiEngine(
+  config: Config,
+  database: Store["database"],
+  logger: pino.Logger,
+  onFatal: (error: unknown) => void,
+) {
+  const { startApiNode } = await import("./cluster/api-node.ts");
+  const node = await startApiNode<KernelState, Command, CommandResult, Event>({
+    kernel: kernelPort,
+    snapshots: pgSnapshotStore({ database, logger }),
+    jetStream: {
+      servers: config.NATS_URL,
+      stream: config.JOURNAL_STREAM,
+      replicas: config.JOURNAL_REPLICAS,
+    },
+    subjects: config.CLUSTER_SUBJECTS,
+    logger,
+    onFatal,
+  });
+  const engine: CandorEngine = node.engine;
+  return {
+    engine,
+    projector: undefined,
+    leading: Promise.resolve({ sequence: engine.sequence, stateHash: engine.stateHash() }),
+    close: () => node.close(),
+  };
 }
 
 /** ADJUSTMENT_TWO_APPROVALS_ABOVE as the operator module reads it: asset → whole units. */

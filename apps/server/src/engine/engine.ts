@@ -207,10 +207,16 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
    * A standby applies one record of the leader's journal, read back checked (CRC, hash chain,
    * no gaps), exactly as a replay does: same kernel, same order, so the same state hash.
    */
-  follow(record: JournalRecord) {
+  follow(record: JournalRecord, options: { live?: boolean } = {}) {
     if (!this.standby) throw new Error("engine: only a standby follows a journal");
     if (record.sequence <= this.appliedSequence) return;
-    this.applyRecord(record.sequence, this.options.kernel.decodeCommand(record.payload), true);
+    // `live` (an API node's follower kernel): subscribers see the record as new, so its
+    // WebSocket hubs publish it. A standby never snapshots either way (the leader does).
+    this.applyRecord(
+      record.sequence,
+      this.options.kernel.decodeCommand(record.payload),
+      !options.live,
+    );
   }
 
   /**
@@ -387,7 +393,12 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
         this.logger.error({ error: String(error) }, "engine: event listener failed");
       }
     }
-    if (!replay && this.snapshotEvery > 0 && sequence % BigInt(this.snapshotEvery) === 0n) {
+    if (
+      !replay &&
+      !this.standby &&
+      this.snapshotEvery > 0 &&
+      sequence % BigInt(this.snapshotEvery) === 0n
+    ) {
       this.takeSnapshot(sequence);
     }
     return applied;

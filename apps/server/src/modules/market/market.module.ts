@@ -1,9 +1,10 @@
 import type { Channel } from "@candor/contract";
-import { getBalances, systemOwners } from "@candor/kernel";
+import { getBalances, systemOwners, type Command } from "@candor/kernel";
 import {
   instruments as catalogue,
   type FeedSource,
   type Instrument,
+  type Tick,
   unitsOf,
 } from "@candor/market";
 import type { Database } from "../../db/database.ts";
@@ -54,6 +55,12 @@ export interface CreateMarketModuleOptions extends Omit<MarketServiceOptions, "r
    * depth comes from the kernel books, and the market maker quotes them.
    */
   kernel?: KernelGateway;
+  /**
+   * An API node (`ROLE=api`, issue 25): `kernel` is its follower kernel. Spot depth comes from
+   * its books, but nothing is submitted (no market definitions, tape or market maker: the
+   * leader runs those); ticks come from the followed `record_tick` records (`ingestRecorded`).
+   */
+  follower?: boolean;
   /** Demo inventory granted once to the market maker, smallest units per asset. */
   marketMakerDemoFunding?: ReadonlyMap<string, bigint>;
   /** Instruments to price from Binance's public stream instead of the simulator. */
@@ -78,7 +85,7 @@ export async function createMarketModule(
   const spot = spotInstruments(catalogue);
   const spotMarkets = new Map(spot.map((i) => [i.id, spotMarketId(i)]));
   let maker: MarketMaker | undefined;
-  if (kernel) {
+  if (kernel && !options.follower) {
     // Rejections here (asset_exists, market_exists on later starts) change nothing. Submitted
     // together, they share one group commit (the engine applies them in submission order).
     await Promise.all(spotSetupCommands(catalogue).map((command) => kernel.submit(command)));
@@ -91,7 +98,10 @@ export async function createMarketModule(
   }
   const service = new MarketService({
     ...options,
-    ...(kernel
+    ...(kernel && options.follower
+      ? { depthSource: kernelDepthSource((fn) => kernel.query(fn), spotMarkets) }
+      : {}),
+    ...(kernel && !options.follower
       ? {
           tape: new KernelTapeSink((c) => kernel.submit(c), spotMarkets),
           depthSource: kernelDepthSource((fn) => kernel.query(fn), spotMarkets),
@@ -214,4 +224,18 @@ function defaultDemoFunding(spot: readonly Instrument[]): Map<string, bigint> {
     funding.set(instrument.base.symbol, units);
   }
   return funding;
+}
+
+/**
+ * The tick a journaled `record_tick` carries, as the market service ingests it on an API node
+ * (`ROLE=api`): price and time from the tape; the tape does not keep a print's quantity, so it
+ * is 0 there (docs/deploy.md §4). Undefined for any other command or an unknown instrument.
+ */
+export function tickOfRecord(command: Command): Tick | undefined {
+  if (command.type !== "record_tick") return undefined;
+  const instrument = catalogue.find((i) => i.id === command.instrumentId);
+  const price = instrument && unitsOf(command.price, instrument.priceScale);
+  if (!instrument || price === undefined || price === null) return undefined;
+  const source: FeedSource = command.tickId.startsWith("binance-") ? "binance" : "simulated";
+  return { instrumentId: instrument.id, atMs: command.tickAtMs, price, quantity: 0n, source };
 }

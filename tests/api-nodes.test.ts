@@ -1,0 +1,205 @@
+import { randomBytes } from "node:crypto";
+import { connect } from "nats";
+import { afterAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { dropSchema } from "../apps/server/src/testing/databases.ts";
+import { removeDataDir, startServer, type ServerProcess } from "./harness.ts";
+
+// Issue 25, `ROLE=api`: one engine process (the leader, JetStream journal, PostgreSQL) and two
+// API node processes (follower kernels, commands forwarded to the leader). A user registers
+// and signs in through node A; orders placed through A and B are acknowledged once (a retry by
+// clientOrderId gets the same answer); balances read through the other node agree; a WebSocket
+// client on each node receives the public trades (the followed tape) in order. A stream, a
+// lease bucket, a subject prefix and a schema of its own, deleted afterwards.
+const url = process.env.DATABASE_URL;
+const servers = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+const suffix = randomBytes(6).toString("hex");
+const schema = `apinodes_${suffix}`;
+const stream = `CANDOR_APINODES_${suffix}`;
+const bucket = `CANDOR_APINODES_LEASE_${suffix}`;
+const prefix = `candor_apinodes_${suffix}`;
+const operatorToken = `operator-token-${suffix}-0123456789`;
+const processes: ServerProcess[] = [];
+const sockets: WebSocket[] = [];
+
+type Envelope = { code: number; message: string; data: any; error?: string };
+
+async function call(
+  node: ServerProcess,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; json: Envelope }> {
+  const response = await fetch(`${node.url}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as Envelope };
+}
+
+/** A WebSocket client subscribed to an instrument's public trades. */
+async function tradesClient(node: ServerProcess, instrumentId: string) {
+  const socket = new WebSocket(`${node.url.replace("http", "ws")}/api/v1/ws`);
+  sockets.push(socket);
+  const trades: { atMs: number; price: string }[] = [];
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", reject);
+  });
+  const subscribed = new Promise<void>((resolve) =>
+    socket.on("message", (data) => {
+      const message = JSON.parse(data.toString());
+      if (message.type === "subscribed") resolve();
+      if (message.type === "trade") trades.push(message.data);
+    }),
+  );
+  socket.send(JSON.stringify({ op: "subscribe", channels: [{ channel: "trades", instrumentId }] }));
+  await subscribed;
+  return trades;
+}
+
+async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.skipIf(!url)("API nodes on a follower kernel [postgres + JetStream]", () => {
+  afterAll(async () => {
+    for (const socket of sockets) socket.terminate();
+    for (const server of processes) {
+      const { exitCode, signalCode } = server.process;
+      if (exitCode === null && signalCode === null) await server.stop("SIGKILL");
+      removeDataDir(server.dataDir);
+    }
+    await dropSchema(schema);
+    const connection = await connect({ servers });
+    const manager = await connection.jetstreamManager();
+    await manager.streams.delete(stream).catch(() => false);
+    await manager.streams.delete(`KV_${bucket}`).catch(() => false);
+    await connection.close();
+  }, 30_000);
+
+  it("serves users, orders, balances and public trades through two API nodes", async () => {
+    const env = {
+      DATABASE_URL: url!,
+      DATABASE_SCHEMA: schema,
+      JOURNAL: "jetstream",
+      JOURNAL_STREAM: stream,
+      LEADER_LEASE_BUCKET: bucket,
+      LEADER_LEASE_TTL_MS: "2000",
+      CLUSTER_SUBJECTS: prefix,
+      CAPTCHA: "off",
+      PASSWORD_COST: "12",
+      OPERATOR_TOKEN: operatorToken,
+    };
+    processes.push(await startServer({ env }));
+    const [a, b] = await Promise.all([
+      startServer({ env: { ...env, ROLE: "api" } }),
+      startServer({ env: { ...env, ROLE: "api" } }),
+    ]);
+    processes.push(a, b);
+    expect(a.output()).toMatch(/API node: following/);
+
+    const tradesA = await tradesClient(a, "BTCUSDT");
+    const tradesB = await tradesClient(b, "BTCUSDT");
+
+    // Register and sign in through node A (the e-mail code is in A's outbox).
+    const email = `api-${suffix}@example.com`;
+    const code = await call(a, "POST", "/api/v1/auth/email-codes", { email, purpose: "register" });
+    expect(code.status, JSON.stringify(code.json)).toBe(200);
+    const outbox = await call(
+      a,
+      "GET",
+      `/api/v1/operator/outbox?to=${email}`,
+      undefined,
+      operatorToken,
+    );
+    const emailCode = /\b(\d{6})\b/.exec(outbox.json.data.emails[0].text)![1];
+    const registered = await call(a, "POST", "/api/v1/auth/register", {
+      account: email,
+      password: "first1234",
+      passwordConfirm: "first1234",
+      emailCode,
+      agreement: true,
+    });
+    expect(registered.status, JSON.stringify(registered.json)).toBe(200);
+    const login = await call(a, "POST", "/api/v1/auth/login", {
+      account: email,
+      password: "first1234",
+    });
+    expect(login.status).toBe(200);
+    const token: string = login.json.data.token;
+    const mode = await call(a, "PUT", "/api/v1/me/mode", { mode: "demo" }, token);
+    expect(mode.status, JSON.stringify(mode.json)).toBe(200);
+    // The session lives in PostgreSQL: node B knows it too (first looked up after the switch:
+    // another process sees a session change within the session cache's lifetime).
+    expect((await call(b, "GET", "/api/v1/me", undefined, token)).json.data).toMatchObject({
+      username: email,
+    });
+    const demoToken: string = mode.json.data?.token ?? token;
+
+    // Demo money through A, read back at once through A (its follower applied the answer).
+    const funded = await call(
+      a,
+      "POST",
+      "/api/v1/spot/demo-funds",
+      { requestId: `fund-${suffix}`, asset: "USDT", amount: "1000" },
+      demoToken,
+    );
+    expect(funded.status, JSON.stringify(funded.json)).toBe(200);
+
+    const order = (clientOrderId: string) => ({
+      clientOrderId,
+      instrumentId: "BTCUSDT",
+      side: "buy",
+      type: "market",
+      quoteAmount: "50",
+    });
+    const viaA = await call(a, "POST", "/api/v1/spot/orders", order(`a-${suffix}`), demoToken);
+    expect(viaA.status, JSON.stringify(viaA.json)).toBe(200);
+    expect(viaA.json.data.duplicate).toBe(false);
+    const viaB = await call(b, "POST", "/api/v1/spot/orders", order(`b-${suffix}`), demoToken);
+    expect(viaB.status, JSON.stringify(viaB.json)).toBe(200);
+    expect(viaB.json.data.duplicate).toBe(false);
+    // Retries by clientOrderId, through the other node: the first answer, nothing new.
+    const retryA = await call(b, "POST", "/api/v1/spot/orders", order(`a-${suffix}`), demoToken);
+    expect(retryA.json.data.duplicate).toBe(true);
+    expect(retryA.json.data.order.orderId).toBe(viaA.json.data.order.orderId);
+    const retryB = await call(a, "POST", "/api/v1/spot/orders", order(`b-${suffix}`), demoToken);
+    expect(retryB.json.data.duplicate).toBe(true);
+    expect(retryB.json.data.order.orderId).toBe(viaB.json.data.order.orderId);
+
+    // Balances: B's answer right after its own write, and A's once it has followed as far.
+    const balancesB = (await call(b, "GET", "/api/v1/spot/balances", undefined, demoToken)).json
+      .data;
+    const usdt = (data: any) =>
+      (data.items as { asset: string; available: string }[]).find((i) => i.asset === "USDT");
+    expect(usdt(balancesB)).toBeDefined();
+    await until(
+      async () =>
+        JSON.stringify(
+          (await call(a, "GET", "/api/v1/spot/balances", undefined, demoToken)).json.data,
+        ) === JSON.stringify(balancesB),
+      "node A's balances agree with node B's",
+    );
+
+    // Public trades (the leader's tape) on both nodes, in order.
+    await until(() => tradesA.length >= 3 && tradesB.length >= 3, "trades on both nodes", 20_000);
+    for (const trades of [tradesA, tradesB]) {
+      const times = trades.map((t) => t.atMs);
+      expect(times).toEqual([...times].sort((x, y) => x - y));
+    }
+    const key = (t: { atMs: number; price: string }) => `${t.atMs}:${t.price}`;
+    const common = tradesA.map(key).filter((k) => tradesB.map(key).includes(k));
+    expect(common.length).toBeGreaterThan(0);
+    expect(tradesB.map(key).filter((k) => common.includes(k))).toEqual(common);
+  }, 90_000);
+});
