@@ -17,6 +17,7 @@ describe("readConfig", () => {
       JOURNAL_REPLICAS: 1,
       LEADER_LEASE_TTL_MS: 3_000,
       CLUSTER_SUBJECTS: "candor",
+      ROLE: "all",
       LOG_LEVEL: "info",
       SNAPSHOT_EVERY: 10_000,
       PASSWORD_COST: 17,
@@ -107,6 +108,12 @@ describe("readConfig", () => {
     expect(readConfig({ CLUSTER_SUBJECTS: "acme.candor" }).CLUSTER_SUBJECTS).toBe("acme.candor");
   });
 
+  it("runs everything in one process unless ROLE=api, which needs JetStream and PostgreSQL", () => {
+    expect(readConfig({}).ROLE).toBe("all");
+    const api = { ROLE: "api", JOURNAL: "jetstream", DATABASE_URL: "postgres://candor@db/candor" };
+    expect(readConfig(api).ROLE).toBe("api");
+  });
+
   it("treats empty variables as unset", () => {
     expect(readConfig({ DATABASE_URL: "", PORT: "" }).DATABASE_URL).toBeUndefined();
   });
@@ -137,6 +144,12 @@ describe("readConfig", () => {
     [{ LEADER_LEASE_TTL_MS: "100" }, /^LEADER_LEASE_TTL_MS="100" is invalid/],
     [{ CLUSTER_SUBJECTS: "candor.>" }, /^CLUSTER_SUBJECTS="candor.>" is invalid: must be NATS/],
     [{ CLUSTER_SUBJECTS: "a b" }, /^CLUSTER_SUBJECTS="a b" is invalid/],
+    [{ ROLE: "engine" }, /^ROLE="engine" is invalid/],
+    [{ ROLE: "api" }, /^ROLE="api" is invalid: needs JOURNAL=jetstream and DATABASE_URL/],
+    [
+      { ROLE: "api", JOURNAL: "jetstream" },
+      /^ROLE="api" is invalid: needs JOURNAL=jetstream and DATABASE_URL/,
+    ],
   ])("rejects %o with one line naming the variable", (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);
