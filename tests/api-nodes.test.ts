@@ -42,11 +42,13 @@ async function call(
   return { status: response.status, json: (await response.json()) as Envelope };
 }
 
-/** A WebSocket client subscribed to an instrument's public trades. */
-async function tradesClient(node: ServerProcess, instrumentId: string) {
-  const socket = new WebSocket(`${node.url.replace("http", "ws")}/api/v1/ws`);
+/** A WebSocket client subscribed to `channels`; collects every message it receives. */
+async function wsClient(node: ServerProcess, channels: unknown[], token?: string) {
+  const socket = new WebSocket(`${node.url.replace("http", "ws")}/api/v1/ws`, {
+    headers: token ? { authorization: `Bearer ${token}`, origin: node.url } : {},
+  });
   sockets.push(socket);
-  const trades: { atMs: number; price: string }[] = [];
+  const messages: { type: string; data: any }[] = [];
   await new Promise<void>((resolve, reject) => {
     socket.once("open", () => resolve());
     socket.once("error", reject);
@@ -55,12 +57,22 @@ async function tradesClient(node: ServerProcess, instrumentId: string) {
     socket.on("message", (data) => {
       const message = JSON.parse(data.toString());
       if (message.type === "subscribed") resolve();
-      if (message.type === "trade") trades.push(message.data);
+      messages.push(message);
     }),
   );
-  socket.send(JSON.stringify({ op: "subscribe", channels: [{ channel: "trades", instrumentId }] }));
+  socket.send(JSON.stringify({ op: "subscribe", channels }));
   await subscribed;
-  return trades;
+  return messages;
+}
+
+/** A WebSocket client subscribed to an instrument's public trades. */
+async function tradesClient(node: ServerProcess, instrumentId: string) {
+  const messages = await wsClient(node, [{ channel: "trades", instrumentId }]);
+  return {
+    get trades(): { atMs: number; price: string }[] {
+      return messages.filter((m) => m.type === "trade").map((m) => m.data);
+    },
+  };
 }
 
 async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000) {
@@ -108,8 +120,8 @@ describe.skipIf(!url)("API nodes on a follower kernel [postgres + JetStream]", (
     processes.push(a, b);
     expect(a.output()).toMatch(/API node: following/);
 
-    const tradesA = await tradesClient(a, "BTCUSDT");
-    const tradesB = await tradesClient(b, "BTCUSDT");
+    const clientA = await tradesClient(a, "BTCUSDT");
+    const clientB = await tradesClient(b, "BTCUSDT");
 
     // Register and sign in through node A (the e-mail code is in A's outbox).
     const email = `api-${suffix}@example.com`;
@@ -156,6 +168,9 @@ describe.skipIf(!url)("API nodes on a follower kernel [postgres + JetStream]", (
     );
     expect(funded.status, JSON.stringify(funded.json)).toBe(200);
 
+    // A private stream on node B: the balance change of an order placed through node A.
+    const privateB = await wsClient(b, [{ channel: "balances" }], demoToken);
+
     const order = (clientOrderId: string) => ({
       clientOrderId,
       instrumentId: "BTCUSDT",
@@ -191,8 +206,19 @@ describe.skipIf(!url)("API nodes on a follower kernel [postgres + JetStream]", (
       "node A's balances agree with node B's",
     );
 
+    await until(
+      () => privateB.some((m) => m.type === "balances"),
+      "node B's private balances stream",
+    );
+
     // Public trades (the leader's tape) on both nodes, in order.
-    await until(() => tradesA.length >= 3 && tradesB.length >= 3, "trades on both nodes", 20_000);
+    await until(
+      () => clientA.trades.length >= 3 && clientB.trades.length >= 3,
+      "trades on both nodes",
+      20_000,
+    );
+    const tradesA = clientA.trades;
+    const tradesB = clientB.trades;
     for (const trades of [tradesA, tradesB]) {
       const times = trades.map((t) => t.atMs);
       expect(times).toEqual([...times].sort((x, y) => x - y));
