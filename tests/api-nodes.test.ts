@@ -22,6 +22,7 @@ const operatorToken = `operator-token-${suffix}-0123456789`;
 const processes: ServerProcess[] = [];
 const sockets: WebSocket[] = [];
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Envelope = { code: number; message: string; data: any; error?: string };
 
 async function call(
@@ -48,7 +49,7 @@ async function wsClient(node: ServerProcess, channels: unknown[], token?: string
     headers: token ? { authorization: `Bearer ${token}`, origin: node.url } : {},
   });
   sockets.push(socket);
-  const messages: { type: string; data: any }[] = [];
+  const messages: { type: string; data: unknown }[] = [];
   await new Promise<void>((resolve, reject) => {
     socket.once("open", () => resolve());
     socket.once("error", reject);
@@ -70,7 +71,9 @@ async function tradesClient(node: ServerProcess, instrumentId: string) {
   const messages = await wsClient(node, [{ channel: "trades", instrumentId }]);
   return {
     get trades(): { atMs: number; price: string }[] {
-      return messages.filter((m) => m.type === "trade").map((m) => m.data);
+      return messages
+        .filter((m) => m.type === "trade")
+        .map((m) => m.data as { atMs: number; price: string });
     },
   };
 }
@@ -192,11 +195,11 @@ describe.skipIf(!url)("API nodes on a follower kernel [postgres + JetStream]", (
     expect(retryB.json.data.duplicate).toBe(true);
     expect(retryB.json.data.order.orderId).toBe(viaB.json.data.order.orderId);
 
-    // Balances: B's answer right after its own write, and A's once it has followed as far.
+    // Balances: read through B, and through A once it has followed as far: the same.
     const balancesB = (await call(b, "GET", "/api/v1/spot/balances", undefined, demoToken)).json
       .data;
-    const usdt = (data: any) =>
-      (data.items as { asset: string; available: string }[]).find((i) => i.asset === "USDT");
+    const usdt = (data: { items: { asset: string; available: string }[] }) =>
+      data.items.find((i) => i.asset === "USDT");
     expect(usdt(balancesB)).toBeDefined();
     await until(
       async () =>

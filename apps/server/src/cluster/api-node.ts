@@ -9,6 +9,18 @@ import { JournalFailedError, silentLogger, type Journal } from "../journal/journ
 import { clusterSubjects, RemoteEngine } from "./command-bus.ts";
 
 /**
+ * The leader acknowledged a command but this node's follower did not apply it in time (its
+ * stream connection is down or far behind): answered 503, and the client's retry by id gets
+ * the first answer.
+ */
+export class FollowerBehindError extends Error {
+  override name = "FollowerBehindError";
+  constructor(sequence: bigint) {
+    super(`api node: the follower has not applied acknowledged sequence ${sequence} in time`);
+  }
+}
+
+/**
  * An API node's engine (`ROLE=api`, issue 25): a follower kernel that applies every record of
  * the leader's journal stream, exactly as a hot standby does, but never campaigns for the lease
  * and never appends. Reads (`query`, `recall`, `subscribe`) are answered from it; `submit` is
@@ -28,6 +40,8 @@ export class FollowerEngine<S, C extends { id: string; atMs: number }, R, E> ext
   constructor(
     options: EngineOptions<S, C, R, E>,
     private readonly remote: Pick<RemoteEngine<C, R, E>, "submit">,
+    /** How long an answer waits for the follower to apply its record (default 15,000 ms). */
+    private readonly followWaitMs = 15_000,
   ) {
     super(options);
     super.subscribe((applied) => {
@@ -42,7 +56,20 @@ export class FollowerEngine<S, C extends { id: string; atMs: number }, R, E> ext
   /** Forwards to the leader; answers once this node's kernel holds the acknowledged record. */
   override async submit(command: Unstamped<C>): Promise<Applied<C, R, E>> {
     const applied = await this.remote.submit(command);
-    await this.applied(applied.sequence);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.applied(applied.sequence),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new FollowerBehindError(applied.sequence)),
+            this.followWaitMs,
+          );
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
     return { ...applied, replay: false };
   }
 

@@ -61,6 +61,11 @@ function codeOfFastifyError(error: FastifyError): ErrorCode {
       return "unsupported_media_type";
   }
   if (error.statusCode === 429) return "rate_limited";
+  // An API node (ROLE=api) whose command no leader acknowledged in time, or whose follower is
+  // behind an acknowledged one: unavailable for now; the client retries by its id.
+  if (error.name === "NoLeaderError" || error.name === "FollowerBehindError") {
+    return "service_unavailable";
+  }
   if (error.statusCode === 400 && error.name === "SyntaxError") return "malformed_json";
   if (error.validation) return "validation_failed";
   return "internal_error";
