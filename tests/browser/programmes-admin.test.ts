@@ -20,8 +20,9 @@ import {
 
 /**
  * Issue 23's back-office screens for the programmes, in German: an admin edits a VIP level so
- * that a user's balance reaches it, defines a deposit-bonus activity and funds the promotion
- * account; the user then sees the level on the VIP tab and the activity on the home page.
+ * that a user's balance reaches it, adds an agent level (the user's agent view shows its terms),
+ * defines a deposit-bonus activity and funds the promotion account; the user then sees the level
+ * on the VIP tab and the activity on the home page.
  */
 useTradingSuite();
 
@@ -74,8 +75,8 @@ const localTime = (p: Page, offsetMs: number) =>
     return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
   }, offsetMs);
 
-describe("back office: VIP levels and activities", () => {
-  it("edits a VIP level, defines and funds an activity; the user sees both (de)", async () => {
+describe("back office: VIP levels, agent levels and activities", () => {
+  it("edits a VIP level, adds an agent level, defines and funds an activity; the user sees them (de)", async () => {
     // Users, money and the first VIP levels first: a named operator retires the bootstrap token.
     const user = await newUser();
     await credit(user.user.id, "USDT", "1000");
@@ -131,6 +132,56 @@ describe("back office: VIP levels and activities", () => {
     await act("admin-vip-form", "balance path for VIP 1", true);
     await poll(() => page.getByTestId("admin-vip-level-real-1").textContent()).toContain("2500");
     expect(await page.getByTestId("admin-vip-level-real-1").textContent()).toContain("500");
+
+    // Agent levels: none yet; the admin adds LV1 of the real mode, measured in USDT.
+    expect(await page.getByTestId("admin-agent-levels-real").textContent()).toContain(
+      adminDe.programmes.agents.none,
+    );
+    await page.getByTestId("admin-agent-new").click();
+    await page.getByTestId("admin-agent-form-level").fill("1");
+    await page.getByTestId("admin-agent-form-asset").fill("USDT");
+    await page.getByTestId("admin-agent-form-upgradeMembers").fill("3");
+    await page.getByTestId("admin-agent-form-upgradeVolume").fill("5000");
+    await page.getByTestId("admin-agent-form-keepMembers").fill("1");
+    await page.getByTestId("admin-agent-form-keepVolume").fill("1000");
+    await page.getByTestId("admin-agent-form-spotBps").fill("1500");
+    await page.getByTestId("admin-agent-form-perpBps").fill("1750");
+    await page.getByTestId("admin-agent-form-stocksBps").fill("1250");
+    await act("admin-agent-form", "agent programme launch", true);
+    const agentRow = page.getByTestId("admin-agent-level-real-1");
+    await agentRow.waitFor();
+    const agentCells = await agentRow.getByRole("cell").allTextContents();
+    expect(agentCells.slice(0, 8)).toEqual([
+      adminDe.programmes.agents.levelName.replace("{{level}}", "1"),
+      "3",
+      expect.stringContaining("5"),
+      "1",
+      expect.stringContaining("1"),
+      "1500",
+      "1750",
+      "1250",
+    ]);
+    expect(await page.getByTestId("admin-agent-levels-real").textContent()).toContain("USDT");
+    expect(await page.getByTestId("admin-agent-levels-demo").textContent()).toContain(
+      adminDe.programmes.agents.none,
+    );
+    // The user's agent view carries the same terms.
+    const agentMe = await api<{
+      asset: string | null;
+      levels: { level: number; upgradeVolume: string; rebateBps: Record<string, number> }[];
+    }>("GET", "/api/v1/agents/me", undefined, user.token);
+    expect(agentMe.status, JSON.stringify(agentMe.json)).toBe(200);
+    expect(agentMe.json.data.asset).toBe("USDT");
+    expect(agentMe.json.data.levels).toEqual([
+      {
+        level: 1,
+        upgradeMembers: 3,
+        upgradeVolume: "5000",
+        keepMembers: 1,
+        keepVolume: "1000",
+        rebateBps: { spot: 1_500, perp: 1_750, stocks: 1_250 },
+      },
+    ]);
 
     // A new activity, open now for 30 days, then the money that backs its bonuses.
     const activityId = `admin-${Date.now()}`;

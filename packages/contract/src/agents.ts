@@ -199,3 +199,22 @@ export const configureAgentLevel = defineEndpoint({
     "service_unavailable",
   ],
 });
+
+export const operatorAgentLevels = defineEndpoint({
+  method: "GET",
+  path: agentLevelsPath,
+  summary:
+    "Operator: the agent levels of each mode (asset, upgrade and keeping conditions, rebate ratios)",
+  tag: "operator",
+  auth: "operator",
+  response: z.object({
+    /** Real then demo; a mode without levels has `asset: null` and no levels. */
+    modes: z.array(
+      z.object({
+        mode: AccountMode,
+        asset: z.string().nullable(),
+        levels: z.array(AgentLevelView),
+      }),
+    ),
+  }),
+});

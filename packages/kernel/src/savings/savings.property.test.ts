@@ -150,5 +150,6 @@ describe("savings against the reference model", () => {
     expect(total.subscribed).toBeGreaterThan(100);
     expect(total.ended).toBeGreaterThan(20);
     expect(total.early).toBeGreaterThan(10);
-  });
+    // CPU-bound and deterministic: minutes on a shared, loaded machine are load, not a fault.
+  }, 180_000);
 });

@@ -161,6 +161,26 @@ describeEachDatabase("agents", (database) => {
     expect(query((s) => s.agent.levels.size)).toBe(0);
   });
 
+  it("lists each mode's levels to operators only; refuses a query", async () => {
+    expect((await call("GET", levelsPath)).statusCode).toBe(401);
+    expect((await call("GET", levelsPath, { token: users.agent.token })).statusCode).toBe(401);
+    expect(
+      (await call("GET", levelsPath, { headers: { authorization: "Bearer not-a-token" } }))
+        .statusCode,
+    ).toBe(401);
+    expect((await call("GET", `${levelsPath}?mode=real`, { headers: operator })).statusCode).toBe(
+      400,
+    );
+    const listed = await call("GET", levelsPath, { headers: operator });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().data).toEqual({
+      modes: [
+        { mode: "real", asset: null, levels: [] },
+        { mode: "demo", asset: null, levels: [] },
+      ],
+    });
+  });
+
   it("counts the team's day, reaches LV1 at the day boundary and pays the agent rebate", async () => {
     const set = await call("PUT", levelsPath, { headers: operator, payload: level1 });
     expect(set.statusCode, set.body).toBe(200);
@@ -176,6 +196,13 @@ describeEachDatabase("agents", (database) => {
           keepVolume: "300",
           rebateBps: { spot: 2_000, perp: 3_000, stocks: 4_000 },
         },
+      ],
+    });
+    const listed = await call("GET", levelsPath, { headers: operator });
+    expect(listed.json().data).toEqual({
+      modes: [
+        { mode: "real", asset: "USDT", levels: set.json().data.levels },
+        { mode: "demo", asset: null, levels: [] },
       ],
     });
     await sell("m1");

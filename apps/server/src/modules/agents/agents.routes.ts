@@ -1,4 +1,10 @@
-import { configureAgentLevel, myAgentHistory, myAgentInfo, myAgentTeam } from "@candor/contract";
+import {
+  configureAgentLevel,
+  myAgentHistory,
+  myAgentInfo,
+  myAgentTeam,
+  operatorAgentLevels,
+} from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import type { EngineSubmitQuery } from "../../engine/submit.ts";
@@ -28,6 +34,7 @@ export const agentsModule: FastifyPluginAsync<AgentsModuleOptions> = async (app,
     service.team(user.id, user.mode, query.limit),
   );
   defineRoute(app, myAgentHistory, perUser, ({ user }) => service.history(user.id, user.mode));
+  defineRoute(app, operatorAgentLevels, {}, () => service.operatorLevels());
   defineRoute(app, configureAgentLevel, { bodyBytes: 1_024 }, ({ body, request }) =>
     service.configure(body, request.operatorAccount?.id ?? null),
   );

@@ -183,6 +183,23 @@ export class AgentsService {
     });
   }
 
+  /** Operator: every mode's levels (real, then demo). */
+  operatorLevels(): {
+    modes: { mode: Mode; asset: string | null; levels: AgentLevelView[] }[];
+  } {
+    const modes: Mode[] = ["real", "demo"];
+    const engine = this.engine;
+    if (!engine) return { modes: modes.map((mode) => ({ mode, asset: null, levels: [] })) };
+    return engine.query((state) => ({
+      modes: modes.map((mode) => {
+        const levels = agentLevels(state, mode);
+        const asset = levels[0]?.assetId ?? null;
+        const scale = scaleOf(state, asset);
+        return { mode, asset, levels: levels.map((l) => levelView(l, scale)) };
+      }),
+    }));
+  }
+
   /** Operator: sets or removes one level (through the kernel). */
   async configure(
     input: {

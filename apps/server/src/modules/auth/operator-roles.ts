@@ -71,6 +71,7 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "PUT /api/v1/operator/activities": admin,
   // The programmes' current terms and the promotion balances: every role reads (the back office).
   "GET /api/v1/operator/vip/levels": anyRole,
+  "GET /api/v1/operator/agents/levels": anyRole,
   "GET /api/v1/operator/activities": anyRole,
   "POST /api/v1/operator/proof/liabilities": admin,
   // Market fees and leverage caps (journaled kernel commands, later orders only): admin sets,

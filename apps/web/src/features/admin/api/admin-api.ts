@@ -65,6 +65,7 @@ export const adminKeys = {
   notices: () => [...adminKeys.all, "notices"] as const,
   banners: () => [...adminKeys.all, "banners"] as const,
   vipLevels: () => [...adminKeys.all, "vip-levels"] as const,
+  agentLevels: () => [...adminKeys.all, "agent-levels"] as const,
   activities: () => [...adminKeys.all, "activities"] as const,
   systemAccounts: () => [...adminKeys.all, "system-accounts"] as const,
   adjustments: () => [...adminKeys.all, "adjustments"] as const,
@@ -350,6 +351,18 @@ export function configureVipLevelAction(
   reason: string,
 ) {
   return callOperator(api.configureVipLevel, { body: { ...body, reason: reason.trim() } });
+}
+
+export function fetchAgentLevels() {
+  return callOperator(api.operatorAgentLevels);
+}
+
+/** Sets (or, with `remove`, deletes) one agent level of one mode. */
+export function configureAgentLevelAction(
+  body: Omit<EndpointInput<Spec<typeof api.configureAgentLevel>>, "reason">,
+  reason: string,
+) {
+  return callOperator(api.configureAgentLevel, { body: { ...body, reason: reason.trim() } });
 }
 
 export function fetchOperatorActivities() {

@@ -154,6 +154,8 @@ export const adminEndpoints = endpointTable({
   // Programmes: VIP levels and deposit-bonus activities (vip.ts, activities.ts).
   operatorVipLevels: { method: "GET", path: "/api/v1/operator/vip/levels", auth: "operator" },
   configureVipLevel: { method: "PUT", path: "/api/v1/operator/vip/levels", auth: "operator" },
+  operatorAgentLevels: { method: "GET", path: "/api/v1/operator/agents/levels", auth: "operator" },
+  configureAgentLevel: { method: "PUT", path: "/api/v1/operator/agents/levels", auth: "operator" },
   operatorListActivities: { method: "GET", path: "/api/v1/operator/activities", auth: "operator" },
   defineActivity: { method: "PUT", path: "/api/v1/operator/activities", auth: "operator" },
   fundPromotion: { method: "POST", path: "/api/v1/operator/activities/fund", auth: "operator" },

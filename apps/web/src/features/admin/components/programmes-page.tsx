@@ -2,8 +2,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import {
   adminKeys,
+  configureAgentLevelAction,
   configureVipLevelAction,
   defineActivityAction,
+  fetchAgentLevels,
   fetchOperatorActivities,
   fetchVipLevels,
   fundPromotionAction,
@@ -27,6 +29,11 @@ type Mode = "real" | "demo";
 /** The highest VIP level and the most a discount may be, in basis points (contract: vip.ts). */
 const VIP_LEVEL_MAX = 10;
 const DISCOUNT_BPS_MAX = 10_000;
+/** Agent levels run LV1…LV10; rebate ratios are basis points of a fee; members at most a million
+ * (contract: agents.ts). */
+const AGENT_LEVEL_MAX = 10;
+const REBATE_BPS_MAX = 10_000;
+const AGENT_MEMBERS_MAX = 1_000_000;
 const assetPattern = /^[A-Za-z0-9_.-]{1,32}$/;
 const activityIdPattern = /^[A-Za-z0-9_.:-]{1,64}$/;
 
@@ -236,6 +243,228 @@ function VipSection({ mayEdit, onDone }: { mayEdit: boolean; onDone: () => void 
             ) : null}
             {editing ? (
               <VipLevelForm
+                key={editing.key}
+                initial={editing.values}
+                onDone={() => {
+                  setEditing(null);
+                  onDone();
+                }}
+              />
+            ) : null}
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+interface AgentLevelValues {
+  mode: Mode;
+  level: string;
+  asset: string;
+  upgradeMembers: string;
+  upgradeVolume: string;
+  keepMembers: string;
+  keepVolume: string;
+  spotBps: string;
+  perpBps: string;
+  stocksBps: string;
+}
+
+/** The products an agent rebate is paid on, in the order the table shows them. */
+const rebateProducts = ["spot", "perp", "stocks"] as const;
+
+/**
+ * Sets one agent level of one mode, or removes it. The kernel refuses a level without an upgrade
+ * condition, and ratios that with the invitation rebate would exceed the fee.
+ */
+function AgentLevelForm({ initial, onDone }: { initial: AgentLevelValues; onDone: () => void }) {
+  const t = useAdminT();
+  const [values, setValues] = useState(initial);
+  const [remove, setRemove] = useState(false);
+  const set = (name: keyof AgentLevelValues) => (value: string) =>
+    setValues((current) => ({ ...current, [name]: value }));
+  const level = readInteger(values.level, 1, AGENT_LEVEL_MAX);
+  const upgradeMembers = readInteger(values.upgradeMembers, 0, AGENT_MEMBERS_MAX);
+  const keepMembers = readInteger(values.keepMembers, 0, AGENT_MEMBERS_MAX);
+  const spot = readInteger(values.spotBps, 0, REBATE_BPS_MAX);
+  const perp = readInteger(values.perpBps, 0, REBATE_BPS_MAX);
+  const stocks = readInteger(values.stocksBps, 0, REBATE_BPS_MAX);
+  const valid =
+    level !== null &&
+    upgradeMembers !== null &&
+    keepMembers !== null &&
+    spot !== null &&
+    perp !== null &&
+    stocks !== null &&
+    assetPattern.test(values.asset.trim()) &&
+    isAmountOrZero(values.upgradeVolume) &&
+    isAmountOrZero(values.keepVolume);
+  const field = (
+    name: keyof AgentLevelValues,
+    label: string,
+    inputMode: "numeric" | "decimal" | undefined,
+  ) => (
+    <Field
+      label={label}
+      value={values[name]}
+      onChange={set(name)}
+      inputMode={inputMode}
+      testId={`admin-agent-form-${name}`}
+    />
+  );
+  return (
+    <ActionForm
+      submitLabel={remove ? t("programmes.agents.remove") : t("programmes.save")}
+      testId="admin-agent-form"
+      valid={valid}
+      danger={remove}
+      run={(reason) =>
+        configureAgentLevelAction(
+          {
+            mode: values.mode,
+            level: level!,
+            asset: values.asset.trim(),
+            upgradeMembers: upgradeMembers!,
+            upgradeVolume: values.upgradeVolume.trim(),
+            keepMembers: keepMembers!,
+            keepVolume: values.keepVolume.trim(),
+            rebateBps: { spot: spot!, perp: perp!, stocks: stocks! },
+            remove,
+          },
+          reason,
+        )
+      }
+      onDone={onDone}
+    >
+      <div className="admin-grid">
+        <SelectField
+          label={t("common.mode")}
+          value={values.mode}
+          onChange={(mode) => setValues((current) => ({ ...current, mode }))}
+          options={[
+            { value: "real", text: t("common.modes.real") },
+            { value: "demo", text: t("common.modes.demo") },
+          ]}
+          testId="admin-agent-form-mode"
+        />
+        {field("level", t("programmes.agents.level"), "numeric")}
+        {field("asset", t("common.asset"), undefined)}
+        {field("upgradeMembers", t("programmes.agents.upgradeMembers"), "numeric")}
+        {field("upgradeVolume", t("programmes.agents.upgradeVolume"), "decimal")}
+        {field("keepMembers", t("programmes.agents.keepMembers"), "numeric")}
+        {field("keepVolume", t("programmes.agents.keepVolume"), "decimal")}
+        {field("spotBps", t("programmes.agents.rebate.spot"), "numeric")}
+        {field("perpBps", t("programmes.agents.rebate.perp"), "numeric")}
+        {field("stocksBps", t("programmes.agents.rebate.stocks"), "numeric")}
+      </div>
+      <p className="admin-hint">{t("programmes.agents.rule", { max: REBATE_BPS_MAX })}</p>
+      <CheckField
+        label={t("programmes.agents.removeLevel")}
+        checked={remove}
+        onChange={setRemove}
+        testId="admin-agent-form-remove"
+      />
+    </ActionForm>
+  );
+}
+
+/** The current agent levels of each mode, editable by admin (the server decides anyway). */
+function AgentSection({ mayEdit, onDone }: { mayEdit: boolean; onDone: () => void }) {
+  const t = useAdminT();
+  const format = useAdminFormat();
+  const levels = useQuery({ queryKey: adminKeys.agentLevels(), queryFn: fetchAgentLevels });
+  const [editing, setEditing] = useState<{ key: string; values: AgentLevelValues } | null>(null);
+  return (
+    <section className="admin-card" data-testid="admin-agent-levels">
+      <h2>{t("programmes.agents.title")}</h2>
+      <p className="admin-hint">{t("programmes.agents.intro")}</p>
+      <QueryView query={levels}>
+        {(data) => (
+          <>
+            {data.modes.map((mode) => (
+              <div key={mode.mode} data-testid={`admin-agent-levels-${mode.mode}`}>
+                <h3>
+                  {mode.asset === null
+                    ? t(`common.modes.${mode.mode}`)
+                    : t("programmes.agents.modeAsset", {
+                        mode: t(`common.modes.${mode.mode}`),
+                        asset: mode.asset,
+                      })}
+                </h3>
+                {mode.levels.length === 0 ? (
+                  <p className="admin-state">{t("programmes.agents.none")}</p>
+                ) : (
+                  <EditableTable
+                    headers={[
+                      t("programmes.agents.level"),
+                      t("programmes.agents.upgradeMembers"),
+                      t("programmes.agents.upgradeVolume"),
+                      t("programmes.agents.keepMembers"),
+                      t("programmes.agents.keepVolume"),
+                      ...rebateProducts.map((p) => t(`programmes.agents.rebate.${p}`)),
+                    ]}
+                    rows={mode.levels.map((l) => ({
+                      key: `${mode.mode} LV${l.level}`,
+                      testId: `admin-agent-level-${mode.mode}-${l.level}`,
+                      cells: [
+                        t("programmes.agents.levelName", { level: l.level }),
+                        l.upgradeMembers,
+                        format.amount(l.upgradeVolume),
+                        l.keepMembers,
+                        format.amount(l.keepVolume),
+                        ...rebateProducts.map((p) => l.rebateBps[p]),
+                      ],
+                      edit: () =>
+                        setEditing({
+                          key: `${mode.mode}:${l.level}:${Date.now()}`,
+                          values: {
+                            mode: mode.mode,
+                            level: String(l.level),
+                            asset: mode.asset ?? "",
+                            upgradeMembers: String(l.upgradeMembers),
+                            upgradeVolume: l.upgradeVolume,
+                            keepMembers: String(l.keepMembers),
+                            keepVolume: l.keepVolume,
+                            spotBps: String(l.rebateBps.spot),
+                            perpBps: String(l.rebateBps.perp),
+                            stocksBps: String(l.rebateBps.stocks),
+                          },
+                        }),
+                    }))}
+                    mayEdit={mayEdit}
+                  />
+                )}
+              </div>
+            ))}
+            {mayEdit ? (
+              <button
+                type="button"
+                className="admin-button admin-secondary"
+                data-testid="admin-agent-new"
+                onClick={() =>
+                  setEditing({
+                    key: `new-${Date.now()}`,
+                    values: {
+                      mode: "real",
+                      level: "",
+                      asset: data.modes[0]?.asset ?? "USDT",
+                      upgradeMembers: "0",
+                      upgradeVolume: "0",
+                      keepMembers: "0",
+                      keepVolume: "0",
+                      spotBps: "0",
+                      perpBps: "0",
+                      stocksBps: "0",
+                    },
+                  })
+                }
+              >
+                {t("programmes.agents.new")}
+              </button>
+            ) : null}
+            {editing ? (
+              <AgentLevelForm
                 key={editing.key}
                 initial={editing.values}
                 onDone={() => {
@@ -559,7 +788,7 @@ function ActivitiesSection({
 }
 
 /**
- * Programmes (issue 23): VIP levels of each mode and deposit-bonus activities with their places
+ * Programmes (issue 23): VIP levels and agent levels of each mode, deposit-bonus activities with their places
  * and the promotion account that backs their bonuses. Every role reads; admin changes levels and
  * defines activities, finance (and admin) fund the promotion account (operator-roles.ts).
  * Nothing here pays a bonus or sets a balance: funding is a journaled credit of money put in.
@@ -573,6 +802,7 @@ export function ProgrammesPage() {
     <AdminPage title={t("programmes.title")} testId="admin-programmes">
       <p className="admin-hint">{t("programmes.intro")}</p>
       <VipSection mayEdit={role === "admin"} onDone={refresh} />
+      <AgentSection mayEdit={role === "admin"} onDone={refresh} />
       <ActivitiesSection
         mayDefine={role === "admin"}
         mayFund={role === "admin" || role === "finance"}
