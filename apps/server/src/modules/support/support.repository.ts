@@ -69,6 +69,27 @@ function toMessage(r: Record<string, unknown>): MessageRow {
 }
 
 /** The only file of the support module that speaks SQL. */
+/**
+ * A conversation with its e-mail, the operators' unread count and its last message. The list
+ * takes conversations with a message (`JOIN`); one conversation is read even when empty
+ * (`LEFT JOIN`).
+ */
+function summarySelect(lastMessageJoin: "JOIN" | "LEFT JOIN") {
+  return sql`SELECT ${conversationColumns},
+        coalesce(us.email, c.visitor_email) AS email, us.nickname,
+        (SELECT count(*) FROM support_messages x WHERE x.conversation_id = c.id
+          AND x.side = 'user' AND x.id > c.operator_read_up_to)::text AS unread,
+        lm.id AS lm_id, lm.conversation_id AS lm_conversation_id, lm.side AS lm_side,
+        lm.text AS lm_text, lm.upload_id AS lm_upload_id, lm.width AS lm_width,
+        lm.height AS lm_height, lm.client_message_id AS lm_client_message_id,
+        lm.sent_at_ms AS lm_sent_at_ms
+      FROM support_conversations c
+      LEFT JOIN users us ON us.id = c.user_id
+      ${sql.raw(lastMessageJoin)} LATERAL (SELECT ${messageColumns} FROM support_messages m
+        LEFT JOIN uploads u ON u.id = m.upload_id
+        WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1) lm ON true`;
+}
+
 export class SupportRepository {
   constructor(private readonly database: Database) {}
 
@@ -186,37 +207,13 @@ export class SupportRepository {
 
   /** Conversations with at least one message, most recent first, for the operators. */
   async summaries(limit: number, offset: number): Promise<SummaryRow[]> {
-    const result = await sql<Record<string, unknown>>`SELECT ${conversationColumns},
-        coalesce(us.email, c.visitor_email) AS email, us.nickname,
-        (SELECT count(*) FROM support_messages x WHERE x.conversation_id = c.id
-          AND x.side = 'user' AND x.id > c.operator_read_up_to)::text AS unread,
-        lm.id AS lm_id, lm.conversation_id AS lm_conversation_id, lm.side AS lm_side,
-        lm.text AS lm_text, lm.upload_id AS lm_upload_id, lm.width AS lm_width,
-        lm.height AS lm_height, lm.client_message_id AS lm_client_message_id,
-        lm.sent_at_ms AS lm_sent_at_ms
-      FROM support_conversations c
-      LEFT JOIN users us ON us.id = c.user_id
-      JOIN LATERAL (SELECT ${messageColumns} FROM support_messages m
-        LEFT JOIN uploads u ON u.id = m.upload_id
-        WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1) lm ON true
+    const result = await sql<Record<string, unknown>>`${summarySelect("JOIN")}
       ORDER BY c.updated_at_ms DESC, c.id DESC LIMIT ${limit} OFFSET ${offset}`.execute(this.db);
     return result.rows.map((r) => summaryOf(r));
   }
 
   async summary(conversationId: bigint): Promise<SummaryRow | undefined> {
-    const result = await sql<Record<string, unknown>>`SELECT ${conversationColumns},
-        coalesce(us.email, c.visitor_email) AS email, us.nickname,
-        (SELECT count(*) FROM support_messages x WHERE x.conversation_id = c.id
-          AND x.side = 'user' AND x.id > c.operator_read_up_to)::text AS unread,
-        lm.id AS lm_id, lm.conversation_id AS lm_conversation_id, lm.side AS lm_side,
-        lm.text AS lm_text, lm.upload_id AS lm_upload_id, lm.width AS lm_width,
-        lm.height AS lm_height, lm.client_message_id AS lm_client_message_id,
-        lm.sent_at_ms AS lm_sent_at_ms
-      FROM support_conversations c
-      LEFT JOIN users us ON us.id = c.user_id
-      LEFT JOIN LATERAL (SELECT ${messageColumns} FROM support_messages m
-        LEFT JOIN uploads u ON u.id = m.upload_id
-        WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1) lm ON true
+    const result = await sql<Record<string, unknown>>`${summarySelect("LEFT JOIN")}
       WHERE c.id = ${conversationId}`.execute(this.db);
     return result.rows[0] ? summaryOf(result.rows[0]) : undefined;
   }
