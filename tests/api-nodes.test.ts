@@ -1,9 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { connect } from "nats";
 import { afterAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { dropSchema } from "../apps/server/src/testing/databases.ts";
-import { removeDataDir, startServer, type ServerProcess } from "./harness.ts";
+import { clusterFixture } from "./cluster-fixture.ts";
+import { startServer, type ServerProcess } from "./harness.ts";
 
 // Issue 25, `ROLE=api`: one engine process (the leader, JetStream journal, PostgreSQL) and two
 // API node processes (follower kernels, commands forwarded to the leader). A user registers
@@ -12,14 +10,9 @@ import { removeDataDir, startServer, type ServerProcess } from "./harness.ts";
 // client on each node receives the public trades (the followed tape) in order. A stream, a
 // lease bucket, a subject prefix and a schema of its own, deleted afterwards.
 const url = process.env.DATABASE_URL;
-const servers = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-const suffix = randomBytes(6).toString("hex");
-const schema = `apinodes_${suffix}`;
-const stream = `CANDOR_APINODES_${suffix}`;
-const bucket = `CANDOR_APINODES_LEASE_${suffix}`;
-const prefix = `candor_apinodes_${suffix}`;
+const cluster = clusterFixture("apinodes");
+const { suffix, processes } = cluster;
 const operatorToken = `operator-token-${suffix}-0123456789`;
-const processes: ServerProcess[] = [];
 const sockets: WebSocket[] = [];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -89,29 +82,12 @@ async function until(check: () => Promise<boolean> | boolean, what: string, time
 describe.skipIf(!url)("API nodes on a follower kernel [postgres + JetStream]", () => {
   afterAll(async () => {
     for (const socket of sockets) socket.terminate();
-    for (const server of processes) {
-      const { exitCode, signalCode } = server.process;
-      if (exitCode === null && signalCode === null) await server.stop("SIGKILL");
-      removeDataDir(server.dataDir);
-    }
-    await dropSchema(schema);
-    const connection = await connect({ servers });
-    const manager = await connection.jetstreamManager();
-    await manager.streams.delete(stream).catch(() => false);
-    await manager.streams.delete(`KV_${bucket}`).catch(() => false);
-    await connection.close();
+    await cluster.tearDown();
   }, 30_000);
 
   it("serves users, orders, balances and public trades through two API nodes", async () => {
     const env = {
-      DATABASE_URL: url!,
-      DATABASE_SCHEMA: schema,
-      JOURNAL: "jetstream",
-      JOURNAL_STREAM: stream,
-      LEADER_LEASE_BUCKET: bucket,
-      LEADER_LEASE_TTL_MS: "2000",
-      CLUSTER_SUBJECTS: prefix,
-      CAPTCHA: "off",
+      ...cluster.engineEnv(url!),
       PASSWORD_COST: "12",
       OPERATOR_TOKEN: operatorToken,
     };

@@ -1,12 +1,11 @@
-import { randomBytes } from "node:crypto";
 import type { Command, CommandResult, Event } from "@candor/kernel";
 import { connect, type NatsConnection } from "nats";
 import { afterAll, describe, expect, it } from "vitest";
 import { clusterSubjects, RemoteEngine } from "../apps/server/src/cluster/command-bus.ts";
 import type { Applied } from "../apps/server/src/engine/engine.ts";
 import type { CandorCommand } from "../apps/server/src/engine/kernel-port.ts";
-import { dropSchema } from "../apps/server/src/testing/databases.ts";
-import { removeDataDir, startServer, type ServerProcess } from "./harness.ts";
+import { clusterFixture } from "./cluster-fixture.ts";
+import { startServer } from "./harness.ts";
 
 // Issue 25, step 3 (command path and fan-out): two engine node processes (leader + hot
 // standby, JetStream journal, PostgreSQL) and two forwarding clients standing in for API nodes
@@ -16,44 +15,20 @@ import { removeDataDir, startServer, type ServerProcess } from "./harness.ts";
 // lease bucket, a subject prefix and a schema of its own, deleted afterwards.
 const url = process.env.DATABASE_URL;
 const servers = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-const suffix = randomBytes(6).toString("hex");
-const schema = `forwarding_${suffix}`;
-const stream = `CANDOR_FORWARDING_${suffix}`;
-const bucket = `CANDOR_FORWARDING_LEASE_${suffix}`;
-const prefix = `candor_forwarding_${suffix}`;
+const cluster = clusterFixture("forwarding");
+const { suffix, prefix, processes } = cluster;
 
 type Record = Applied<Command, CommandResult, Event>;
-const processes: ServerProcess[] = [];
 const connections: NatsConnection[] = [];
 
 describe.skipIf(!url)("command forwarding to the engine leader [postgres + JetStream]", () => {
   afterAll(async () => {
-    for (const server of processes) {
-      // A killed process has a signal code and no exit code: `stop` would wait for it forever.
-      const { exitCode, signalCode } = server.process;
-      if (exitCode === null && signalCode === null) await server.stop("SIGKILL");
-      removeDataDir(server.dataDir);
-    }
     for (const connection of connections) await connection.close().catch(() => undefined);
-    await dropSchema(schema);
-    const connection = await connect({ servers });
-    const manager = await connection.jetstreamManager();
-    await manager.streams.delete(stream).catch(() => false);
-    await manager.streams.delete(`KV_${bucket}`).catch(() => false);
-    await connection.close();
+    await cluster.tearDown();
   }, 30_000);
 
   it("acknowledges each command once through two forwarders, fans records out in order, and carries on after the leader is SIGKILLed", async () => {
-    const env = {
-      DATABASE_URL: url!,
-      DATABASE_SCHEMA: schema,
-      JOURNAL: "jetstream",
-      JOURNAL_STREAM: stream,
-      LEADER_LEASE_BUCKET: bucket,
-      LEADER_LEASE_TTL_MS: "2000",
-      CLUSTER_SUBJECTS: prefix,
-      CAPTCHA: "off",
-    };
+    const env = cluster.engineEnv(url!);
     const leader = await startServer({ env });
     processes.push(leader);
     const standby = await startServer({ env, standby: true });
