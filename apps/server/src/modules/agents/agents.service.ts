@@ -7,7 +7,6 @@ import {
   agentView,
   formatAmount,
   getAssets,
-  parseAmount,
   type AgentLevel,
   type KernelState,
   type Mode,
@@ -16,6 +15,7 @@ import { AppError } from "../../http/app-error.ts";
 import type { EngineSubmitQuery } from "../../engine/submit.ts";
 import { submit } from "../../engine/submit.ts";
 import { errorCodeOf } from "../../engine/reject-codes.ts";
+import { assetAmountParser } from "../../engine/asset-amount.ts";
 import { maskAccount, periodStarts } from "../invitations/invitations.service.ts";
 import { progressBps } from "../vip/vip.service.ts";
 import type { AgentsRepository } from "./agents.repository.ts";
@@ -218,13 +218,7 @@ export class AgentsService {
   ): Promise<{ mode: Mode; asset: string | null; levels: AgentLevelView[] }> {
     const engine = this.engine;
     if (!engine) throw new AppError("service_unavailable");
-    const scale = engine.query((s) => getAssets(s)).find((a) => a.assetId === input.asset)?.scale;
-    if (scale === undefined) throw new AppError("asset_not_found");
-    const parse = (text: string): bigint => {
-      const parsed = parseAmount(text, scale);
-      if (!parsed.ok) throw new AppError(errorCodeOf(parsed.code));
-      return parsed.value;
-    };
+    const parse = assetAmountParser(engine, input.asset);
     const applied = await submit(engine, {
       type: "agent_configure",
       // Each change is its own command (an id per request; the journal dedupes ids).

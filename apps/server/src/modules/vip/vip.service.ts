@@ -3,7 +3,6 @@ import type { VipLevelView, VipMe } from "@candor/contract";
 import {
   formatAmount,
   getAssets,
-  parseAmount,
   vipAsset,
   vipBalance,
   vipLevelOf,
@@ -17,6 +16,7 @@ import {
 import { AppError } from "../../http/app-error.ts";
 import type { EngineSubmitQuery } from "../../engine/submit.ts";
 import { submit } from "../../engine/submit.ts";
+import { assetAmountParser } from "../../engine/asset-amount.ts";
 import { errorCodeOf } from "../../engine/reject-codes.ts";
 
 /**
@@ -132,13 +132,7 @@ export class VipService {
   ): Promise<{ mode: Mode; asset: string | null; levels: VipLevelView[] }> {
     const engine = this.engine;
     if (!engine) throw new AppError("service_unavailable");
-    const scale = engine.query((s) => getAssets(s)).find((a) => a.assetId === input.asset)?.scale;
-    if (scale === undefined) throw new AppError("asset_not_found");
-    const parse = (text: string): bigint => {
-      const parsed = parseAmount(text, scale);
-      if (!parsed.ok) throw new AppError(errorCodeOf(parsed.code));
-      return parsed.value;
-    };
+    const parse = assetAmountParser(engine, input.asset);
     const applied = await submit(engine, {
       type: "vip_configure",
       // Each change is its own command (an id per request; the journal dedupes ids).
