@@ -41,7 +41,10 @@ export interface ProofEngine {
 export class ProofService {
   /** The publication whose tree the builder holds (built by this process). */
   private latest: LiabilityPublication | undefined;
-  private publishing: Promise<LiabilityPublication> | undefined;
+  /** The build in progress and the journal sequence of the state it reads. */
+  private running: { sequence: bigint; promise: Promise<LiabilityPublication> } | undefined;
+  /** The build that starts when the running one ends (it reads the state as of then). */
+  private queued: Promise<LiabilityPublication> | undefined;
   private secretValue: Promise<string> | undefined;
   private postingFigures:
     | { atMs: number; value: Promise<Pick<Transparency, "spotResults" | "systemHistory">> }
@@ -57,10 +60,37 @@ export class ProofService {
     private readonly now: () => number,
   ) {}
 
-  /** Builds and publishes a tree of the current state; concurrent calls share one build. */
+  /**
+   * Builds and publishes a tree of the current state. A call shares the running build when that
+   * build read this state or a later one; otherwise it waits for the next build (one queued
+   * after the running one, shared by every such call), so the tree it gets holds every change
+   * made before the call — a user credited just before "publish" is in it.
+   */
   publish(): Promise<LiabilityPublication> {
-    this.publishing ??= this.build().finally(() => (this.publishing = undefined));
-    return this.publishing;
+    const running = this.running;
+    if (!running) return this.start();
+    if (running.sequence >= this.engine.sequence) return running.promise;
+    this.queued ??= running.promise
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.start();
+      });
+    return this.queued;
+  }
+
+  private start(): Promise<LiabilityPublication> {
+    const entry = { sequence: this.engine.sequence, promise: this.build() };
+    this.running = entry;
+    void entry.promise.then(
+      () => this.clearRunning(entry),
+      () => this.clearRunning(entry),
+    );
+    return entry.promise;
+  }
+
+  private clearRunning(entry: NonNullable<ProofService["running"]>) {
+    if (this.running === entry) this.running = undefined;
   }
 
   /** The latest published root (of this process or, after a restart, of the database). */
@@ -81,7 +111,8 @@ export class ProofService {
    * builder holds no tree: the first request builds one (a fresh publication).
    */
   async mine(userId: string): Promise<MyLiabilityProof> {
-    await this.publishing;
+    await this.queued;
+    await this.running?.promise;
     const publication = this.latest ?? (await this.publish());
     const salt = saltFor(await this.secret(), BigInt(publication.sequence), userId);
     const found = await this.builder.proof(userId, salt);
