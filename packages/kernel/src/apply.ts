@@ -13,6 +13,15 @@ import { handlers } from "./registry.ts";
 import type { KernelState } from "./state.ts";
 import type { ApplyOutput, Command, CommandType, Event } from "./types.ts";
 
+/**
+ * Handlers by command type. A Map: `handlers[type]` with a different key on every call is a
+ * megamorphic keyed lookup, dearer than a Map's (the type strings cache their hash). Only
+ * types `commandShapeCode` knows reach it.
+ */
+const handlerByType = new Map<string, Handler<CommandType>>(
+  Object.entries(handlers) as [string, Handler<CommandType>][],
+);
+
 /** The events of rejections and duplicates: shared, frozen, empty. */
 const NO_EVENTS = Object.freeze([]) as unknown as Event[];
 
@@ -32,16 +41,26 @@ function isPrintableAscii(text: string): boolean {
  * Applies one command. Mutates `state` in place; deterministic. A repeated id returns the
  * first result with `duplicate: true` and changes nothing. Rejection results and empty event
  * arrays are shared and frozen.
+ *
+ * `quiet` (a replay nobody subscribes to): the same state, result and events except the closing
+ * `balances_changed` view, which only subscribers (read models, streams) read. Live callers
+ * leave it false.
  */
-export function apply<C extends Command>(state: KernelState, command: C): ApplyOutput<C> {
-  if (typeof command !== "object" || command === null || typeof command.id !== "string") {
-    return rejected("command_malformed");
-  }
+export function apply<C extends Command>(
+  state: KernelState,
+  command: C,
+  quiet = false,
+): ApplyOutput<C> {
+  if (typeof command !== "object" || command === null) return rejected("command_malformed");
+  // Commands of every type pass here, so each read of one of their fields is a megamorphic
+  // lookup: `id`, `type` and `atMs` are read once and handed on.
   const id = command.id;
+  if (typeof id !== "string") return rejected("command_malformed");
   if (id.length === 0 || id.length > 128 || !isPrintableAscii(id)) {
     return rejected("command_id_invalid");
   }
-  const shapeCode = commandShapeCode(command);
+  const type = command.type;
+  const shapeCode = commandShapeCode(command, type);
   if (shapeCode !== null) return rejected(shapeCode);
   const memory = state.memory;
   const seen = memory.find(id);
@@ -55,34 +74,33 @@ export function apply<C extends Command>(state: KernelState, command: C): ApplyO
     }
     return rejected("command_id_reused");
   }
-  if (!Number.isSafeInteger(command.atMs) || command.atMs < 0) {
-    return rejected("timestamp_invalid");
-  }
-  if (command.atMs < state.nowMs) return rejected("time_went_backwards");
+  const atMs = command.atMs;
+  if (!Number.isSafeInteger(atMs) || atMs < 0) return rejected("timestamp_invalid");
+  if (atMs < state.nowMs) return rejected("time_went_backwards");
 
-  state.nowMs = command.atMs;
+  state.nowMs = atMs;
   state.commandSerial++;
   state.command = command;
   state.eventCount = 0;
   state.ledger.touchedCount = 0;
-  const handler = handlers[command.type] as unknown as Handler<CommandType>;
+  const handler = handlerByType.get(type)!;
   const result = handler(state, command) as ApplyOutput<C>["result"];
   let events: Event[];
   if (!result.ok) {
     assert(onlyRestorable(state), "a rejection emitted events");
     events = NO_EVENTS;
   } else {
-    reportBalances(state);
+    if (!quiet) reportBalances(state);
     events = emittedEvents(state);
   }
   state.command = null;
 
-  memory.remember(command, result);
+  memory.remember(command, result, id, atMs, type);
   // Forget expired ids a few at a time on every command (a steady index, no bursts), and all
   // of them on a clock tick.
   memory.prune(
     state.nowMs - state.options.idempotencyWindowMs,
-    command.type === "clock_tick" ? Number.MAX_SAFE_INTEGER : 2,
+    type === "clock_tick" ? Number.MAX_SAFE_INTEGER : 2,
   );
   return { result, events, duplicate: false };
 }

@@ -30,6 +30,12 @@ function fieldCode(kind: FieldKind, value: unknown): RejectCode | null {
       return typeof value === "string" && value.length <= COMMAND_STRING_LENGTH_MAX
         ? null
         : "command_malformed";
+    case "string?+":
+      return value === undefined ||
+        value === null ||
+        (typeof value === "string" && value.length <= COMMAND_STRING_LENGTH_MAX)
+        ? null
+        : "command_malformed";
     case "string?":
       return value === null ||
         (typeof value === "string" && value.length <= COMMAND_STRING_LENGTH_MAX)
@@ -65,10 +71,15 @@ function fieldCode(kind: FieldKind, value: unknown): RejectCode | null {
  * first field's code (`command_malformed`, `mode_invalid`, …), or null when it fits.
  * `id` and `atMs` are checked by `apply` itself.
  */
-export function commandShapeCode(command: Command): RejectCode | null {
-  // The hot commands get hand-written checks; the schema walk below covers every type.
-  if (command.type === "replace_order") {
-    const c = command;
+export function commandShapeCode(
+  command: Command,
+  type: CommandType = command.type,
+): RejectCode | null {
+  // The hot commands get hand-written checks; the schema walk below covers every type. `type`
+  // is `command.type`, read once by the caller: commands of every shape pass here, so each
+  // read of one of their fields is a megamorphic lookup.
+  if (type === "replace_order") {
+    const c = command as Extract<Command, { type: "replace_order" }>;
     if (
       typeof c.ownerId === "string" &&
       c.ownerId.length <= COMMAND_STRING_LENGTH_MAX &&
@@ -79,8 +90,8 @@ export function commandShapeCode(command: Command): RejectCode | null {
     ) {
       return null;
     }
-  } else if (command.type === "place_order") {
-    const c = command;
+  } else if (type === "place_order") {
+    const c = command as Extract<Command, { type: "place_order" }>;
     if (
       typeof c.ownerId === "string" &&
       c.ownerId.length <= COMMAND_STRING_LENGTH_MAX &&
@@ -99,8 +110,8 @@ export function commandShapeCode(command: Command): RejectCode | null {
     ) {
       return null;
     }
-  } else if (command.type === "cancel_order") {
-    const c = command;
+  } else if (type === "cancel_order") {
+    const c = command as Extract<Command, { type: "cancel_order" }>;
     if (
       typeof c.ownerId === "string" &&
       c.ownerId.length <= COMMAND_STRING_LENGTH_MAX &&
@@ -110,8 +121,8 @@ export function commandShapeCode(command: Command): RejectCode | null {
       return null;
     }
   }
-  const schema = commandSchemas[command.type] as Schema | undefined;
-  if (schema === undefined || !Object.hasOwn(commandSchemas, command.type)) {
+  const schema = commandSchemas[type] as Schema | undefined;
+  if (schema === undefined || !Object.hasOwn(commandSchemas, type)) {
     return "command_unknown";
   }
   const record = command as unknown as Record<string, unknown>;
@@ -134,7 +145,8 @@ export function commandsEqual(first: Command, second: Command): boolean {
   const b = second as unknown as Record<string, unknown>;
   for (let i = 0; i < schema.length; i++) {
     const name = schema[i]![0];
-    if (a[name] !== b[name]) return false;
+    // An appended field (`string?+`) absent on one side and null on the other is the same.
+    if (a[name] !== b[name] && (a[name] ?? null) !== (b[name] ?? null)) return false;
   }
   return true;
 }
@@ -147,6 +159,11 @@ export function commandToJsonArray(command: Command): unknown[] {
   for (let i = 0; i < schema.length; i++) {
     const value = record[schema[i]![0]];
     out.push(typeof value === "bigint" ? value.toString() : value);
+  }
+  // Appended fields left empty are not written: the bytes are those of before they existed.
+  for (let i = schema.length - 1; i >= 0 && schema[i]![1] === "string?+"; i--) {
+    if (out.at(-1) !== null && out.at(-1) !== undefined) break;
+    out.pop();
   }
   return out;
 }
@@ -162,7 +179,14 @@ export function commandFromJsonArray(array: unknown): Command {
     "unknown command type in encoding",
   );
   const schema = commandSchemas[type as CommandType];
-  assert(array.length === schema.length + 3, "command encoding has the wrong length");
+  let appended = 0;
+  while (appended < schema.length && schema[schema.length - 1 - appended]![1] === "string?+") {
+    appended++;
+  }
+  assert(
+    array.length <= schema.length + 3 && array.length >= schema.length + 3 - appended,
+    "command encoding has the wrong length",
+  );
   const record: Record<string, unknown> = { type, id: array[1], atMs: array[2] };
   assert(typeof record.id === "string", "command id must be a string");
   assert(Number.isSafeInteger(record.atMs), "command atMs must be an integer");
@@ -174,6 +198,7 @@ export function commandFromJsonArray(array: unknown): Command {
       value = BigInt(value);
     }
     assert(fieldCode(kind, value) === null, `field ${name} has the wrong shape`);
+    if (value === undefined) continue; // An appended field the record does not have.
     record[name] = value;
   }
   return record as unknown as Command;

@@ -5,7 +5,7 @@
 
 import { Fingerprinter } from "./fingerprint.ts";
 import { IdIndex, type IdSource } from "./id-index.ts";
-import type { ResultField } from "./module.ts";
+import type { Json, ResultField } from "./module.ts";
 import { rejectCodes, type RejectCode } from "./reject-codes.ts";
 import { commandCodecs, commandTypesByCode } from "./registry.ts";
 import type { CancelOrderValue, OrderOutcome, OrderStatus } from "./spot/types.ts";
@@ -59,6 +59,22 @@ const resultShapes: Readonly<Uint8Array> = (() => {
   });
   return shapes;
 })();
+
+/**
+ * Which of the six snapshot result fields (orderId, orderStatus, filledLots, restingLots,
+ * cancelledCount, postingSeq) each command type's result has, by type code.
+ */
+const resultFieldsByCode: readonly (readonly boolean[])[] = commandTypesByCode.map((type) => {
+  const fields: readonly ResultField[] = commandCodecs[type].result;
+  return [
+    "orderId",
+    "orderStatus",
+    "filledLots",
+    "restingLots",
+    "cancelledCount",
+    "postingSeq",
+  ].map((field) => fields.includes(field as ResultField));
+});
 
 /** One remembered command, as snapshots carry it. */
 export interface RememberedCommand {
@@ -138,10 +154,19 @@ export class CommandMemory implements IdSource {
     return { ok: true, value } as CommandResult;
   }
 
-  /** Remembers a command (whose id is not remembered) and its result. */
-  remember(command: Command, result: CommandResult): void {
-    const typeCode = this.fingerprinter.fingerprint(command, this.print);
-    this.add(command.id, command.atMs, typeCode, this.print[0]!, this.print[1]!, result);
+  /**
+   * Remembers a command (whose id is not remembered) and its result. `id`, `atMs` and `type`
+   * are the command's, passed by a caller that has read them (each read is a megamorphic lookup).
+   */
+  remember(
+    command: Command,
+    result: CommandResult,
+    id: string = command.id,
+    atMs: number = command.atMs,
+    type: CommandType = command.type,
+  ): void {
+    const typeCode = this.fingerprinter.fingerprint(command, this.print, type);
+    this.add(id, atMs, typeCode, this.print[0]!, this.print[1]!, result);
   }
 
   /** Remembers an entry restored from a snapshot. */
@@ -236,6 +261,49 @@ export class CommandMemory implements IdSource {
       head++;
     }
     this.head = head;
+  }
+
+  /**
+   * Every remembered command, oldest first, as the snapshot's `idempotency` rows:
+   * `[id, atMs, type, print0, print1, result]`, the result as `["reject", code]` or
+   * `["ok", orderId, orderStatus, filledLots, restingLots, cancelledCount, postingSeq]` with null
+   * for fields its type's result does not have (`resultToJson` of `entries()`, which a test holds
+   * equal), built straight from the ring without entry and result objects.
+   */
+  rows(): Json[] {
+    const rows = new Array<Json>(this.tail - this.head);
+    const n = this.numbers;
+    const num = (value: number): number | null => (Number.isFinite(value) ? value : null);
+    for (let position = this.head; position < this.tail; position++) {
+      const at = position & this.mask;
+      const typeCode = this.types[at]!;
+      const code = this.codes[at]!;
+      let result: Json;
+      if (code >= 0) {
+        result = ["reject", rejectCodes[code]!];
+      } else {
+        const has = resultFieldsByCode[typeCode]!;
+        const status = this.statuses[at]!;
+        result = [
+          "ok",
+          has[0] ? num(n[5 * at]!) : null,
+          has[1] && status >= 0 ? statuses[status]! : null,
+          has[2] ? num(n[5 * at + 1]!) : null,
+          has[3] ? num(n[5 * at + 2]!) : null,
+          has[4] ? num(n[5 * at + 3]!) : null,
+          has[5] ? num(n[5 * at + 4]!) : null,
+        ];
+      }
+      rows[position - this.head] = [
+        this.ids[at]!,
+        this.atMs[at]!,
+        commandTypesByCode[typeCode]!,
+        this.prints[2 * at]!,
+        this.prints[2 * at + 1]!,
+        result,
+      ];
+    }
+    return rows;
   }
 
   /** Every remembered command, oldest first. */

@@ -13,10 +13,16 @@ import type { Tick } from "./reference/types.ts";
 /** JSON as snapshots hold it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** The kind of one command field; a trailing `?` means it may be null. */
+/**
+ * The kind of one command field; a trailing `?` means it may be null. `string?+` is a nullable
+ * string appended to a command type after records of it were journaled: it may be absent
+ * (records from before, callers that do not set it), absent and null encode and fingerprint
+ * as nothing, so older records decode and remember exactly as they did.
+ */
 export type FieldKind =
   | "string"
   | "string?"
+  | "string?+"
   | "int"
   | "int?"
   | "bigint"

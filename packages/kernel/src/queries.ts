@@ -127,6 +127,23 @@ export function getMarkets(state: KernelState): MarketView[] {
     .sort((a, b) => compareStrings(a.marketId, b.marketId));
 }
 
+/**
+ * The markets of one instrument, sorted by id (what `getMarkets` filtered by instrument gives),
+ * without building every market's view: the order path looks one up per order.
+ */
+export function getMarketsOfInstrument(state: KernelState, instrumentId: string): MarketView[] {
+  const markets = state.reference.marketsByInstrument.get(instrumentId);
+  if (markets === undefined) return [];
+  const views = markets.map(marketView);
+  return views.length > 1 ? views.sort((a, b) => compareStrings(a.marketId, b.marketId)) : views;
+}
+
+/** One market by id, or undefined. */
+export function getMarket(state: KernelState, marketId: string): MarketView | undefined {
+  const market = state.reference.markets.get(marketId);
+  return market === undefined ? undefined : marketView(market);
+}
+
 /** Every asset, sorted by id. */
 export function getAssets(state: KernelState): AssetView[] {
   return [...state.reference.assets.values()]

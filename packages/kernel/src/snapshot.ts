@@ -40,8 +40,11 @@ const FIELD_ORDER = [
   "idempotency",
 ] as const;
 
-/** A remembered result as snapshots write it: the six result fields, null where absent. */
-function resultToJson(result: CommandResult): Json {
+/**
+ * A remembered result as snapshots write it: the six result fields, null where absent
+ * (`CommandMemory.rows` writes the same without building the result; a test holds them equal).
+ */
+export function resultToJson(result: CommandResult): Json {
   if (!result.ok) return ["reject", result.code];
   const v = result.value as Record<string, number | string | undefined>;
   const field = (name: string): Json => v[name] ?? null;
@@ -102,18 +105,8 @@ export function snapshotJson(state: KernelState): Record<string, Json | undefine
       if (!(FIELD_ORDER as readonly string[]).includes(name)) later.push(name);
     }
   }
-  const idempotency: Json[] = [];
-  for (const entry of state.memory.entries()) {
-    idempotency.push([
-      entry.id,
-      entry.atMs,
-      entry.type,
-      entry.print[0],
-      entry.print[1],
-      resultToJson(entry.result),
-    ]);
-  }
-  fields.idempotency = idempotency;
+  // `[id, atMs, type, print0, print1, resultToJson(result)]` rows, oldest first.
+  fields.idempotency = state.memory.rows();
   const out: Record<string, Json | undefined> = { format: FORMAT };
   for (const name of [...FIELD_ORDER, ...later]) {
     if (fields[name] !== undefined) out[name] = fields[name];

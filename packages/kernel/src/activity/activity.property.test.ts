@@ -8,10 +8,10 @@ import { describe, expect, it } from "vitest";
 import { apply } from "../apply.ts";
 import { checkInvariants } from "../invariants.ts";
 import { accountOf, ownerOf } from "../ledger/accounts.ts";
-import { restore, snapshot, stateHash } from "../snapshot.ts";
 import { createKernelState } from "../state.ts";
 import { CommandMaker } from "../testing/commands.ts";
 import { Random } from "../testing/simulate.ts";
+import { MidwayReplay } from "../testing/property-run.ts";
 import type { Command, Mode } from "../types.ts";
 import { ActivityReference } from "./activity.reference.ts";
 import { promotionBalance } from "./state.ts";
@@ -42,15 +42,11 @@ function run(seed: number, steps: number): { paid: number; lapsed: number } {
     send(c.open(u));
     send(c.open(u, "demo"));
   }
-  let midway: Uint8Array | null = null;
-  let midIndex = 0;
+  const midway = new MidwayReplay(state, commands);
   let activityNext = 0;
   let reservationNext = 0;
   for (let step = 0; step < steps; step++) {
-    if (step === steps >> 1) {
-      midway = snapshot(state);
-      midIndex = commands.length;
-    }
+    midway.step(step, steps);
     const mode = random.pick(modes);
     const roll = random.int(0, 99);
     const where = `seed ${seed} step ${step}`;
@@ -103,9 +99,7 @@ function run(seed: number, steps: number): { paid: number; lapsed: number } {
       );
     }
   }
-  const copy = restore(midway!);
-  for (const command of commands.slice(midIndex)) apply(copy, command);
-  expect(stateHash(copy)).toBe(stateHash(state));
+  midway.expectSameHash(`seed ${seed} replay`);
   return {
     paid: ref.reservations.filter((r) => r.status === "paid").length,
     lapsed: ref.reservations.filter((r) => r.status === "lapsed").length,

@@ -8,12 +8,17 @@
 import { describe, expect, it } from "vitest";
 import { apply } from "../apply.ts";
 import { checkInvariants } from "../invariants.ts";
-import { accountOf, ownerOf, systemOwner } from "../ledger/accounts.ts";
-import { restore, snapshot, stateHash } from "../snapshot.ts";
+import { ownerOf } from "../ledger/accounts.ts";
 import { createKernelState } from "../state.ts";
 import { CommandMaker } from "../testing/commands.ts";
 import { Random } from "../testing/simulate.ts";
-import { systemOwners, type Command, type Mode } from "../types.ts";
+import {
+  MidwayReplay,
+  addTo,
+  expectFeeAccounts,
+  randomSpotLimit,
+} from "../testing/property-run.ts";
+import { type Command, type Mode } from "../types.ts";
 import { AgentReference } from "./agent.reference.ts";
 
 const users = ["1", "2", "3", "4", "5", "6"];
@@ -32,8 +37,6 @@ function run(seed: number, steps: number): { rebates: number; changes: number } 
   const paid = new Map<string, bigint>(); // the same keys: invitation + agent rebates
   const feesTotal = new Map<string, bigint>(); // `mode|asset`
   const rebatesTotal = new Map<string, bigint>();
-  const add = (map: Map<string, bigint>, key: string, v: bigint) =>
-    map.set(key, (map.get(key) ?? 0n) + v);
   let rebates = 0;
   let changes = 0;
   const send = (command: Command): boolean => {
@@ -60,12 +63,12 @@ function run(seed: number, steps: number): { rebates: number; changes: number } 
         [e.makerOwnerId, e.feeMaker, e.feeMakerAssetId],
         [e.takerOwnerId, e.feeTaker, e.feeTakerAssetId],
       ] as const) {
-        add(feesTotal, e.mode + "|" + asset, fee);
+        addTo(feesTotal, e.mode + "|" + asset, fee);
         const agent = inviters.get(e.mode + "|" + payer);
         if (agent === undefined || fee === 0n) continue;
         const inviterOpen = ownerOf(state, e.mode, agent) !== undefined;
         const referral = inviterOpen ? (fee * BigInt(referralBps.get(e.mode) ?? 0)) / 10_000n : 0n; // prettier-ignore
-        add(fees, `${day}|${e.mode}|${agent}|${asset}`, fee);
+        addTo(fees, `${day}|${e.mode}|${agent}|${asset}`, fee);
         if (ref.asset(e.mode) !== null) {
           const rebate = ref.rebate(e.mode, payer, fee, referral, inviterOpen);
           expected.push([agent, payer, fee, referral, rebate]);
@@ -80,13 +83,13 @@ function run(seed: number, steps: number): { rebates: number; changes: number } 
     ).toEqual(expected);
     for (const e of out.events) {
       if (e.type === "referral_rebate") {
-        add(rebatesTotal, e.mode + "|" + e.assetId, e.rebate);
-        add(paid, `${day}|${e.mode}|${e.inviterId}|${e.assetId}`, e.rebate);
+        addTo(rebatesTotal, e.mode + "|" + e.assetId, e.rebate);
+        addTo(paid, `${day}|${e.mode}|${e.inviterId}|${e.assetId}`, e.rebate);
       }
       if (e.type === "agent_fee" && e.rebate > 0n) {
         rebates++;
-        add(rebatesTotal, e.mode + "|" + e.assetId, e.rebate);
-        add(paid, `${day}|${e.mode}|${e.agentId}|${e.assetId}`, e.rebate);
+        addTo(rebatesTotal, e.mode + "|" + e.assetId, e.rebate);
+        addTo(paid, `${day}|${e.mode}|${e.agentId}|${e.assetId}`, e.rebate);
       }
     }
     return out.result.ok;
@@ -120,13 +123,9 @@ function run(seed: number, steps: number): { rebates: number; changes: number } 
       inviters.set(mode + "|" + invitee, inviter);
     }
   }
-  let midway: Uint8Array | null = null;
-  let midIndex = 0;
+  const midway = new MidwayReplay(state, commands);
   for (let step = 0; step < steps; step++) {
-    if (step === steps >> 1) {
-      midway = snapshot(state);
-      midIndex = commands.length;
-    }
+    midway.step(step, steps);
     const mode = random.pick(modes);
     const roll = random.int(0, 99);
     if (roll < 4) {
@@ -154,37 +153,16 @@ function run(seed: number, steps: number): { rebates: number; changes: number } 
     } else if (roll < 16) {
       send(c.clock(random.int(1, 30) * 3_600_000));
     } else {
-      send(
-        c.limit(
-          random.pick(users),
-          "BTC-USDT",
-          random.pick(["buy", "sell"] as const),
-          random.int(2_990_000, 3_010_000),
-          random.int(1, 50),
-          "gtc",
-          mode,
-        ),
-      );
+      send(randomSpotLimit(random, c, users, mode));
     }
   }
   // The fee accounts hold exactly the fees collected less both rebates.
-  for (const mode of modes) {
-    const feeOwner = systemOwner(state, mode, systemOwners.fees);
-    for (const asset of ["USDT", "BTC"]) {
-      const key = mode + "|" + asset;
-      const collected = feesTotal.get(key) ?? 0n;
-      const out = rebatesTotal.get(key) ?? 0n;
-      expect(out <= collected, `seed ${seed} ${key}`).toBe(true);
-      expect(accountOf(state, feeOwner, "fund", asset).available).toBe(collected - out);
-    }
-  }
+  expectFeeAccounts(state, modes, feesTotal, rebatesTotal, seed);
   // Per period (UTC day) and per agent chain: invitation + agent rebates ≤ the team's fees.
   for (const [key, amount] of paid) {
     expect(amount <= (fees.get(key) ?? 0n), `seed ${seed} period/chain ${key}`).toBe(true);
   }
-  const copy = restore(midway!);
-  for (const command of commands.slice(midIndex)) apply(copy, command);
-  expect(stateHash(copy)).toBe(stateHash(state));
+  midway.expectSameHash(`seed ${seed} replay`);
   return { rebates, changes };
 }
 

@@ -7,7 +7,7 @@ import type { KernelState } from "../state.ts";
 import type { Mode, Wallet } from "../types.ts";
 import { accountOf, balanceView, compareStrings, openOwner } from "./accounts.ts";
 import { setBalances } from "./post.ts";
-import { createLedgerState, unitsOfAmount } from "./state.ts";
+import { createLedgerState, unitsOfAmount, type Account } from "./state.ts";
 import type { AccountBalance, Posting, PostingReason } from "./types.ts";
 import { emit } from "../events.ts";
 
@@ -57,6 +57,34 @@ export function checkLedgerHolds(state: KernelState): void {
   }
 }
 
+/** Every posting some account in `accounts` still keeps, once, in sequence order. */
+export function keptPostings(accounts: readonly Account[]): Posting[] {
+  let count = 0;
+  let seqMin = Number.MAX_SAFE_INTEGER;
+  let seqMax = 0;
+  for (const account of accounts) {
+    const list = account.postings;
+    if (list.length === 0) continue;
+    count += list.length;
+    // Each account keeps its postings in sequence order.
+    seqMin = Math.min(seqMin, list[0]!.seq);
+    seqMax = Math.max(seqMax, list[list.length - 1]!.seq);
+  }
+  const ordered: Posting[] = [];
+  if (count === 0) return ordered;
+  if (seqMax - seqMin < 4 * count + 1_024) {
+    // Dense enough: place by sequence number (a posting both its accounts keep lands once),
+    // instead of a Map of every posting and a sort.
+    const slots = new Array<Posting | undefined>(seqMax - seqMin + 1);
+    for (const account of accounts) for (const p of account.postings) slots[p.seq - seqMin] = p;
+    for (const p of slots) if (p !== undefined) ordered.push(p);
+    return ordered;
+  }
+  const kept = new Map<number, Posting>();
+  for (const account of accounts) for (const p of account.postings) kept.set(p.seq, p);
+  return [...kept.values()].sort((a, b) => a.seq - b.seq);
+}
+
 export const ledgerModule = {
   name: "ledger",
   createState: createLedgerState,
@@ -79,27 +107,22 @@ export const ledgerModule = {
         a.held.toString(),
         a.postings.map((p) => p.seq),
       ]);
-      // Every posting some account still keeps, once, in sequence order.
-      const kept = new Map<number, Posting>();
-      for (const account of accountList) for (const p of account.postings) kept.set(p.seq, p);
-      const postings = [...kept.values()]
-        .sort((a, b) => a.seq - b.seq)
-        .map((p): Json => [
-          p.seq,
-          p.debitAccount,
-          p.creditAccount,
-          p.assetId,
-          p.amount.toString(),
-          p.debitHeld,
-          p.reason,
-          p.commandId,
-          p.atMs,
-          p.orderId,
-          p.fillId,
-          p.tickId,
-          p.operatorId,
-          p.reference,
-        ]);
+      const postings = keptPostings(accountList).map((p): Json => [
+        p.seq,
+        p.debitAccount,
+        p.creditAccount,
+        p.assetId,
+        p.amount.toString(),
+        p.debitHeld,
+        p.reason,
+        p.commandId,
+        p.atMs,
+        p.orderId,
+        p.fillId,
+        p.tickId,
+        p.operatorId,
+        p.reference,
+      ]);
       return {
         postingSeqLast: ledger.postingSeqLast,
         ownerIndexNext: ledger.ownerIndexNext,

@@ -9,6 +9,7 @@ import { unitsOfAmount, type Account } from "./state.ts";
 import type { AssetState } from "../reference/state.ts";
 import type { Posting, PostingReason } from "./types.ts";
 import { emit } from "../events.ts";
+import { bigintOfSafeInteger } from "../amount/bigint-of.ts";
 
 /** What a posting cites besides its command. Absent fields are null in the posting. */
 export interface PostingRefs {
@@ -105,6 +106,41 @@ export function setBalances(account: Account, available: bigint, held: bigint): 
 }
 
 /**
+ * The exact-double path of `hold`: done (true) while the account's copies and `units` are exact
+ * and the result stays a safe integer; the BigInts are then made from doubles and never read.
+ */
+function holdExact(account: Account, units: number): boolean {
+  const available = account.availableUnits - units;
+  const held = account.heldUnits + units;
+  // NaN anywhere fails these comparisons: then the BigInt path decides.
+  if (!(units >= 0 && available >= 0 && held <= Number.MAX_SAFE_INTEGER)) return false;
+  account.available = bigintOfSafeInteger(available);
+  account.availableUnits = available;
+  account.held = bigintOfSafeInteger(held);
+  account.heldUnits = held;
+  return true;
+}
+
+/** The exact-double path of `release` (see `holdExact`). */
+function releaseExact(account: Account, units: number): boolean {
+  const held = account.heldUnits - units;
+  const available = account.availableUnits + units;
+  if (!(
+    units >= 0 &&
+    held >= 0 &&
+    available <= Number.MAX_SAFE_INTEGER &&
+    available >= -Number.MAX_SAFE_INTEGER
+  )) {
+    return false;
+  }
+  account.held = bigintOfSafeInteger(held);
+  account.heldUnits = held;
+  account.available = bigintOfSafeInteger(available);
+  account.availableUnits = available;
+  return true;
+}
+
+/**
  * Available → held. `units` is `amount` as an exact double when the caller has it (else NaN):
  * while the account's copies are exact too, the BigInts are made from doubles and never read.
  */
@@ -114,21 +150,29 @@ export function hold(
   amount: bigint,
   units = Number.NaN,
 ): void {
-  const available = account.availableUnits - units;
-  const held = account.heldUnits + units;
-  // NaN anywhere fails these comparisons: then the BigInt path decides.
-  if (units >= 0 && available >= 0 && held <= Number.MAX_SAFE_INTEGER) {
-    account.available = BigInt(available);
-    account.availableUnits = available;
-    account.held = BigInt(held);
-    account.heldUnits = held;
-  } else {
+  if (!holdExact(account, units)) {
     assert(amount >= 0n, "hold must not be negative");
     const availableNext = account.available - amount;
     assert(availableNext >= 0n, "hold exceeds available");
     setBalances(account, availableNext, account.held + amount);
   }
   touch(state, account);
+}
+
+/**
+ * `hold` of an amount known only as an exact double (a safe integer ≥ 0): the BigInt of the
+ * amount is made only when the account's copies are not exact, so the usual case allocates
+ * nothing but the two new balances.
+ */
+export function holdUnitsOnly(state: KernelState, account: Account, units: number): void {
+  if (holdExact(account, units)) touch(state, account);
+  else hold(state, account, BigInt(units), units);
+}
+
+/** `release` of an amount known only as an exact double (see `holdUnitsOnly`). */
+export function releaseUnitsOnly(state: KernelState, account: Account, units: number): void {
+  if (releaseExact(account, units)) touch(state, account);
+  else release(state, account, BigInt(units), units);
 }
 
 /** Held → available; `units` as for `hold`. */
@@ -138,19 +182,7 @@ export function release(
   amount: bigint,
   units = Number.NaN,
 ): void {
-  const held = account.heldUnits - units;
-  const available = account.availableUnits + units;
-  if (
-    units >= 0 &&
-    held >= 0 &&
-    available <= Number.MAX_SAFE_INTEGER &&
-    available >= -Number.MAX_SAFE_INTEGER
-  ) {
-    account.held = BigInt(held);
-    account.heldUnits = held;
-    account.available = BigInt(available);
-    account.availableUnits = available;
-  } else {
+  if (!releaseExact(account, units)) {
     assert(amount >= 0n, "release must not be negative");
     const heldNext = account.held - amount;
     assert(heldNext >= 0n, "release exceeds held");

@@ -58,6 +58,11 @@ export const recordTick: Handler<"record_tick"> = (state, command) => {
   if (command.tickAtMs < 0) return fail("timestamp_invalid");
   const price = parseAmount(command.price, SCALE_MAX);
   if (!price.ok || price.value <= 0n) return fail("price_invalid");
+  if (command.quantity !== undefined && command.quantity !== null) {
+    // Informational (the public trades' size), but a number like the price.
+    const quantity = parseAmount(command.quantity, SCALE_MAX);
+    if (!quantity.ok || quantity.value < 0n) return fail("reference_invalid");
+  }
   const reference = state.reference;
   const last = reference.ticks.get(command.instrumentId);
   if (last !== undefined) {

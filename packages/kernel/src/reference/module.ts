@@ -64,6 +64,8 @@ export const referenceModule = {
         ["instrumentId", "string"],
         ["price", "string"],
         ["tickAtMs", "int"],
+        // Appended (issue 25): the print's size, so every node's public trades show it.
+        ["quantity", "string?+"],
       ],
       result: [],
     },

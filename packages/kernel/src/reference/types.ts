@@ -70,6 +70,12 @@ export interface RecordTickCommand extends CommandBase {
   price: string;
   /** When the price was observed (ms since epoch). */
   tickAtMs: number;
+  /**
+   * The print's size as the feed gave it (decimal string in the instrument's quantity units),
+   * for the public trades every node shows; the kernel keeps only the price. Absent on ticks
+   * journaled before it existed and on feeds without sizes.
+   */
+  quantity?: string | null;
 }
 
 /** An asset as declared. */

@@ -7,12 +7,17 @@
 import { describe, expect, it } from "vitest";
 import { apply } from "../apply.ts";
 import { checkInvariants } from "../invariants.ts";
-import { accountOf, ownerOf, systemOwner } from "../ledger/accounts.ts";
-import { restore, snapshot, stateHash } from "../snapshot.ts";
+import { ownerOf } from "../ledger/accounts.ts";
 import { createKernelState } from "../state.ts";
 import { CommandMaker } from "../testing/commands.ts";
 import { Random } from "../testing/simulate.ts";
-import { systemOwners, type Command, type Mode } from "../types.ts";
+import {
+  MidwayReplay,
+  addTo,
+  expectFeeAccounts,
+  randomSpotLimit,
+} from "../testing/property-run.ts";
+import { type Command, type Mode } from "../types.ts";
 import { ReferralReference } from "./rebate.reference.ts";
 
 const users = ["1", "2", "3", "4", "5"];
@@ -34,8 +39,6 @@ function run(seed: number, steps: number): { rebates: number } {
   const rebatesByPeriod = new Map<string, bigint>();
   const feesTotal = new Map<string, bigint>(); // `mode|asset`
   const rebatesTotal = new Map<string, bigint>();
-  const add = (map: Map<string, bigint>, key: string, v: bigint) =>
-    map.set(key, (map.get(key) ?? 0n) + v);
   let rebates = 0;
   const send = (command: Command): boolean => {
     commands.push(command);
@@ -54,15 +57,15 @@ function run(seed: number, steps: number): { rebates: number } {
         [e.makerOwnerId, e.feeMaker, e.feeMakerAssetId],
         [e.takerOwnerId, e.feeTaker, e.feeTakerAssetId],
       ] as const) {
-        add(feesTotal, e.mode + "|" + asset, fee);
+        addTo(feesTotal, e.mode + "|" + asset, fee);
         const inviter = ref.inviters.get(e.mode + "|" + payer);
-        if (inviter !== undefined) add(feesByPeriod, `${day}|${e.mode}|${inviter}|${asset}`, fee);
+        if (inviter !== undefined) addTo(feesByPeriod, `${day}|${e.mode}|${inviter}|${asset}`, fee);
       }
     }
     for (const e of paid) {
       rebates++;
-      add(rebatesTotal, e.mode + "|" + e.assetId, e.rebate);
-      add(rebatesByPeriod, `${day}|${e.mode}|${e.inviterId}|${e.assetId}`, e.rebate);
+      addTo(rebatesTotal, e.mode + "|" + e.assetId, e.rebate);
+      addTo(rebatesByPeriod, `${day}|${e.mode}|${e.inviterId}|${e.assetId}`, e.rebate);
     }
     return out.result.ok;
   };
@@ -81,13 +84,9 @@ function run(seed: number, steps: number): { rebates: number } {
     expect(send(c.deposit(u, "USDT", 100_000_000_000n))).toBe(true);
     expect(send(c.deposit(u, "BTC", 1_000_000_000n))).toBe(true);
   }
-  let midway: Uint8Array | null = null;
-  let midIndex = 0;
+  const midway = new MidwayReplay(state, commands);
   for (let step = 0; step < steps; step++) {
-    if (step === steps >> 1) {
-      midway = snapshot(state);
-      midIndex = commands.length;
-    }
+    midway.step(step, steps);
     const mode = random.pick(modes);
     const roll = random.int(0, 99);
     if (roll < 10) {
@@ -105,37 +104,22 @@ function run(seed: number, steps: number): { rebates: number } {
     } else if (roll < 18) {
       send(c.clock(random.int(1, 30) * 3_600_000));
     } else {
-      const owner = random.pick(users.filter((u) => mode === "real" || u !== "5"));
       send(
-        c.limit(
-          owner,
-          "BTC-USDT",
-          random.pick(["buy", "sell"] as const),
-          random.int(2_990_000, 3_010_000),
-          random.int(1, 50),
-          "gtc",
+        randomSpotLimit(
+          random,
+          c,
+          users.filter((u) => mode === "real" || u !== "5"),
           mode,
         ),
       );
     }
   }
   // The fee accounts hold exactly the fees collected less the rebates paid.
-  for (const mode of modes) {
-    const fees = systemOwner(state, mode, systemOwners.fees);
-    for (const asset of ["USDT", "BTC"]) {
-      const key = mode + "|" + asset;
-      const collected = feesTotal.get(key) ?? 0n;
-      const paid = rebatesTotal.get(key) ?? 0n;
-      expect(paid <= collected, `seed ${seed} ${key}`).toBe(true);
-      expect(accountOf(state, fees, "fund", asset).available).toBe(collected - paid);
-    }
-  }
+  expectFeeAccounts(state, modes, feesTotal, rebatesTotal, seed);
   for (const [key, paid] of rebatesByPeriod) {
     expect(paid <= (feesByPeriod.get(key) ?? 0n), `seed ${seed} period/chain ${key}`).toBe(true);
   }
-  const copy = restore(midway!);
-  for (const command of commands.slice(midIndex)) apply(copy, command);
-  expect(stateHash(copy)).toBe(stateHash(state));
+  midway.expectSameHash(`seed ${seed} replay`);
   return { rebates };
 }
 

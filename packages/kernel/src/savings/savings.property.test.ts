@@ -7,10 +7,10 @@ import { describe, expect, it } from "vitest";
 import { apply } from "../apply.ts";
 import { checkInvariants } from "../invariants.ts";
 import { getBalance } from "../queries.ts";
-import { restore, snapshot, stateHash } from "../snapshot.ts";
 import { createKernelState } from "../state.ts";
 import { CommandMaker } from "../testing/commands.ts";
 import { Random } from "../testing/simulate.ts";
+import { MidwayReplay } from "../testing/property-run.ts";
 import type { Command, Mode } from "../types.ts";
 import { savingsOwners } from "./accounts.ts";
 import { SavingsReference, type RefPlan } from "./savings.reference.ts";
@@ -60,14 +60,10 @@ function run(seed: number, steps: number): { subscribed: number; ended: number; 
     ref.plans.set(p, plan);
   }
   const ids: string[] = [];
-  let midway: Uint8Array | null = null;
-  let midIndex = 0;
+  const midway = new MidwayReplay(state, commands);
   const stats = { subscribed: 0, ended: 0, early: 0 };
   for (let step = 0; step < steps; step++) {
-    if (step === steps >> 1) {
-      midway = snapshot(state);
-      midIndex = commands.length;
-    }
+    midway.step(step, steps);
     const mode = random.pick(modes);
     const owner = random.pick(owners);
     const roll = random.int(0, 99);
@@ -132,9 +128,7 @@ function run(seed: number, steps: number): { subscribed: number; ended: number; 
     }
   }
   stats.ended = ref.subs.filter((s) => s.status === "ended").length;
-  const copy = restore(midway!);
-  for (const command of commands.slice(midIndex)) apply(copy, command);
-  expect(stateHash(copy), `seed ${seed} replay`).toBe(stateHash(state));
+  midway.expectSameHash(`seed ${seed} replay`);
   return stats;
 }
 

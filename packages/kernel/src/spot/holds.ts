@@ -3,6 +3,7 @@
 import { PRICE_TICKS_MAX } from "../market-units.ts";
 import type { RejectCode } from "../reject-codes.ts";
 import type { MarketState } from "../reference/state.ts";
+import { bigintOfSafeInteger } from "../amount/bigint-of.ts";
 
 /**
  * What an order holds: quote `priceTicks × lots × tickLotUnits` for a buy, base
@@ -17,11 +18,11 @@ export function holdFor(
 ): bigint {
   if (isBuy) {
     const product = priceTicks * lots * market.tickLotUnitsNumber;
-    if (product <= Number.MAX_SAFE_INTEGER) return BigInt(product);
+    if (product <= Number.MAX_SAFE_INTEGER) return bigintOfSafeInteger(product);
     return BigInt(priceTicks) * BigInt(lots) * market.tickLotUnits;
   }
   const product = lots * market.lotUnitsNumber;
-  if (product <= Number.MAX_SAFE_INTEGER) return BigInt(product);
+  if (product <= Number.MAX_SAFE_INTEGER) return bigintOfSafeInteger(product);
   return BigInt(lots) * market.lotUnits;
 }
 

@@ -8,6 +8,7 @@ import type { FieldKind, Json, KernelModule } from "../module.ts";
 import type { KernelState } from "../state.ts";
 import type { Mode } from "../types.ts";
 import { cancelAll, cancelOrder } from "./cancel.ts";
+import { orderRow } from "./order-row.ts";
 import {
   amendOrderSize,
   directionOf,
@@ -192,30 +193,7 @@ export const spotModule = {
   snapshot: {
     write(state) {
       const spot = state.spot;
-      const orders = [...spot.orders.values()]
-        .sort((a, b) => a.orderId - b.orderId)
-        .map((o): Json => [
-          o.orderId,
-          o.clientOrderId,
-          o.owner.mode,
-          o.owner.ownerId,
-          o.market.marketId,
-          o.side,
-          o.orderType,
-          o.timeInForce,
-          o.priceTicks,
-          o.quantityLots,
-          big(o.quoteAmount),
-          o.filledLots,
-          big(o.heldAmount),
-          o.createdAtMs,
-          // Later fields only when one says something, so older states hash as before.
-          ...(o.selfTradeMode !== "cancel_resting" ||
-          o.ocoConditionalId !== 0 ||
-          o.fromConditionalId !== 0
-            ? [o.selfTradeMode, o.ocoConditionalId, o.fromConditionalId]
-            : []),
-        ]);
+      const orders = [...spot.orders.values()].sort((a, b) => a.orderId - b.orderId).map(orderRow);
       const conditionals = [...spot.conditionals.values()]
         .sort((a, b) => a.orderId - b.orderId)
         .map((c): Json => [

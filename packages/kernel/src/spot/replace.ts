@@ -1,7 +1,7 @@
 // replace_order: move an open order to a new price and remaining quantity.
 
 import { assert } from "../assert.ts";
-import { hold, release } from "../ledger/post.ts";
+import { hold, holdUnitsOnly, release, releaseUnitsOnly } from "../ledger/post.ts";
 import type { Handler } from "../module.ts";
 import { fail } from "../reject-codes.ts";
 import { ok } from "../results.ts";
@@ -30,16 +30,15 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   const unitsNew = holdUnits(market, isBuy, priceTicks, lots);
   const unitsOld = order.heldUnits;
   const exact = unitsNew >= 0 && unitsOld >= 0;
+  // In the exact case the extra hold stays a double (`extraUnits`); its BigInt is made only
+  // where a BigInt decides (an inexact account balance).
   let holdNew: bigint | null = null;
   let holdExtra = 0n;
   let extraUnits = Number.NaN;
   let grows: boolean;
   if (exact) {
     grows = unitsNew > unitsOld;
-    if (grows) {
-      extraUnits = unitsNew - unitsOld;
-      holdExtra = BigInt(extraUnits);
-    }
+    if (grows) extraUnits = unitsNew - unitsOld;
   } else {
     holdNew = holdFor(market, isBuy, priceTicks, lots);
     grows = holdNew > order.heldAmount;
@@ -47,7 +46,11 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   }
   // Enough when the exact doubles say so (NaN says nothing); else the BigInts decide.
   const account = order.holdAccount;
-  if (grows && !(account.availableUnits >= extraUnits) && account.available < holdExtra) {
+  if (
+    grows &&
+    !(account.availableUnits >= extraUnits) &&
+    account.available < (exact ? BigInt(extraUnits) : holdExtra)
+  ) {
     return fail("insufficient_balance");
   }
 
@@ -56,7 +59,8 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   const filledBefore = order.filledLots;
   const heldBefore = order.heldAmount;
   if (grows) {
-    hold(state, account, holdExtra, extraUnits);
+    if (exact) holdUnitsOnly(state, account, extraUnits);
+    else hold(state, account, holdExtra);
     if (holdNew === null) setHeldUnits(order, unitsNew);
     else setHeld(order, holdNew);
   }
@@ -88,7 +92,8 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
       order.priceTicks = priceBefore;
       order.quantityLots = quantityBefore;
       if (grows) {
-        release(state, account, holdExtra, extraUnits);
+        if (exact) releaseUnitsOnly(state, account, extraUnits);
+        else release(state, account, holdExtra);
         setHeld(order, heldBefore);
       }
       return fail(bookRejectCode(outcome.outcome));

@@ -4,7 +4,7 @@
 import { divCeil } from "../amount/amount.ts";
 import { assert } from "../assert.ts";
 import type { BookFill, BookListener } from "../book/types.ts";
-import { post, release } from "../ledger/post.ts";
+import { post, release, releaseUnitsOnly } from "../ledger/post.ts";
 import type { OwnerState } from "../ledger/state.ts";
 import type { KernelState } from "../state.ts";
 import { holdFor, holdUnits } from "./holds.ts";
@@ -254,7 +254,7 @@ export function settleRest(
     if (heldUnits !== units) {
       assert(heldUnits > units, "a resting order holds too little");
       const excess = heldUnits - units;
-      release(state, order.holdAccount, BigInt(excess), excess);
+      releaseUnitsOnly(state, order.holdAccount, excess);
       setHeldUnits(order, units);
     }
   } else {

@@ -12,6 +12,7 @@ import type { Account, OwnerState } from "../ledger/state.ts";
 import type { MarketState } from "../reference/state.ts";
 import type { Mode } from "../types.ts";
 import type { ConditionalKind, OrderStatus, OrderType, Side, TimeInForce } from "./types.ts";
+import { bigintOfSafeInteger } from "../amount/bigint-of.ts";
 
 export interface OrderState {
   orderId: number;
@@ -125,7 +126,7 @@ export function setHeld(order: OrderState, amount: bigint): void {
 
 /** Sets an order's hold from an exact double (a safe integer ≥ 0). */
 export function setHeldUnits(order: OrderState, units: number): void {
-  order.heldAmount = BigInt(units);
+  order.heldAmount = bigintOfSafeInteger(units);
   order.heldUnits = units;
 }
 

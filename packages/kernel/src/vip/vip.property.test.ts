@@ -8,12 +8,16 @@ import { describe, expect, it } from "vitest";
 import { divCeil } from "../amount/amount.ts";
 import { apply } from "../apply.ts";
 import { checkInvariants } from "../invariants.ts";
-import { accountOf, systemOwner } from "../ledger/accounts.ts";
-import { restore, snapshot, stateHash } from "../snapshot.ts";
 import { createKernelState } from "../state.ts";
 import { CommandMaker } from "../testing/commands.ts";
 import { Random } from "../testing/simulate.ts";
-import { systemOwners, type Command, type Mode } from "../types.ts";
+import {
+  MidwayReplay,
+  addTo,
+  expectFeeAccounts,
+  randomSpotLimit,
+} from "../testing/property-run.ts";
+import { type Command, type Mode } from "../types.ts";
 import { VipReference } from "./vip.reference.ts";
 
 const users = ["1", "2", "3", "4"];
@@ -35,8 +39,6 @@ function run(seed: number, steps: number): { discounted: number } {
   const commands: Command[] = [];
   const feesTotal = new Map<string, bigint>();
   const rebatesTotal = new Map<string, bigint>();
-  const add = (map: Map<string, bigint>, key: string, v: bigint) =>
-    map.set(key, (map.get(key) ?? 0n) + v);
   let discounted = 0;
   const send = (command: Command): boolean => {
     commands.push(command);
@@ -44,7 +46,7 @@ function run(seed: number, steps: number): { discounted: number } {
     checkInvariants(state);
     const day = Math.floor(command.atMs / DAY);
     for (const e of out.events) {
-      if (e.type === "referral_rebate") add(rebatesTotal, e.mode + "|" + e.assetId, e.rebate);
+      if (e.type === "referral_rebate") addTo(rebatesTotal, e.mode + "|" + e.assetId, e.rebate);
       if (e.type !== "fill") continue;
       const takerBuys = e.takerSide === "buy";
       const full = (amount: bigint, bps: number) => divCeil(amount * BigInt(bps), 10_000n);
@@ -55,8 +57,8 @@ function run(seed: number, steps: number): { discounted: number } {
       expect(e.feeTaker, where).toBe(ref.fee(e.mode, e.takerOwnerId, day, takerFull));
       expect(e.feeMaker <= makerFull && e.feeTaker <= takerFull, where).toBe(true);
       if (e.feeMaker < makerFull || e.feeTaker < takerFull) discounted++;
-      add(feesTotal, e.mode + "|" + e.feeMakerAssetId, e.feeMaker);
-      add(feesTotal, e.mode + "|" + e.feeTakerAssetId, e.feeTaker);
+      addTo(feesTotal, e.mode + "|" + e.feeMakerAssetId, e.feeMaker);
+      addTo(feesTotal, e.mode + "|" + e.feeTakerAssetId, e.feeTaker);
       ref.trade(e.mode, e.makerOwnerId, day, e.quoteAmount);
       ref.trade(e.mode, e.takerOwnerId, day, e.quoteAmount);
     }
@@ -82,13 +84,9 @@ function run(seed: number, steps: number): { discounted: number } {
     expect(send(c.referralLink("1", "2", mode))).toBe(true);
     expect(send(c.referralLink("2", "3", mode))).toBe(true);
   }
-  let midway: Uint8Array | null = null;
-  let midIndex = 0;
+  const midway = new MidwayReplay(state, commands);
   for (let step = 0; step < steps; step++) {
-    if (step === steps >> 1) {
-      midway = snapshot(state);
-      midIndex = commands.length;
-    }
+    midway.step(step, steps);
     const mode = random.pick(modes);
     const roll = random.int(0, 99);
     if (roll < 8) {
@@ -104,33 +102,11 @@ function run(seed: number, steps: number): { discounted: number } {
     } else if (roll < 12) {
       send(c.clock(random.int(1, 15) * DAY));
     } else {
-      const owner = random.pick(users);
-      send(
-        c.limit(
-          owner,
-          "BTC-USDT",
-          random.pick(["buy", "sell"] as const),
-          random.int(2_990_000, 3_010_000),
-          random.int(1, 50),
-          "gtc",
-          mode,
-        ),
-      );
+      send(randomSpotLimit(random, c, users, mode));
     }
   }
-  for (const mode of modes) {
-    const fees = systemOwner(state, mode, systemOwners.fees);
-    for (const asset of ["USDT", "BTC"]) {
-      const key = mode + "|" + asset;
-      const collected = feesTotal.get(key) ?? 0n;
-      const paid = rebatesTotal.get(key) ?? 0n;
-      expect(paid <= collected, `seed ${seed} ${key}`).toBe(true);
-      expect(accountOf(state, fees, "fund", asset).available).toBe(collected - paid);
-    }
-  }
-  const copy = restore(midway!);
-  for (const command of commands.slice(midIndex)) apply(copy, command);
-  expect(stateHash(copy)).toBe(stateHash(state));
+  expectFeeAccounts(state, modes, feesTotal, rebatesTotal, seed);
+  midway.expectSameHash(`seed ${seed} replay`);
   return { discounted };
 }
 
