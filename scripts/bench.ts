@@ -13,6 +13,7 @@ const benchmarks: Record<string, string> = {
   startup: "apps/server/scripts/startup-bench.ts",
   perp: "packages/kernel/bench/perp.ts",
   memory: "packages/kernel/bench/memory.ts",
+  cluster: "apps/server/scripts/cluster-bench.ts",
 };
 
 const name = process.argv[2];

@@ -1,4 +1,4 @@
-// The part of autocannon's API the HTTP benchmark uses (the package ships no types).
+// The part of autocannon's API the HTTP and cluster benchmarks use (the package ships no types).
 declare module "autocannon" {
   interface Request {
     method?: string;
@@ -8,7 +8,8 @@ declare module "autocannon" {
     setupRequest?: (request: Record<string, unknown>) => Record<string, unknown>;
   }
   interface Options {
-    url: string;
+    /** Several URLs: connections are spread over them in turn (the cluster benchmark). */
+    url: string | string[];
     connections?: number;
     duration?: number;
     requests?: Request[];
@@ -23,6 +24,11 @@ declare module "autocannon" {
     latency: Histogram;
     non2xx: number;
     errors: number;
+    timeouts: number;
+    /** Responses with a 2xx status. */
+    "2xx": number;
+    /** Seconds the run lasted. */
+    duration: number;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

@@ -5,11 +5,18 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openFileJournal } from "../src/journal/file-journal.ts";
 import { percentile } from "../src/journal/journal.ts";
+import { closedLoop } from "./closed-loop.ts";
 
 const payloadBytes = Number(process.env.BENCH_PAYLOAD_BYTES ?? 100);
 const records = Number(process.env.BENCH_RECORDS ?? 200_000);
 const inFlightMax = 4_000;
 const rounds = 3;
+/**
+ * Unmeasured rounds of both sides before the measured ones (same bytes, same batch size): the
+ * first round of a process pays JIT compilation and the V8 heap's growth (thousands of minor page
+ * faults), which the median of three did not always leave out. `BENCH_WARMUP_ROUNDS=0` for none.
+ */
+const warmupRounds = Number(process.env.BENCH_WARMUP_ROUNDS ?? 1);
 /** Which workloads to run (comma-separated; default both): `BENCH_WORKLOADS=W9`. */
 const workloads = (process.env.BENCH_WORKLOADS ?? "W5,W9").split(",");
 
@@ -24,27 +31,21 @@ async function groupCommitRun(round: number) {
     },
   });
   const payload = Buffer.alloc(payloadBytes, 0x61);
+  const faultsBefore = process.resourceUsage().minorPageFault;
+  const cpuBefore = process.cpuUsage();
   const startNs = process.hrtime.bigint();
-  let issued = 0;
-  let done = 0;
-  await new Promise<void>((resolve, reject) => {
-    const onDone = () => {
-      done += 1;
-      if (done === records) resolve();
-      else if (issued < records) issue();
-    };
-    const issue = () => {
-      issued += 1;
-      journal.append(payload).then(onDone, reject);
-    };
-    while (issued < Math.min(inFlightMax, records)) issue();
-  });
+  await closedLoop(journal, payload, records, inFlightMax);
   const seconds = Number(process.hrtime.bigint() - startNs) / 1e9;
+  const cpu = process.cpuUsage(cpuBefore);
+  const pageFaults = process.resourceUsage().minorPageFault - faultsBefore;
   const stats = journal.stats();
   await journal.close();
   rmSync(directory, { recursive: true, force: true });
   return {
     recordsPerSecond: records / seconds,
+    /** Process CPU (all threads: main, fdatasync in the thread pool, GC helpers) per record. */
+    cpuMicrosPerRecord: (cpu.user + cpu.system) / records,
+    pageFaults,
     batchRecordsAverage: stats.records / stats.batches,
     commitMicrosP50: percentile(stats.commitMicros, 50),
     commitMicrosP99: percentile(stats.commitMicros, 99),
@@ -73,7 +74,11 @@ const median = (values: number[]) =>
 if (workloads.includes("W5"))
   try {
     const ours = [];
-    const raw = [];
+    const raw: { recordsPerSecond: number }[] = [];
+    for (let round = 0; round < warmupRounds; round++) {
+      const run = await groupCommitRun(rounds + round);
+      rawRun(rounds + round, Math.max(1, Math.round(run.batchRecordsAverage)));
+    }
     for (let round = 0; round < rounds; round++) {
       const run = await groupCommitRun(round);
       ours.push(run);
@@ -88,6 +93,7 @@ if (workloads.includes("W5"))
         payloadBytes,
         records,
         rounds,
+        warmupRounds,
         recordsPerSecond: Math.round(oursRate),
         peerRecordsPerSecond: Math.round(rawRate),
         ratio: Number((oursRate / rawRate).toFixed(3)),
@@ -95,6 +101,14 @@ if (workloads.includes("W5"))
         commitMicrosP50: Math.round(median(ours.map((r) => r.commitMicrosP50))),
         commitMicrosP99: Math.round(median(ours.map((r) => r.commitMicrosP99))),
         batchRecordsAverage: Number(median(ours.map((r) => r.batchRecordsAverage)).toFixed(1)),
+        // Per measured round, in order (after the unmeasured warm-up rounds).
+        roundRatios: ours.map((r, i) =>
+          Number((r.recordsPerSecond / raw[i]!.recordsPerSecond).toFixed(3)),
+        ),
+        roundRecordsPerSecond: ours.map((r) => Math.round(r.recordsPerSecond)),
+        roundPeerRecordsPerSecond: raw.map((r) => Math.round(r.recordsPerSecond)),
+        roundCpuMicrosPerRecord: ours.map((r) => Number(r.cpuMicrosPerRecord.toFixed(2))),
+        roundPageFaults: ours.map((r) => r.pageFaults),
       }),
     );
   } finally {

@@ -24,10 +24,21 @@ const startScript = (
     scripts: Record<string, string>;
   }
 ).scripts.start!;
-const startFlags = /node ((?:--\S+ )*)apps\/server\/dist\/main\.mjs/
-  .exec(startScript)![1]!
-  .split(" ")
-  .filter(Boolean);
+const startMatch = /((?:\w+=\S+ )*)node ((?:--\S+ )*)apps\/server\/dist\/main\.mjs/.exec(
+  startScript,
+)!;
+const startFlags = startMatch[2]!.split(" ").filter(Boolean);
+// Environment the start script sets (GLIBC_TUNABLES: malloc returns freed memory, see
+// docs/decisions.md), passed to the server as `npm start` passes it.
+const startEnv = Object.fromEntries(
+  startMatch[1]!
+    .split(" ")
+    .filter(Boolean)
+    .map((assignment) => [
+      assignment.slice(0, assignment.indexOf("=")),
+      assignment.slice(assignment.indexOf("=") + 1),
+    ]),
+);
 const port = 18_000 + Math.floor(Math.random() * 2_000);
 const url = `http://127.0.0.1:${port}`;
 
@@ -59,6 +70,7 @@ async function start(dataDir: string, env: Record<string, string>): Promise<Star
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       DATABASE_URL: "",
+      ...startEnv,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

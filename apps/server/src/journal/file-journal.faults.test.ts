@@ -97,6 +97,51 @@ describe("file journal under faults", () => {
     }
   });
 
+  it("replays the bytes the open checked, then reads and checks the disk again", async () => {
+    const fileSystem = new FaultFileSystem();
+    const writer = await openFileJournal({
+      directory: "/j",
+      onFatal: noFatal,
+      fileSystem,
+      segmentBytesMax: 2_000,
+      batchRecordsMax: 7,
+    });
+    const values = Array.from({ length: 120 }, (_, i) => `record ${i}`);
+    await Promise.all(values.map((v) => writer.append(Buffer.from(v))));
+    await writer.close();
+    const segments = await fileSystem.list("/j");
+    expect(segments.length).toBeGreaterThan(2);
+
+    const journal = await openFileJournal({ directory: "/j", onFatal: noFatal, fileSystem });
+    // Damage after the open checked every frame: the first read (a start-up replay) gets the
+    // bytes as checked; every later read goes to the disk and checks again.
+    const last = `/j/${segments[segments.length - 1]!}`;
+    fileSystem.flipBit(last, fileSystem.size(last) - 30);
+    const firstRead: string[] = [];
+    for await (const record of journal.read(40n)) {
+      expect(record.sequence).toBe(BigInt(40 + firstRead.length));
+      firstRead.push(Buffer.from(record.payload).toString());
+    }
+    expect(firstRead).toEqual(values.slice(39));
+    // Appended after the open: read from the disk, after the kept bytes.
+    await journal.append(Buffer.from("after"));
+    await expect(readAll(journal)).rejects.toThrow(JournalCorruptionError);
+    await journal.close();
+  });
+
+  it("reads kept and appended records in order when the first read comes after appends", async () => {
+    const fileSystem = new FaultFileSystem();
+    const writer = await openFileJournal({ directory: "/j", onFatal: noFatal, fileSystem });
+    await Promise.all(["a", "b", "c"].map((v) => writer.append(Buffer.from(v))));
+    await writer.close();
+    const journal = await openFileJournal({ directory: "/j", onFatal: noFatal, fileSystem });
+    await journal.append(Buffer.from("d"));
+    await journal.append(Buffer.from("e"));
+    expect(await readAll(journal)).toEqual(["a", "b", "c", "d", "e"]);
+    expect(await readAll(journal)).toEqual(["a", "b", "c", "d", "e"]);
+    await journal.close();
+  });
+
   it("refuses a complete last frame whose checksum fails: it may have been acknowledged", async () => {
     const fileSystem = new FaultFileSystem();
     const journal = await openFileJournal({ directory: "/j", onFatal: noFatal, fileSystem });

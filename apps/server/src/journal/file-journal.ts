@@ -9,6 +9,7 @@ import {
   chainHash,
   decodeRecord,
   JournalCorruptionError,
+  recordHeaderBytes,
   silentLogger,
   zeroHash,
   type GroupCommitOptions,
@@ -87,7 +88,19 @@ interface Segment {
   hash: Buffer;
   /** Set once the segment lives compressed in the archive (then `frames` is empty). */
   archived?: ArchiveManifest;
+  /**
+   * The segment's bytes `[0, size at open)` as the open read and checked them (CRCs, hash chain,
+   * sequences), kept for the first read after the open (a start-up replay) so it neither reads
+   * nor checks them a second time; dropped once read. Only the newest segments, up to
+   * `checkedBytesKeptMax` in all.
+   */
+  checked?: Buffer;
 }
+
+/** Most bytes of checked segments the open keeps in memory for the replay that follows it. */
+const checkedBytesKeptMax = 64 * 1024 * 1024;
+/** Records per run when reading kept bytes (bounds the run's array, not the bytes). */
+const keptRunRecords = 8_192;
 
 function lastSequenceOf(segment: Segment) {
   if (segment.archived) return BigInt(segment.archived.lastSequence);
@@ -205,7 +218,16 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
     }
     segment.size = offset;
     segment.hash = hash;
+    if (offset > 0) segment.checked = bytes.subarray(0, offset);
     segments.push(segment);
+  }
+  // Keep the checked bytes of the newest segments only (a replay starts after the snapshot).
+  let checkedKept = 0;
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const checked = segments[i]!.checked;
+    if (checked === undefined) continue;
+    if (checkedKept + checked.length > checkedBytesKeptMax) segments[i]!.checked = undefined;
+    else checkedKept += checked.length;
   }
 
   let current: { segment: Segment; file: JournalFile } | undefined;
@@ -260,6 +282,11 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
     { sequence: expectedSequence - 1n, hash },
     write,
     options.onFatal,
+    // `write` is done with the batch's buffer when it resolves: the bytes are in the page cache.
+    true,
+    // SHA-256 of large batches in the thread pool; `write` overwrites the frame header, where
+    // the previous hash is placed for the digest.
+    true,
   );
   logger.info(
     { head: (expectedSequence - 1n).toString(), segments: segments.length },
@@ -284,6 +311,13 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
   async function* readRunsOf(from: bigint, to?: bigint): AsyncIterable<JournalRecord[]> {
     const last = to ?? committer.durableSequence;
     const end = last < committer.durableSequence ? last : committer.durableSequence;
+    // The bytes the open checked go to the first read only (then they are garbage).
+    const checkedOf = new Map<Segment, Buffer>();
+    for (const segment of segments) {
+      if (segment.checked === undefined) continue;
+      checkedOf.set(segment, segment.checked);
+      segment.checked = undefined;
+    }
     for (const segment of [...segments]) {
       if (lastSequenceOf(segment) < from || segment.firstSequence > end) continue;
       if (segment.archived) {
@@ -294,10 +328,26 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
         (frame) =>
           frame.firstSequence + BigInt(frame.count) - 1n >= from && frame.firstSequence <= end,
       );
+      // Frames the open checked and kept: their records, without a second read and check.
+      const checked = checkedOf.get(segment);
+      let first = 0;
+      if (checked !== undefined) {
+        let run: JournalRecord[] = [];
+        for (; first < frames.length; first++) {
+          const frame = frames[first]!;
+          if (frame.offset + frameHeaderBytes + frame.bodyBytes > checked.length) break;
+          keptRecords(checked, frame, from, end, run);
+          if (run.length >= keptRunRecords) {
+            yield run;
+            run = [];
+          }
+        }
+        if (run.length > 0) yield run;
+      }
       // Frames are contiguous in the file: read up to `readChunkBytes` of them at once (one
       // read per chunk, not per frame: live batches are small, and replay after a restart
       // went one system call per frame).
-      for (let first = 0; first < frames.length;) {
+      for (; first < frames.length;) {
         const chunkStart = frames[first]!.offset;
         let last = first;
         while (
@@ -403,6 +453,7 @@ export async function openFileJournal(options: FileJournalOptions): Promise<Jour
       segment.archived = manifest;
       segment.path = path.join(archiveDirectory, `${segment.name}.gz`);
       segment.frames = [];
+      segment.checked = undefined;
       await fileSystem.remove(live);
       await fileSystem.syncDirectory(options.directory);
       report.segments += 1;
@@ -590,6 +641,29 @@ function checkFrame(
     throw new JournalCorruptionError(segment, at(offset), "hash chain broken: frame hash differs");
   }
   return { kind: "frame", count, bodyBytes, hash, end, records };
+}
+
+/**
+ * Appends to `run` the records in `[from, end]` of a frame the open checked (`checkFrame`) in
+ * `bytes`, which have stayed in memory since: the CRCs and the hash chain are not checked again.
+ */
+function keptRecords(
+  bytes: Buffer,
+  frame: FrameIndex,
+  from: bigint,
+  end: bigint,
+  run: JournalRecord[],
+) {
+  let position = frame.offset + frameHeaderBytes;
+  let sequence = frame.firstSequence;
+  for (let i = 0; i < frame.count; i++) {
+    const payloadEnd = position + recordHeaderBytes + bytes.readUInt32LE(position + 4);
+    if (sequence >= from && sequence <= end) {
+      run.push({ sequence, payload: bytes.subarray(position + recordHeaderBytes, payloadEnd) });
+    }
+    position = payloadEnd;
+    sequence += 1n;
+  }
 }
 
 function isZero(bytes: Buffer, offset: number) {

@@ -3,6 +3,7 @@ import { mkdir, open, readdir, readFile, rename, rm, truncate } from "node:fs/pr
 
 /** An open file the journal appends to. */
 export interface JournalFile {
+  /** Must be done with `bytes` once the promise resolves: the journal reuses the buffer. */
   write(bytes: Uint8Array, position: number): Promise<void>;
   /** fdatasync: returns only when the written bytes are on stable storage. */
   datasync(): Promise<void>;

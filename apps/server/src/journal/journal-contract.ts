@@ -61,6 +61,31 @@ export function journalContract(fixture: () => JournalFixture) {
     await reopened.close();
   });
 
+  it("keeps every record of batches of changing sizes (batch buffers are reused)", async () => {
+    await fixture().reset();
+    const journal = await fixture().open();
+    const payloadOf = (sequence: number) =>
+      Buffer.alloc((sequence * 37) % 301, `${sequence}:`.repeat(4));
+    let sequence = 0;
+    // Large batches, then small ones (a reused buffer is larger than the batch), then larger.
+    for (const wave of [1_200, 900, 3, 1, 40, 1_500, 250]) {
+      const payloads = Array.from({ length: wave }, () => payloadOf((sequence += 1)));
+      await Promise.all(payloads.map((payload) => journal.append(payload)));
+    }
+    const hash = journal.headHash;
+    await journal.close();
+    const reopened = await fixture().open();
+    expect(reopened.headHash).toBe(hash);
+    let expected = 0;
+    for await (const record of reopened.read(1n)) {
+      expected += 1;
+      expect(record.sequence).toBe(BigInt(expected));
+      expect(Buffer.from(record.payload).equals(payloadOf(expected))).toBe(true);
+    }
+    expect(expected).toBe(sequence);
+    await reopened.close();
+  });
+
   it("reads a range that starts and ends inside batches", async () => {
     await fixture().reset();
     const journal = await fixture().open({ batchRecordsMax: 7 });
