@@ -1,4 +1,3 @@
-import net from "node:net";
 import { connect } from "nats";
 import { afterAll, describe, expect, it } from "vitest";
 import { NotLeaderError, type Unstamped } from "../engine/engine.ts";
@@ -31,64 +30,7 @@ afterAll(async () => {
 
 const ttlMs = 2_000;
 
-/**
- * A TCP proxy in front of the machine's NATS that the test can cut: afterwards bytes in both
- * directions are dropped without closing the connections (a black hole, as a partition looks
- * to the cut-off node) and new connections hang.
- */
-async function cuttableNats() {
-  const target = new URL(servers.split(",")[0]!);
-  let cut = false;
-  const pairs = new Set<[net.Socket, net.Socket]>();
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 4222), target.hostname);
-    const pair: [net.Socket, net.Socket] = [client, upstream];
-    sockets.add(client).add(upstream);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-      pairs.delete(pair);
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on("error", end);
-    upstream.on("error", end);
-    client.on("close", end);
-    upstream.on("close", end);
-    if (cut) return;
-    pairs.add(pair);
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    cut() {
-      cut = true;
-      for (const [client, upstream] of pairs) {
-        client.unpipe(upstream);
-        upstream.unpipe(client);
-        client.on("data", () => {});
-        upstream.on("data", () => {});
-      }
-    },
-    async close() {
-      const closed = new Promise((resolve) => server.close(resolve));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-  };
-}
-
-function node(
-  nodeId: string,
-  stream: string,
-  bucket: string,
-  leaseNow?: () => number,
-  natsUrl = servers,
-) {
+function node(nodeId: string, stream: string, bucket: string, leaseNow?: () => number) {
   const fatal: unknown[] = [];
   let nowMs = 1_000;
   return {
@@ -98,7 +40,7 @@ function node(
         nodeId,
         kernel: fakeKernel,
         snapshots: fileSnapshotStore({ directory: "/s", fileSystem: new FaultFileSystem() }),
-        jetStream: { servers: natsUrl, stream, replicas: 1 },
+        jetStream: { servers, stream, replicas: 1 },
         lease: { bucket, ttlMs },
         onFatal: (error) => fatal.push(error),
         leaseNow,
@@ -247,38 +189,4 @@ describe("engine nodes: leader and hot standby", () => {
     await old.close();
     await standby.close();
   });
-
-  it("a leader cut off from NATS stops acknowledging and the standby takes over", async () => {
-    const { stream, bucket } = names();
-    const proxy = await cuttableNats();
-    const a = node("a", stream, bucket, undefined, proxy.url);
-    const b = node("b", stream, bucket);
-    const isolated = await a.open();
-    const standby = await b.open();
-    for (let i = 0; i < 10; i += 1) await isolated.engine.submit(deposit(`d${i}`, "alice", "1"));
-    proxy.cut();
-    // Not acknowledged: the batch never reaches the stream (it fails once the node gives up).
-    const unacknowledged = isolated.engine.submit(deposit("cut", "alice", "100"));
-    unacknowledged.catch(() => undefined);
-    const start = Date.now();
-    await standby.leading;
-    expect(Date.now() - start).toBeLessThan(ttlMs * 5);
-    expect(standby.engine.sequence).toBe(10n);
-    const next = await standby.engine.submit(deposit("after", "alice", "1"));
-    expect(next.sequence).toBe(11n);
-    const stalledMs = Date.now();
-    await expect(unacknowledged).rejects.toThrow();
-    expect(a.fatal.length).toBeGreaterThan(0);
-    console.log(
-      `partition: takeover after ${stalledMs - start} ms; unacknowledged refused ${Date.now() - stalledMs} ms later`,
-    );
-    expect(standby.engine.query((state) => state.balances.get("alice"))).toBe(11n);
-    await standby.close();
-    // Healing the partition is not part of the test: drop the proxy's connections, then close.
-    await proxy.close();
-    await Promise.race([
-      isolated.close().catch(() => undefined),
-      new Promise((resolve) => setTimeout(resolve, 5_000)),
-    ]);
-  }, 30_000);
 });
