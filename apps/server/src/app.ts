@@ -14,6 +14,7 @@ import { securityHeadersPlugin } from "./http/security-headers.ts";
 import type { CandorEngine } from "./engine/kernel-port.ts";
 import { authModule } from "./modules/auth/auth.routes.ts";
 import { createAuthService, type AccountOpener } from "./modules/auth/auth.service.ts";
+import type { SessionBus } from "./modules/auth/sessions.ts";
 import type { SmsProvider } from "./modules/auth/sms.ts";
 import { healthModule } from "./modules/health/health.routes.ts";
 import { newsModule } from "./modules/news/news.routes.ts";
@@ -122,6 +123,20 @@ export interface AppDeps {
   captchaCost?: number;
   /** Publish a proof of liabilities every this many ms (PROOF_INTERVAL_MS); unset: on request. */
   proofIntervalMs?: number;
+  /**
+   * An API node (`ROLE=api`, docs/deploy.md §4): it answers requests only. The background work
+   * that submits commands or writes read models on its own (stock session sync, the chain
+   * watcher, timed proof publication, the perpetual market maker, settling withdrawal requests
+   * at start) runs on the engine leader alone, whatever the other settings say.
+   */
+  apiNode?: boolean;
+  /**
+   * The cluster's session bus (`cluster/session-bus.ts`, docs/deploy.md §4): API nodes and the
+   * engine leader tell each other about revocations and mode switches, so a session ended on
+   * one node closes its WebSocket streams on every node and is refused at once. Unset in a
+   * single process (nothing to tell).
+   */
+  sessionBus?: SessionBus;
   /** Market data (REST under /api/v1/market and the WebSocket /api/v1/ws), when built. */
   market?: MarketModule;
   /**
@@ -245,12 +260,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailFrom: deps.mailFrom,
     smsProvider: deps.smsProvider,
     accounts: deps.accounts,
+    sessionBus: deps.sessionBus,
   });
   app.addHook("onClose", async () => auth.close());
   // A socket's identity ends with its session (issue 14 item 6).
   const hub = deps.market?.hub;
   if (hub) auth.sessions.onRevoke((userId, tokenHash) => hub.endSessions(`${userId}`, tokenHash));
-  const operatorAccounts = new OperatorAccounts(database, now, deps.passwordCost);
+  const operatorAccounts = new OperatorAccounts(database, now, deps.passwordCost, deps.sessionBus);
+  app.addHook("onClose", async () => operatorAccounts.close());
   await app.register(authenticatePlugin, {
     sessions: auth.sessions,
     operatorToken: deps.operatorToken,
@@ -426,6 +443,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       recipients: auth,
       withdrawAddressLockMs: deps.withdrawAddressLockMs,
       withdrawals: deps.withdrawals,
+      settleAtStart: !deps.apiNode,
       onWithdrawals: (service, repository) => (walletWithdrawals = { service, repository }),
       withdrawalGate: async (userId, totpCode, request) => {
         // Above the asset's WITHDRAW_ADVANCED_ABOVE amount the advanced tier is needed; at or
@@ -465,6 +483,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       tradePassword: auth.tradePassword,
       countryGate,
       ...deps.perp,
+      ...(deps.apiNode ? { marketMaker: false } : {}),
     });
     await app.register(savingsModule, {
       engine: deps.engine,
@@ -480,7 +499,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       now,
       tradePassword: auth.tradePassword,
       countryGate,
+      computedRange: deps.market
+        ? (id, interval, fromMs) => deps.market!.service.computedRange(id, interval, fromMs)
+        : undefined,
       ...deps.stocks,
+      ...(deps.apiNode ? { sessionSyncMs: 0 } : {}),
     });
     await app.register(uploadsModule, { uploads });
     await app.register(identityModule, {
@@ -507,7 +530,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             now,
           })
         : undefined,
-      pollMs: deps.chain?.pollMs,
+      pollMs: deps.apiNode ? 0 : deps.chain?.pollMs,
       onDeposits: deps.chain?.onDeposits,
       localChain: deps.localChain,
       onPayouts: deps.chain?.onPayouts,
@@ -531,7 +554,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       database,
       engine: deps.engine,
       now,
-      intervalMs: deps.proofIntervalMs,
+      intervalMs: deps.apiNode ? undefined : deps.proofIntervalMs,
     });
   }
 

@@ -44,7 +44,8 @@ const ConfigSchema = z.object({
   /**
    * NATS subject prefix of the cluster's command path and fan-out (issue 25): the leader answers
    * forwarded commands on `<prefix>.commands` and publishes applied records on
-   * `<prefix>.applied`. One prefix per deployment; used with LEADER_LEASE_BUCKET.
+   * `<prefix>.applied`; every node tells the others of session revocations and mode switches
+   * on `<prefix>.sessions`. One prefix per deployment; used with LEADER_LEASE_BUCKET.
    */
   CLUSTER_SUBJECTS: z
     .string()

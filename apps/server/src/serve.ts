@@ -13,6 +13,7 @@ import type { Store } from "./open-store.ts";
 import { migrate } from "./db/migrate.ts";
 import { accountOpener } from "./engine/submit.ts";
 import { clusterSubjects, recentApplied, serveClusterCommands } from "./cluster/command-bus.ts";
+import { connectSessionBus } from "./cluster/session-bus.ts";
 import { openEngine } from "./engine/open-engine.ts";
 import { kernelPort, type CandorEngine } from "./engine/kernel-port.ts";
 import { pgSnapshotStore } from "./journal/snapshot-store.ts";
@@ -155,6 +156,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     // kernel as journaled commands (the public tape) and runs the market maker.
     kernel: running.engine,
     follower: apiNode,
+    logger,
     binance: config.MARKET_BINANCE_INSTRUMENTS
       ? {
           baseUrl: config.BINANCE_STREAM_URL,
@@ -167,6 +169,15 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
   let handler: Parameters<StartingServer["handOver"]>[0] | undefined;
   mark("market");
   const chain = await chainSetup(config, dataDir);
+  // In a cluster (API nodes, an engine leader), every node tells the others of each session
+  // revocation and mode switch made through it (docs/deploy.md §4); one process has no one to tell.
+  const sessionBus =
+    apiNode || config.LEADER_LEASE_BUCKET
+      ? await connectSessionBus(config.NATS_URL, config.CLUSTER_SUBJECTS, {
+          nodeName: config.NODE_ID ?? `${hostname()}-${process.pid}`,
+          logger,
+        })
+      : undefined;
   const app = await buildApp({
     chain: chain?.settings,
     localChain: chain?.local,
@@ -190,6 +201,9 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     captcha: config.CAPTCHA,
     captchaCost: config.CAPTCHA_COST,
     proofIntervalMs: config.PROOF_INTERVAL_MS || undefined,
+    // An API node starts no timer that submits commands or writes read models (the leader's).
+    apiNode,
+    sessionBus,
     market,
     readModelsCaughtUp,
     savings: { enabled: config.SAVINGS_ENABLED === "true" },
@@ -241,6 +255,7 @@ export async function serve(config: Config, starting: StartingServer, store: Pro
     starting.server.closeIdleConnections();
     await app.close();
     await closed;
+    await sessionBus?.stop();
     await running.close();
     console.log(
       `Stopped at journal sequence ${running.engine.sequence}, state hash ${running.engine.stateHash()}`,

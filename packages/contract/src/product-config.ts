@@ -123,6 +123,12 @@ export const operatorSetCountryProducts = defineEndpoint({
 });
 
 const AssetAmount = z.object({ asset: z.string(), amount: z.string() });
+const WithdrawalTerms = z.object({
+  asset: z.string(),
+  network: z.string(),
+  minimum: z.string(),
+  fee: z.string(),
+});
 
 export const operatorLimits = defineEndpoint({
   method: "GET",
@@ -131,9 +137,7 @@ export const operatorLimits = defineEndpoint({
   tag: "operator",
   auth: "operator",
   response: z.object({
-    withdrawals: z.array(
-      z.object({ asset: z.string(), network: z.string(), minimum: z.string(), fee: z.string() }),
-    ),
+    withdrawals: z.array(WithdrawalTerms),
     withdrawalTwoApprovalsAbove: z.array(AssetAmount),
     adjustmentTwoApprovalsAbove: z.array(AssetAmount),
     /** Per user and day, transfers to other users (0 or absent asset: not allowed). */
@@ -142,4 +146,39 @@ export const operatorLimits = defineEndpoint({
     /** Per asset: a withdrawal above this amount needs the advanced tier passed. */
     withdrawAdvancedAbove: z.array(AssetAmount),
   }),
+});
+
+export const PublicProductSetting = z.object({
+  product: z.enum(["spot", ...SwitchableProduct.options]),
+  /** False: this deployment does not offer the product to anyone. */
+  offered: z.boolean(),
+  /**
+   * Countries of residence it is not offered in (ISO 3166-1 alpha-2, sorted). When not empty,
+   * a user opens it only after choosing a country of residence.
+   */
+  closedIn: z.array(z.string()),
+});
+
+export const publicSettings = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/settings",
+  summary: "Public settings: products offered, the languages, and the limits every user meets",
+  tag: "content",
+  auth: "none",
+  response: z.object({
+    products: z.array(PublicProductSetting),
+    /** The interface languages (the specification's codes); English is the fallback. */
+    languages: z.array(z.string()),
+    /** Per asset and network (bank: `bank`): the smallest withdrawal and its fee. */
+    withdrawals: z.array(WithdrawalTerms),
+    /** Per user and day, transfers to other users (an asset not listed: not allowed). */
+    transferDailyLimits: z.array(AssetAmount),
+    withdrawRequiresIdentity: z.enum(["none", "basic", "advanced"]),
+    /** Per asset: a withdrawal above this amount needs the advanced identity tier. */
+    withdrawAdvancedAbove: z.array(AssetAmount),
+  }),
+  description:
+    "The spec's getsetting. The same figures the server enforces, read from the same " +
+    "configuration. The back office's internal controls (amounts needing a second approval) " +
+    "are not public.",
 });

@@ -22,8 +22,11 @@ import { BalancesChangedView } from "./wallet.ts";
  * private channels. 3. The client subscribes to channels; each data message names its `stream`
  * (see `streamKey`). Depth starts with `depth_snapshot`, then `depth_diff`s whose
  * `previousSequence` must equal the last sequence seen; on a gap the client resubscribes to get
- * a fresh snapshot. The client sends `ping` at least every `heartbeatMs`; the server answers
- * `pong` and closes silent connections. A client that cannot keep up is closed with 4008.
+ * a fresh snapshot. Trades carry `sequence` and `previousSequence` too (see `WsTrade`); on a
+ * gap the client refetches recent trades. Tickers carry the `sequence` of the tick they reflect
+ * (see `WsTicker`): a client drops one older than what it shows. The client sends `ping` at
+ * least every `heartbeatMs`; the server answers `pong` and closes silent connections. A client
+ * that cannot keep up is closed with 4008.
  */
 export const wsProtocolVersion = 1;
 export const wsPath = "/api/v1/ws";
@@ -161,12 +164,45 @@ export const WsPong = z.object({
   timeMs: z.number().int().optional(),
   serverTimeMs: z.number().int(),
 });
+/**
+ * An instrument's ticker, at subscription and after every recorded tick. `sequence` is the
+ * journal sequence of the last `record_tick` it reflects (the same number as that tick's
+ * `WsTrade`), the same on every node: a client that gets a ticker with a lower sequence than the
+ * one it shows (one sent late, or by a node further behind after a reconnect) drops it. Absent
+ * from servers without a journal and from older servers (compare nothing then), and while a
+ * node does not know it yet (no tick recorded since it started or before).
+ */
 export const WsTicker = z.object({
   type: z.literal("ticker"),
   stream: z.string(),
+  sequence: z.number().int().optional(),
   data: TickerView,
 });
-export const WsTrade = z.object({ type: z.literal("trade"), stream: z.string(), data: TradeView });
+/**
+ * A public trade. `sequence` numbers the instrument's trades and `previousSequence` is the
+ * sequence of the instrument's trade before it: a client whose last seen sequence differs (or
+ * that gets `previousSequence: null` after it has seen one) missed trades and refetches the
+ * recent trades over REST (GET /api/v1/market/instruments/:id/trades), then follows on.
+ *
+ * With the kernel (every deployed server: single process, leader, API node), `sequence` is the
+ * journal sequence of the `record_tick` that recorded the print and `data.id` its tape tick id
+ * (unique within the instrument), so every node sends the same numbers for the same trade and
+ * a client can move to another node and continue; sequences rise but are not consecutive
+ * (other records lie between).
+ * A node's first trade of an instrument after it starts links to the last tick recorded
+ * before it, like every later one; `previousSequence` is null only for the first trade ever
+ * recorded of the instrument (and, rarely, when a node could not look the one before up in
+ * time: see docs/deploy.md §4). Only recorded prints are sent: a tick the kernel rejected is
+ * no trade. Without a kernel (tests), `sequence` counts the process's prints of
+ * the instrument, 1, 2, 3…
+ */
+export const WsTrade = z.object({
+  type: z.literal("trade"),
+  stream: z.string(),
+  sequence: z.number().int(),
+  previousSequence: z.number().int().nullable(),
+  data: TradeView,
+});
 export const WsCandle = z.object({
   type: z.literal("candle"),
   stream: z.string(),

@@ -166,6 +166,18 @@ describe("price simulator", () => {
     expect(a).toEqual(b);
     expect(a).not.toEqual(c);
   });
+  it("backfills one instrument at a time exactly as all at once", () => {
+    const all = new PriceSimulator({ seed: 7, instruments, startMs: start }).backfill(
+      start,
+      start + 2 * dayMs,
+      { barInterval: "5m" },
+    );
+    const one = new PriceSimulator({ seed: 7, instruments, startMs: start });
+    const each = instruments.flatMap((i) =>
+      one.backfill(start, start + 2 * dayMs, { barInterval: "5m", instrumentId: i.id }),
+    );
+    expect(each).toEqual(all);
+  });
   it("ticks only open markets, once a second each", () => {
     const sim = new PriceSimulator({ seed: 1, instruments, startMs: start });
     const ticks = sim.advanceTo(start + 3000);

@@ -130,12 +130,13 @@ export class PriceSimulator {
    * and returns the candles of the bars in which each market was open at the bar's start.
    * Afterwards `advanceTo` continues from `toMs`. Used for the backfill that keeps charts
    * from being empty; each instrument is simulated independently, so the order is by
-   * instrument, then time.
+   * instrument, then time, and `instrumentId` (one instrument only) gives that instrument's
+   * candles unchanged: calling it once per instrument is the same as one call for all.
    */
   backfill(
     fromMs: number,
     toMs: number,
-    options: { barInterval?: "1m" | "5m"; stepsPerBar?: number } = {},
+    options: { barInterval?: "1m" | "5m"; stepsPerBar?: number; instrumentId?: string } = {},
   ): Candle[] {
     const interval = options.barInterval ?? "1m";
     const barMs = interval === "1m" ? minuteMs : 5 * minuteMs;
@@ -143,7 +144,11 @@ export class PriceSimulator {
     const subStepMs = barMs / stepsPerBar;
     const firstBar = Math.ceil(fromMs / barMs) * barMs;
     const candles: Candle[] = [];
-    for (const state of this.states.values()) {
+    const states =
+      options.instrumentId === undefined
+        ? this.states.values()
+        : [this.stateOf(options.instrumentId)];
+    for (const state of states) {
       // Ask the calendar only at session edges, not for every bar.
       let status = marketStatus(state.instrument, firstBar);
       for (let bar = firstBar; bar + barMs <= toMs; bar += barMs) {

@@ -1,7 +1,60 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEachDatabase } from "../testing/databases.ts";
 import { openDatabase, type Database } from "./database.ts";
 import { migrate } from "./migrate.ts";
+
+/**
+ * `executeBatch` (the projector's one transaction per flush): statements run in order, all or
+ * none, and a batch never lands inside a Kysely transaction that is still open.
+ */
+async function checkBatches(database: Database) {
+  const db = database.db;
+  const insert = (version: string) => ({
+    sql: "INSERT INTO server_starts (version) VALUES ($1)",
+    parameters: [version],
+  });
+  await database.executeBatch([insert("batch-1"), insert("batch-2")]);
+  const versions = async (prefix: string) =>
+    (
+      await db
+        .selectFrom("server_starts")
+        .select("version")
+        .where("version", "like", `${prefix}%`)
+        .orderBy("id")
+        .execute()
+    ).map((r) => r.version);
+  expect(await versions("batch-")).toEqual(["batch-1", "batch-2"]);
+
+  const failed = await database
+    .executeBatch([
+      insert("none-1"),
+      { sql: "INSERT INTO no_such_table VALUES ($1)", parameters: [1] },
+    ])
+    .catch((e: unknown) => e);
+  expect(failed).toBeInstanceOf(Error);
+  expect(await versions("none-")).toEqual([]);
+
+  // A Kysely transaction that rolls back after a batch was sent: the batch waits for it and
+  // is not rolled back with it.
+  let batch: Promise<void> | undefined;
+  await expect(
+    db.transaction().execute(async (trx) => {
+      await trx.insertInto("server_starts").values({ version: "trx-rolled-back" }).execute();
+      batch = database.executeBatch([insert("trx-batch")]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      throw new Error("abort");
+    }),
+  ).rejects.toThrow("abort");
+  await batch;
+  expect(await versions("trx-")).toEqual(["trx-batch"]);
+}
+
+describeEachDatabase("executeBatch", (database) => {
+  it("runs statements in one transaction, all or none, after open transactions", async () => {
+    await checkBatches(database());
+  });
+});
 
 // The server runs PGlite in a worker thread; the same SQL must behave as on the main thread.
 describe("PGlite in a worker thread", () => {
@@ -39,6 +92,10 @@ describe("PGlite in a worker thread", () => {
       .where("version", "=", "w1")
       .executeTakeFirst();
     expect(updated.numUpdatedRows).toBe(2n);
+  });
+
+  it("runs a batch in one message and one transaction, all or none", async () => {
+    await checkBatches(database);
   });
 
   it("passes PostgreSQL errors with their code, and keeps serving", async () => {

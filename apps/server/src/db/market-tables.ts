@@ -1,4 +1,4 @@
-/** Tables of market data (migration 0006). */
+/** Tables of market data (migrations 0006, 0035). */
 export interface MarketTables {
   market_candles: {
     instrument_id: string;
@@ -11,5 +11,10 @@ export interface MarketTables {
     volume: bigint;
     trades: number;
     source: string;
+  };
+  market_history: {
+    id: number;
+    from_ms: bigint;
+    live_start_ms: bigint;
   };
 }

@@ -11,7 +11,7 @@ import { PGlite } from "@electric-sql/pglite";
 
 const INT8_OID = 20;
 const port = parentPort;
-const { dataDir } = workerData;
+const { dataDir, initOnly } = workerData;
 const client = await PGlite.create({
   dataDir,
   parsers: { [INT8_OID]: (text) => BigInt(text) },
@@ -21,12 +21,24 @@ const client = await PGlite.create({
   postgresqlconf: ["shared_buffers = 16MB"],
 });
 
+// `initOnly`: an empty folder is initialised (`initdb`) by a worker of its own, which then
+// exits. `initdb` leaves ~430 MB of WASM and array buffers in the thread that ran it (a bare
+// process: 650–750 MB RSS after `initdb`, ~170 MB after opening an existing folder); in the
+// server's worker they were freed only at some later collection, so the first minute after a
+// first start peaked that much higher. Ending the thread returns them at once; the database
+// is then opened by a fresh worker (~0.7 s; issue 15, docs/benchmarks.md).
+if (initOnly) {
+  await client.close();
+  port.postMessage({ ready: true });
+  process.exit(0);
+}
+
 port.on("message", (request) => {
   void answer(request).then((response) => port.postMessage(response));
 });
 port.postMessage({ ready: true });
 
-/** @param {{ id: number, kind: "query" | "exec" | "close", sql?: string, parameters?: unknown[] }} request */
+/** @param {{ id: number, kind: "query" | "exec" | "batch" | "close", sql?: string, parameters?: unknown[], statements?: { sql: string, parameters: unknown[] }[] }} request */
 async function answer(request) {
   try {
     switch (request.kind) {
@@ -36,6 +48,14 @@ async function answer(request) {
       }
       case "exec":
         await client.exec(request.sql);
+        return { id: request.id, rows: [], affectedRows: 0 };
+      case "batch":
+        // One transaction, all or none; one message for the whole batch (database.ts).
+        await client.transaction(async (transaction) => {
+          for (const statement of request.statements) {
+            await transaction.query(statement.sql, statement.parameters);
+          }
+        });
         return { id: request.id, rows: [], affectedRows: 0 };
       case "close":
         await client.close();

@@ -173,6 +173,77 @@ describe("engine", () => {
     await second.engine.stop();
   });
 
+  it("replays quietly only while nobody subscribes; live commands are never quiet", async () => {
+    const calls: string[] = [];
+    const kernel: typeof fakeKernel = {
+      ...fakeKernel,
+      apply: (state, command) => {
+        calls.push(`apply ${command.id}`);
+        return fakeKernel.apply(state, command);
+      },
+      applyQuiet: (state, command) => {
+        calls.push(`quiet ${command.id}`);
+        return fakeKernel.apply(state, command);
+      },
+    };
+    const { open, fileSystem } = setup(undefined, { kernel });
+    const first = await open();
+    await first.engine.submit({ type: "deposit", id: "d1", account: "u", amount: "1" });
+    const liveHash = first.engine.stateHash();
+    await first.engine.stop();
+    expect(calls).toEqual(["apply d1"]);
+    calls.length = 0;
+    // A restart nobody listens to yet: quiet.
+    const second = await open();
+    expect(second.started.stateHash).toBe(liveHash);
+    await second.engine.stop();
+    expect(calls).toEqual(["quiet d1"]);
+    calls.length = 0;
+    // A subscriber before start (read models catching up) sees full events.
+    const journal = await openFileJournal({
+      directory: "/data/journal",
+      onFatal: () => {},
+      fileSystem,
+    });
+    const third = new Engine({
+      kernel,
+      journal,
+      snapshots: fileSnapshotStore({ directory: "/data/snapshots", fileSystem }),
+      now: () => 1_000,
+      snapshotEvery: 0,
+      clockTickMs: 0,
+    });
+    const seen: FakeApplied[] = [];
+    third.subscribe((applied) => seen.push(applied));
+    expect((await third.start()).stateHash).toBe(liveHash);
+    await third.stop();
+    expect(calls).toEqual(["apply d1"]);
+    expect(seen.map((a) => [a.command.id, a.replay])).toEqual([["d1", true]]);
+    calls.length = 0;
+    // A subscriber that has record 1 already (`eventsFrom: 2`): record 1 is quiet, 2 is not.
+    const fourth = await open();
+    await fourth.engine.submit({ type: "deposit", id: "d2", account: "u", amount: "2" });
+    const hashOfTwo = fourth.engine.stateHash();
+    await fourth.engine.stop();
+    calls.length = 0;
+    const fifth = new Engine({
+      kernel,
+      journal: await openFileJournal({
+        directory: "/data/journal",
+        onFatal: () => {},
+        fileSystem,
+      }),
+      snapshots: fileSnapshotStore({ directory: "/data/snapshots", fileSystem }),
+      now: () => 1_000,
+      snapshotEvery: 0,
+      clockTickMs: 0,
+    });
+    fifth.subscribe(() => {});
+    expect((await fifth.start({ eventsFrom: 2n })).stateHash).toBe(hashOfTwo);
+    await fifth.stop();
+    expect(calls).toEqual(["quiet d1", "apply d2"]);
+  });
+
   it("replays the whole journal without snapshots to the same state hash", async () => {
     const { open } = setup();
     const first = await open();

@@ -21,6 +21,11 @@ export interface KernelStep<Result, Event> {
 export interface KernelPort<State, Command extends { id: string; atMs: number }, Result, Event> {
   createState(): State;
   apply(state: State, command: Command): KernelStep<Result, Event>;
+  /**
+   * Optional: `apply` for a replayed record that no subscriber will see. Same state and result,
+   * and at least the events `answerEvents` keeps; may leave out events only subscribers read.
+   */
+  applyQuiet?(state: State, command: Command): KernelStep<Result, Event>;
   encodeCommand(command: Command): Uint8Array;
   decodeCommand(bytes: Uint8Array): Command;
   snapshot(state: State): Uint8Array;
@@ -42,6 +47,37 @@ export interface KernelPort<State, Command extends { id: string; atMs: number },
   answerEvents?(command: Command, result: Result, events: Event[]): Event[] | undefined;
   /** How long the kernel remembers command ids, in ms of command time (`atMs`). */
   idempotencyWindowMs?(state: State): number;
+  /**
+   * Optional: a key under which the engine remembers the journal sequence of the last record
+   * that applied `command` with `result` (`Engine.lastSequenceOf`), or undefined for records
+   * not worth remembering. Candor keys the tape's recorded ticks by instrument, so a node that
+   * just started knows the sequence of each instrument's last trade (its next trade's
+   * `previousSequence`). Called for every record, replayed or live: keep it cheap.
+   */
+  sequenceKey?(command: Command, result: Result): string | undefined;
+  /**
+   * Optional: a compact memory for the kept answers of replayed records (see `AnswerMemory`);
+   * without it the engine keeps them as objects.
+   */
+  answerMemory?(): AnswerMemory<Command, Result, Event>;
+}
+
+/**
+ * Kept answers of replayed records, compact: `keep` stores what rebuilds the first application
+ * (the record's bytes and a few numbers) and returns a handle, or -1 when it cannot (the engine
+ * then keeps the objects); `first` rebuilds it, equal to the kept one, when a retry asks.
+ */
+export interface AnswerMemory<Command, Result, Event> {
+  keep(
+    sequence: bigint,
+    payload: Uint8Array,
+    command: Command,
+    result: Result,
+    events: Event[],
+  ): number;
+  atMs(handle: number): number;
+  first(handle: number): FirstApplication<Command, Result, Event>;
+  drop(handle: number): void;
 }
 
 /** A standby engine was asked to write: callers retry on the leader (issue 25). */
@@ -120,9 +156,15 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   private inFlightAtMs = new Map<string, number>();
   /**
    * First applications kept for answering duplicates, by command id, oldest first (commands are
-   * applied in time order), dropped once older than the kernel's idempotency window.
+   * applied in time order), dropped once older than the kernel's idempotency window: a handle
+   * into `compact` (replayed user orders), or the objects.
    */
-  private firsts = new Map<string, FirstApplication<Command, Result, Event>>();
+  private firsts = new Map<string, number | FirstApplication<Command, Result, Event>>();
+  private readonly compact: AnswerMemory<Command, Result, Event> | undefined;
+  /** Command time of the oldest kept answer when last looked at (at most the true oldest). */
+  private oldestKeptAtMs = Number.NEGATIVE_INFINITY;
+  /** Journal sequence of the last record applied under each `KernelPort.sequenceKey`. */
+  private lastSequenceByKey = new Map<string, bigint>();
   private listeners = new Set<(applied: Applied<Command, Result, Event>) => void>();
   private clock: NodeJS.Timeout | undefined;
   private snapshotting: Promise<void> | undefined;
@@ -130,6 +172,14 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   private stopped = false;
   /** A standby follows the leader's journal and refuses submits until `promote` (issue 25). */
   private standby = false;
+  /** Replayed records before this sequence are applied quietly (see `start`'s `eventsFrom`). */
+  private quietBefore = 0n;
+  /**
+   * The state hash at `sequence`, computed at most once per applied sequence: a start-up hashes
+   * the replayed state, and the server logs and announces it again right after (the hash of the
+   * W9 end state is ~80–110 ms of CPU). Only `applyRecord` and `start` change the state.
+   */
+  private hashed: { sequence: bigint; stateHash: string } | undefined;
   private journal: Journal;
   private failure: unknown;
   private readonly now: () => number;
@@ -141,11 +191,16 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     this.logger = options.logger ?? silentLogger;
     this.snapshotEvery = options.snapshotEvery ?? 10_000;
     this.journal = options.journal;
+    this.compact = options.kernel.answerMemory?.();
   }
 
   /** Restores the newest valid snapshot, replays later records, and starts the clock. */
   async start(
     options: {
+      /**
+       * Subscribers need the events of records from this sequence on (the read models' cursor
+       * + 1); earlier replayed records reach them as `replay` with only what answers need.
+       */
       eventsFrom?: bigint;
       /** Start as a standby: no clock, no submits; records come by `follow` until `promote`. */
       standby?: boolean;
@@ -174,18 +229,25 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     }
     this.state = snapshot ? kernel.restore(snapshot.bytes) : kernel.createState();
     this.appliedSequence = snapshot?.sequence ?? 0n;
+    this.hashed = undefined;
     let replayed = 0;
     const from = this.appliedSequence + 1n;
+    this.quietBefore = options.eventsFrom ?? 0n;
     // A run of records at a time when the journal offers it: one await per read, not per record.
     const runs = journal.readRuns?.(from) ?? oneRecordRuns(journal.read(from));
     for await (const run of runs) {
       for (const record of run) {
-        this.applyRecord(record.sequence, kernel.decodeCommand(record.payload), true);
+        this.applyRecord(
+          record.sequence,
+          kernel.decodeCommand(record.payload),
+          true,
+          record.payload,
+        );
       }
       replayed += run.length;
     }
     kernel.checkInvariants(this.state);
-    const stateHash = kernel.stateHash(this.state);
+    const stateHash = this.stateHash();
     this.logger.info(
       {
         sequence: this.appliedSequence.toString(),
@@ -216,6 +278,7 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       record.sequence,
       this.options.kernel.decodeCommand(record.payload),
       !options.live,
+      record.payload,
     );
   }
 
@@ -229,7 +292,12 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     if (!this.standby) throw new Error("engine: only a standby is promoted");
     this.journal = journal;
     for await (const record of journal.read(this.appliedSequence + 1n)) {
-      this.applyRecord(record.sequence, this.options.kernel.decodeCommand(record.payload), true);
+      this.applyRecord(
+        record.sequence,
+        this.options.kernel.decodeCommand(record.payload),
+        true,
+        record.payload,
+      );
     }
     this.options.kernel.checkInvariants(this.state);
     this.standby = false;
@@ -310,7 +378,17 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
    * kernel's idempotency window. Undefined otherwise: the read models have it by then.
    */
   recall(id: string): FirstApplication<Command, Result, Event> | undefined {
-    return this.firsts.get(id);
+    const kept = this.firsts.get(id);
+    return typeof kept === "number" ? this.compact!.first(kept) : kept;
+  }
+
+  /**
+   * The journal sequence of the last record applied (replayed, followed or live) under `key`
+   * (`KernelPort.sequenceKey`) since this engine started, or undefined: records the snapshot it
+   * started from holds are not seen, so the caller looks those up elsewhere (the read models).
+   */
+  lastSequenceOf(key: string): bigint | undefined {
+    return this.lastSequenceByKey.get(key);
   }
 
   /** Runs a read against the current state. `fn` must not mutate it. */
@@ -322,8 +400,13 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     return this.appliedSequence;
   }
 
-  stateHash() {
-    return this.options.kernel.stateHash(this.state);
+  /** SHA-256 of the canonical snapshot of the current state (computed once per sequence). */
+  stateHash(): string {
+    const hashed = this.hashed;
+    if (hashed !== undefined && hashed.sequence === this.appliedSequence) return hashed.stateHash;
+    const stateHash = this.options.kernel.stateHash(this.state);
+    this.hashed = { sequence: this.appliedSequence, stateHash };
+    return stateHash;
   }
 
   /** Stops the clock and waits for the journal to flush. */
@@ -365,12 +448,22 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
     }
   }
 
-  private applyRecord(sequence: bigint, command: Command, replay: boolean) {
+  /** `payload`: the journal record's bytes, for replayed records (live commands: undefined). */
+  private applyRecord(sequence: bigint, command: Command, replay: boolean, payload?: Uint8Array) {
     if (sequence !== this.appliedSequence + 1n) {
       throw new Error(`engine: record ${sequence} out of order after ${this.appliedSequence}`);
     }
     if (command.atMs > this.lastAtMs) this.lastAtMs = command.atMs;
-    const step = this.options.kernel.apply(this.state, command);
+    const kernel = this.options.kernel;
+    // The state changes from here (even if `apply` throws half-way): the kept hash is stale.
+    this.hashed = undefined;
+    // A replay nobody listens to (a restart before subscribers attach, a standby catching up),
+    // or of records the subscribers already have (before `eventsFrom`), skips the views only
+    // subscribers read.
+    const step =
+      replay && (this.listeners.size === 0 || sequence < this.quietBefore) && kernel.applyQuiet
+        ? kernel.applyQuiet(this.state, command)
+        : kernel.apply(this.state, command);
     this.appliedSequence = sequence;
     const applied: Applied<Command, Result, Event> = {
       sequence,
@@ -381,10 +474,12 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
       replay,
     };
     if (step.duplicate) {
-      const first = this.firsts.get(command.id);
+      const first = this.recall(command.id);
       if (first) applied.first = first;
     } else {
-      this.keepFirst(sequence, command, step);
+      this.keepFirst(sequence, command, step, payload);
+      const key = kernel.sequenceKey?.(command, step.result);
+      if (key !== undefined) this.lastSequenceByKey.set(key, sequence);
     }
     for (const listener of this.listeners) {
       try {
@@ -405,23 +500,49 @@ export class Engine<State, Command extends { id: string; atMs: number }, Result,
   }
 
   /** Keeps what answers a command's duplicates; forgets what the kernel has forgotten. */
-  private keepFirst(sequence: bigint, command: Command, step: KernelStep<Result, Event>) {
+  private keepFirst(
+    sequence: bigint,
+    command: Command,
+    step: KernelStep<Result, Event>,
+    payload: Uint8Array | undefined,
+  ) {
     const { kernel } = this.options;
     if (!kernel.answerEvents) return;
     const kept = kernel.answerEvents(command, step.result, step.events);
     if (kept) {
       // Applied anew under a kept id: the kernel forgot the old command, so does the engine
       // (deleted first so the map stays in time order).
-      this.firsts.delete(command.id);
-      this.firsts.set(command.id, { sequence, command, result: step.result, events: kept });
+      this.forget(command.id);
+      const handle =
+        payload && this.compact
+          ? this.compact.keep(sequence, payload, command, step.result, kept)
+          : -1;
+      this.firsts.set(
+        command.id,
+        handle !== -1 ? handle : { sequence, command, result: step.result, events: kept },
+      );
+      if (command.atMs < this.oldestKeptAtMs) this.oldestKeptAtMs = command.atMs;
     }
     if (this.firsts.size === 0) return;
     const windowMs = kernel.idempotencyWindowMs?.(this.state) ?? 0;
     const horizonMs = command.atMs - windowMs;
+    // Nothing to drop while the oldest seen is inside the window (the usual case: no iterator
+    // per command). A stale oldest is only earlier than the true one, so this never skips work.
+    if (this.oldestKeptAtMs >= horizonMs) return;
     for (const [id, first] of this.firsts) {
-      if (first.command.atMs >= horizonMs) break;
-      this.firsts.delete(id);
+      const atMs = typeof first === "number" ? this.compact!.atMs(first) : first.command.atMs;
+      this.oldestKeptAtMs = atMs;
+      if (atMs >= horizonMs) return;
+      this.forget(id);
     }
+    this.oldestKeptAtMs = Number.POSITIVE_INFINITY;
+  }
+
+  private forget(id: string) {
+    const kept = this.firsts.get(id);
+    if (kept === undefined) return;
+    this.firsts.delete(id);
+    if (typeof kept === "number") this.compact!.drop(kept);
   }
 
   private takeSnapshot(sequence: bigint) {

@@ -65,6 +65,11 @@ export class CountryProductGate implements ProductCountryCheck {
     this.blocks = blocks;
   }
 
+  /** Whether this deployment switched `product` off for everyone (PERP_ENABLED=false, …). */
+  deploymentOff(product: SwitchableProduct): boolean {
+    return this.options.deploymentOff?.includes(product) ?? false;
+  }
+
   /** The switches in force, product → countries. */
   currentBlocks(): CountryProductBlocks {
     return this.blocks;
@@ -87,7 +92,7 @@ export class CountryProductGate implements ProductCountryCheck {
     return {
       country,
       products: products.map((product) => {
-        const reason = this.options.deploymentOff?.includes(product)
+        const reason = this.deploymentOff(product)
           ? "deployment"
           : this.reasonFor(product, country);
         return { product, available: reason === null, reason };

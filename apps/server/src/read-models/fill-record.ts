@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from "kysely";
+import { sql } from "kysely";
 
 /**
  * The kernel's fill event as the read models read it: a structural subset of `@candor/kernel`'s
@@ -66,13 +66,32 @@ export function fillRecordOf(event: FillEventShape, sequence: bigint): FillRecor
 }
 
 /** The columns of `rm_fills`, in the order of `fillValues`. */
-export const fillColumns = sql`fill_id, sequence, market_id, mode, maker_order_id, taker_order_id,
-  maker_owner_id, taker_owner_id, taker_side, price_ticks, quantity_lots, base_amount,
-  quote_amount, fee_maker, fee_maker_asset_id, fee_taker, fee_taker_asset_id, tick_id, at_ms`;
+export const fillColumns =
+  "fill_id, sequence, market_id, mode, maker_order_id, taker_order_id, maker_owner_id, taker_owner_id, taker_side, price_ticks, quantity_lots, base_amount, quote_amount, fee_maker, fee_maker_asset_id, fee_taker, fee_taker_asset_id, tick_id, at_ms";
 
-/** One `VALUES` tuple of `rm_fills` (columns as `fillColumns`); amounts go in as text. */
-export function fillValues(f: FillRecord): RawBuilder<unknown> {
-  return sql`(${f.fillId}, ${String(f.sequence)}, ${f.marketId}, ${f.mode}, ${f.makerOrderId}, ${f.takerOrderId}, ${f.makerOwnerId}, ${f.takerOwnerId}, ${f.takerSide}, ${f.priceTicks}, ${f.quantityLots}, ${String(f.baseAmount)}, ${String(f.quoteAmount)}, ${String(f.feeMaker)}, ${f.feeMakerAssetId}, ${String(f.feeTaker)}, ${f.feeTakerAssetId}, ${f.tickId}, ${f.atMs})`;
+/** One `VALUES` row of `rm_fills` (columns as `fillColumns`); amounts go in as text. */
+export function fillValues(f: FillRecord): unknown[] {
+  return [
+    f.fillId,
+    String(f.sequence),
+    f.marketId,
+    f.mode,
+    f.makerOrderId,
+    f.takerOrderId,
+    f.makerOwnerId,
+    f.takerOwnerId,
+    f.takerSide,
+    f.priceTicks,
+    f.quantityLots,
+    String(f.baseAmount),
+    String(f.quoteAmount),
+    String(f.feeMaker),
+    f.feeMakerAssetId,
+    String(f.feeTaker),
+    f.feeTakerAssetId,
+    f.tickId,
+    f.atMs,
+  ];
 }
 
 /**

@@ -1,5 +1,5 @@
-import { sql, type RawBuilder, type Transaction } from "kysely";
-import type { Tables } from "../db/tables.ts";
+import type { Statement } from "../db/database.ts";
+import { valuesStatements } from "./statements.ts";
 
 /*
  * Perpetuals in the read models (migration 0018): orders (rm_perp_orders) and each owner's
@@ -62,11 +62,11 @@ const orderCommands = new Set([
 ]);
 const placeCommands = new Set(["place_perp_order", "place_perp_order_stp"]);
 
-/** Collects one batch's perpetual rows; `write` stores them in the projector's transaction. */
+/** Collects one batch's perpetual rows; `statements` writes them in the projector's transaction. */
 export class PerpRecords {
   private readonly newOrders = new Map<number, OrderRow>();
   private readonly done = new Map<number, { status: string; filledLots: number; seq: bigint }>();
-  private readonly records: RawBuilder<unknown>[] = [];
+  private readonly records: unknown[][] = [];
 
   add(
     sequence: bigint,
@@ -111,11 +111,20 @@ export class PerpRecords {
       const e = event as Record<string, unknown> & { type: string };
       const mode = e.mode as string;
       const marketId = e.marketId as string;
-      const tickIds = json(e.tickIds ?? []);
+      // Serialised on the first record only: most events (every spot one) make none.
+      let tickIds: string | undefined;
       const record = (ownerId: string, kind: string, ref: string, data: unknown) =>
-        this.records.push(
-          sql`(${ownerId}, ${mode}, ${marketId}, ${kind}, ${ref}, ${String(sequence)}, ${atMs}, ${tickIds}, ${json(data)})`,
-        );
+        this.records.push([
+          ownerId,
+          mode,
+          marketId,
+          kind,
+          ref,
+          String(sequence),
+          atMs,
+          (tickIds ??= json(e.tickIds ?? [])),
+          json(data),
+        ]);
       switch (e.type) {
         case "perp_fill": {
           const takerOrderId = e.takerOrderId as number;
@@ -271,45 +280,54 @@ export class PerpRecords {
     return this.newOrders.size === 0 && this.done.size === 0 && this.records.length === 0;
   }
 
-  async write(trx: Transaction<Tables>): Promise<void> {
+  /** The batch's perpetual rows as statements, for the projector's one transaction. */
+  statements(): Statement[] {
     // Orders finished in the batch that are also new in it: finish them before inserting.
-    const updates: RawBuilder<unknown>[] = [];
+    const updates: unknown[][] = [];
     for (const [orderId, d] of this.done) {
       const row = this.newOrders.get(orderId);
       if (row) {
         row.status = d.status;
         row.filledLots = Math.max(row.filledLots, d.filledLots);
       } else {
-        updates.push(
-          sql`(${orderId}::int8, ${d.status}::text, ${d.filledLots}::int8, ${String(d.seq)}::int8)`,
-        );
+        updates.push([orderId, d.status, d.filledLots, String(d.seq)]);
       }
     }
-    const rows = [...this.newOrders.values()].map(
-      (o) =>
-        sql`(${o.orderId}, ${o.clientOrderId}, ${o.ownerId}, ${o.mode}, ${o.marketId}, ${o.side}, ${o.orderType}, ${o.timeInForce}, ${o.priceTicks}, ${o.quantityLots}, ${o.filledLots}, ${o.reduceOnly}, ${o.status}, ${o.createdAtMs}, ${String(o.sequence)}, ${String(o.sequence)})`,
-    );
-    for (const chunk of chunks(rows)) {
-      await sql`INSERT INTO rm_perp_orders (order_id, client_order_id, owner_id, mode, market_id, side, order_type, time_in_force, price_ticks, quantity_lots, filled_lots, reduce_only, status, created_at_ms, sequence, updated_sequence)
-        VALUES ${sql.join(chunk)} ON CONFLICT (order_id) DO NOTHING`.execute(trx);
-    }
-    for (const chunk of chunks(updates)) {
-      await sql`UPDATE rm_perp_orders o SET status = v.status, filled_lots = v.filled_lots,
-          updated_sequence = v.sequence
-        FROM (VALUES ${sql.join(chunk)}) AS v(order_id, status, filled_lots, sequence)
-        WHERE o.order_id = v.order_id`.execute(trx);
-    }
-    for (const chunk of chunks(this.records)) {
-      await sql`INSERT INTO rm_perp_records (owner_id, mode, market_id, kind, ref, sequence, at_ms, tick_ids, data)
-        VALUES ${sql.join(chunk)} ON CONFLICT (sequence, kind, owner_id, ref) DO NOTHING`.execute(
-        trx,
-      );
-    }
+    const rows = [...this.newOrders.values()].map((o) => [
+      o.orderId,
+      o.clientOrderId,
+      o.ownerId,
+      o.mode,
+      o.marketId,
+      o.side,
+      o.orderType,
+      o.timeInForce,
+      o.priceTicks,
+      o.quantityLots,
+      o.filledLots,
+      o.reduceOnly,
+      o.status,
+      o.createdAtMs,
+      String(o.sequence),
+      String(o.sequence),
+    ]);
+    return [
+      ...valuesStatements(
+        "INSERT INTO rm_perp_orders (order_id, client_order_id, owner_id, mode, market_id, side, order_type, time_in_force, price_ticks, quantity_lots, filled_lots, reduce_only, status, created_at_ms, sequence, updated_sequence) VALUES",
+        "ON CONFLICT (order_id) DO NOTHING",
+        rows,
+      ),
+      ...valuesStatements(
+        "UPDATE rm_perp_orders o SET status = v.status, filled_lots = v.filled_lots, updated_sequence = v.sequence FROM (VALUES",
+        ") AS v(order_id, status, filled_lots, sequence) WHERE o.order_id = v.order_id",
+        updates,
+        ["int8", "text", "int8", "int8"],
+      ),
+      ...valuesStatements(
+        "INSERT INTO rm_perp_records (owner_id, mode, market_id, kind, ref, sequence, at_ms, tick_ids, data) VALUES",
+        "ON CONFLICT (sequence, kind, owner_id, ref) DO NOTHING",
+        this.records,
+      ),
+    ];
   }
-}
-
-function chunks<T>(rows: T[], size = 1_000): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
 }

@@ -1,8 +1,9 @@
-import { sql, type RawBuilder } from "kysely";
+import { sql } from "kysely";
 import type { Database } from "../db/database.ts";
 import { silentLogger, type JournalLogger } from "../journal/journal.ts";
 import { PerpRecords } from "./perp-records.ts";
 import { fillColumns, fillRecordOf, fillValues, type FillEventShape } from "./fill-record.ts";
+import { valuesStatements } from "./statements.ts";
 
 /*
  * The kernel's event shapes this projector reads (a structural subset of `@candor/kernel`'s
@@ -283,18 +284,18 @@ export class ReadModelProjector {
   }
 
   private async write(batch: ProjectableCommand[]) {
-    const fills: RawBuilder<unknown>[] = [];
-    const lines: RawBuilder<unknown>[] = [];
-    const ticks: RawBuilder<unknown>[] = [];
+    const fills: unknown[][] = [];
+    const lines: unknown[][] = [];
+    const ticks: unknown[][] = [];
     const orders = new Map<number, OrderPatch>();
     // The latest view of each seconds contract in the batch (both events carry all of it).
     const contracts = new Map<string, { sequence: bigint; contract: SecondsContractShape }>();
-    const savingsEnded: RawBuilder<unknown>[] = [];
+    const savingsEnded: unknown[][] = [];
     // The latest view of each stock order in the batch, and the stock fills.
     const stockOrders = new Map<number, { sequence: bigint; order: StockOrderShape }>();
-    const stockFills: RawBuilder<unknown>[] = [];
-    const rebates: RawBuilder<unknown>[] = [];
-    const agentFees: RawBuilder<unknown>[] = [];
+    const stockFills: unknown[][] = [];
+    const rebates: unknown[][] = [];
+    const agentFees: unknown[][] = [];
     const patch = (orderId: number, sequence: bigint) => {
       let entry = orders.get(orderId);
       if (!entry) {
@@ -415,9 +416,25 @@ export class ReadModelProjector {
               [p.creditAccount, p.amount, false],
             ] as const) {
               const [ownerId = "", mode = "", wallet = "", assetId = ""] = account.split("|");
-              lines.push(
-                sql`(${p.seq}, ${account}, ${ownerId}, ${mode}, ${wallet}, ${assetId}, ${String(amount)}, ${fromHeld}, ${p.reason}, ${p.commandId}, ${seq}, ${p.atMs}, ${p.orderId}, ${p.fillId}, ${p.tickId}, ${p.operatorId}, ${p.reference})`,
-              );
+              lines.push([
+                p.seq,
+                account,
+                ownerId,
+                mode,
+                wallet,
+                assetId,
+                String(amount),
+                fromHeld,
+                p.reason,
+                p.commandId,
+                seq,
+                p.atMs,
+                p.orderId,
+                p.fillId,
+                p.tickId,
+                p.operatorId,
+                p.reference,
+              ]);
             }
             break;
           }
@@ -433,9 +450,16 @@ export class ReadModelProjector {
             const data = JSON.stringify(sub, (_key, value: unknown) =>
               typeof value === "bigint" ? value.toString() : value,
             );
-            savingsEnded.push(
-              sql`(${sub.subscriptionId}, ${sub.ownerId}, ${sub.mode}, ${sub.planId}, ${sub.status}, ${sub.endedAtMs}, ${data}, ${seq})`,
-            );
+            savingsEnded.push([
+              sub.subscriptionId,
+              sub.ownerId,
+              sub.mode,
+              sub.planId,
+              sub.status,
+              sub.endedAtMs,
+              data,
+              seq,
+            ]);
             break;
           }
           case "stock_order_placed":
@@ -445,166 +469,278 @@ export class ReadModelProjector {
             stockOrders.set(e.order.orderId, { sequence, order: e.order });
             const f = e.fill;
             if (f) {
-              stockFills.push(
-                sql`(${f.orderId}, ${f.ownerId}, ${f.mode}, ${f.instrumentId}, ${f.assetId}, ${f.side}, ${f.origin}, ${String(f.quantity)}, ${f.price}, ${String(f.notional)}, ${String(f.commission)}, ${String(f.stampDuty)}, ${String(f.net)}, ${String(f.released)}, ${f.tickId}, ${f.tickPrice}, ${f.filledAtMs}, ${seq})`,
-              );
+              stockFills.push([
+                f.orderId,
+                f.ownerId,
+                f.mode,
+                f.instrumentId,
+                f.assetId,
+                f.side,
+                f.origin,
+                String(f.quantity),
+                f.price,
+                String(f.notional),
+                String(f.commission),
+                String(f.stampDuty),
+                String(f.net),
+                String(f.released),
+                f.tickId,
+                f.tickPrice,
+                f.filledAtMs,
+                seq,
+              ]);
             }
             break;
           }
           case "referral_rebate": {
             const r = event as unknown as RebateShape;
-            rebates.push(
-              sql`(${r.postingSeq}, ${r.inviterId}, ${r.inviteeId}, ${r.mode}, ${r.product}, ${r.assetId}, ${String(r.fee)}, ${String(r.rebate)}, ${r.atMs}, ${seq})`,
-            );
+            rebates.push([
+              r.postingSeq,
+              r.inviterId,
+              r.inviteeId,
+              r.mode,
+              r.product,
+              r.assetId,
+              String(r.fee),
+              String(r.rebate),
+              r.atMs,
+              seq,
+            ]);
             break;
           }
           case "agent_fee": {
             const r = event as unknown as AgentFeeShape;
-            agentFees.push(
-              sql`(${r.feeId}, ${r.agentId}, ${r.memberId}, ${r.mode}, ${r.product}, ${r.assetId}, ${String(r.fee)}, ${String(r.referralRebate)}, ${String(r.rebate)}, ${r.level}, ${r.atMs}, ${seq})`,
-            );
+            agentFees.push([
+              r.feeId,
+              r.agentId,
+              r.memberId,
+              r.mode,
+              r.product,
+              r.assetId,
+              String(r.fee),
+              String(r.referralRebate),
+              String(r.rebate),
+              r.level,
+              r.atMs,
+              seq,
+            ]);
             break;
           }
           case "tick_recorded": {
             const t = (event as unknown as { tick: TickShape }).tick;
-            ticks.push(
-              sql`(${t.instrumentId}, ${t.tickId}, ${t.price}, ${t.tickAtMs}, ${t.recordedAtMs}, ${seq})`,
-            );
+            ticks.push([t.instrumentId, t.tickId, t.price, t.tickAtMs, t.recordedAtMs, seq]);
             break;
           }
         }
       }
     }
-    const newOrders: RawBuilder<unknown>[] = [];
-    const orderUpdates: RawBuilder<unknown>[] = [];
+    const newOrders: unknown[][] = [];
+    const orderUpdates: unknown[][] = [];
     for (const [orderId, p] of orders) {
       const seq = String(p.sequence);
       if (p.base) {
         const b = p.base;
-        newOrders.push(
-          sql`(${orderId}, ${b.clientOrderId}, ${b.ownerId}, ${b.mode}, ${b.marketId}, ${b.side}, ${b.orderType}, ${b.timeInForce}, ${p.priceTicks ?? b.priceTicks}, ${b.quantityLots}, ${(p.filledAbsolute ?? 0) + p.filledDelta}, ${(p.remainingAbsolute ?? 0) + p.remainingDelta}, ${p.status ?? b.status}, ${b.createdAtMs}, ${seq}, ${seq})`,
-        );
+        newOrders.push([
+          orderId,
+          b.clientOrderId,
+          b.ownerId,
+          b.mode,
+          b.marketId,
+          b.side,
+          b.orderType,
+          b.timeInForce,
+          p.priceTicks ?? b.priceTicks,
+          b.quantityLots,
+          (p.filledAbsolute ?? 0) + p.filledDelta,
+          (p.remainingAbsolute ?? 0) + p.remainingDelta,
+          p.status ?? b.status,
+          b.createdAtMs,
+          seq,
+          seq,
+        ]);
       } else {
-        orderUpdates.push(
-          sql`(${orderId}::int8, ${p.priceTicks ?? null}::int8, ${p.filledAbsolute ?? null}::int8, ${p.filledDelta}::int8, ${p.remainingAbsolute ?? null}::int8, ${p.remainingDelta}::int8, ${p.status ?? null}::text, ${seq}::int8)`,
-        );
+        orderUpdates.push([
+          orderId,
+          p.priceTicks ?? null,
+          p.filledAbsolute ?? null,
+          p.filledDelta,
+          p.remainingAbsolute ?? null,
+          p.remainingDelta,
+          p.status ?? null,
+          seq,
+        ]);
       }
     }
-    const newConditionals: RawBuilder<unknown>[] = [];
-    const conditionalUpdates: RawBuilder<unknown>[] = [];
+    const newConditionals: unknown[][] = [];
+    const conditionalUpdates: unknown[][] = [];
     for (const [orderId, p] of conditionals) {
       const seq = String(p.sequence);
       if (p.base) {
         const b = p.base;
         const quote = b.quoteAmount === null ? null : String(b.quoteAmount);
-        newConditionals.push(
-          sql`(${orderId}, ${b.clientOrderId}, ${b.ownerId}, ${b.mode}, ${b.marketId}, ${b.side}, ${b.kind}, ${b.orderType}, ${b.timeInForce}, ${b.triggerTicks}, ${b.priceTicks}, ${b.quantityLots}, ${quote}, ${b.selfTradeMode}, ${b.ocoOrderId}, ${p.status ?? "pending"}, ${p.reason ?? null}, ${p.tickId ?? null}, ${p.tickPrice ?? null}, ${p.resultOrderId ?? null}, ${p.rejectCode ?? null}, ${b.createdAtMs}, ${p.doneAtMs ?? null}, ${seq}, ${seq})`,
-        );
+        newConditionals.push([
+          orderId,
+          b.clientOrderId,
+          b.ownerId,
+          b.mode,
+          b.marketId,
+          b.side,
+          b.kind,
+          b.orderType,
+          b.timeInForce,
+          b.triggerTicks,
+          b.priceTicks,
+          b.quantityLots,
+          quote,
+          b.selfTradeMode,
+          b.ocoOrderId,
+          p.status ?? "pending",
+          p.reason ?? null,
+          p.tickId ?? null,
+          p.tickPrice ?? null,
+          p.resultOrderId ?? null,
+          p.rejectCode ?? null,
+          b.createdAtMs,
+          p.doneAtMs ?? null,
+          seq,
+          seq,
+        ]);
       } else {
-        conditionalUpdates.push(
-          sql`(${orderId}::int8, ${p.status ?? null}::text, ${p.reason ?? null}::text, ${p.tickId ?? null}::text, ${p.tickPrice ?? null}::text, ${p.resultOrderId ?? null}::int8, ${p.rejectCode ?? null}::text, ${p.doneAtMs ?? null}::int8, ${seq}::int8)`,
-        );
+        conditionalUpdates.push([
+          orderId,
+          p.status ?? null,
+          p.reason ?? null,
+          p.tickId ?? null,
+          p.tickPrice ?? null,
+          p.resultOrderId ?? null,
+          p.rejectCode ?? null,
+          p.doneAtMs ?? null,
+          seq,
+        ]);
       }
     }
-    const contractRows = [...contracts.values()].map(
-      ({ sequence, contract: c }) =>
-        sql`(${c.contractId}, ${c.ownerId}, ${c.mode}, ${c.instrumentId}, ${c.periodMs}, ${c.assetId}, ${c.direction}, ${String(c.stake)}, ${c.payoutBps}, ${String(c.payoutMax)}, ${c.boughtAtMs}, ${c.expiresAtMs}, ${c.openTickId}, ${c.openPrice}, ${c.status}, ${c.settleTickId}, ${c.settlePrice}, ${c.settleTickAtMs}, ${c.settledAtMs}, ${c.outcome}, ${c.returned === null ? null : String(c.returned)}, ${String(sequence)})`,
-    );
-    const stockOrderRows = [...stockOrders.values()].map(
-      ({ sequence, order: o }) =>
-        sql`(${o.orderId}, ${o.clientOrderId}, ${o.ownerId}, ${o.mode}, ${o.instrumentId}, ${o.assetId}, ${o.side}, ${o.kind}, ${o.tif}, ${o.origin}, ${String(o.quantity)}, ${o.limitPrice}, ${String(o.prepaid)}, ${o.placedAtMs}, ${o.status}, ${o.closedAtMs}, ${String(sequence)})`,
-    );
+    const contractRows = [...contracts.values()].map(({ sequence, contract: c }) => [
+      c.contractId,
+      c.ownerId,
+      c.mode,
+      c.instrumentId,
+      c.periodMs,
+      c.assetId,
+      c.direction,
+      String(c.stake),
+      c.payoutBps,
+      String(c.payoutMax),
+      c.boughtAtMs,
+      c.expiresAtMs,
+      c.openTickId,
+      c.openPrice,
+      c.status,
+      c.settleTickId,
+      c.settlePrice,
+      c.settleTickAtMs,
+      c.settledAtMs,
+      c.outcome,
+      c.returned === null ? null : String(c.returned),
+      String(sequence),
+    ]);
+    const stockOrderRows = [...stockOrders.values()].map(({ sequence, order: o }) => [
+      o.orderId,
+      o.clientOrderId,
+      o.ownerId,
+      o.mode,
+      o.instrumentId,
+      o.assetId,
+      o.side,
+      o.kind,
+      o.tif,
+      o.origin,
+      String(o.quantity),
+      o.limitPrice,
+      String(o.prepaid),
+      o.placedAtMs,
+      o.status,
+      o.closedAtMs,
+      String(sequence),
+    ]);
     const last = String(batch[batch.length - 1]!.sequence);
-    await this.database.db.transaction().execute(async (trx) => {
-      for (const chunk of chunks(newOrders)) {
-        await sql`INSERT INTO rm_orders (order_id, client_order_id, owner_id, mode, market_id, side, order_type, time_in_force, price_ticks, quantity_lots, filled_lots, remaining_lots, status, created_at_ms, sequence, updated_sequence)
-          VALUES ${sql.join(chunk)} ON CONFLICT (order_id) DO NOTHING`.execute(trx);
-      }
-      for (const chunk of chunks(orderUpdates)) {
-        await sql`UPDATE rm_orders o SET
-            price_ticks = COALESCE(v.price_ticks, o.price_ticks),
-            filled_lots = COALESCE(v.filled_absolute, o.filled_lots) + v.filled_delta,
-            remaining_lots = COALESCE(v.remaining_absolute, o.remaining_lots) + v.remaining_delta,
-            status = COALESCE(v.status, o.status),
-            updated_sequence = v.sequence
-          FROM (VALUES ${sql.join(chunk)}) AS v(order_id, price_ticks, filled_absolute, filled_delta, remaining_absolute, remaining_delta, status, sequence)
-          WHERE o.order_id = v.order_id`.execute(trx);
-      }
-      for (const chunk of chunks(newConditionals)) {
-        await sql`INSERT INTO rm_spot_conditional_orders (order_id, client_order_id, owner_id, mode, market_id, side, kind, order_type, time_in_force, trigger_ticks, price_ticks, quantity_lots, quote_amount, self_trade_mode, oco_order_id, status, reason, tick_id, tick_price, result_order_id, reject_code, created_at_ms, done_at_ms, sequence, updated_sequence)
-          VALUES ${sql.join(chunk)} ON CONFLICT (order_id) DO NOTHING`.execute(trx);
-      }
-      for (const chunk of chunks(conditionalUpdates)) {
-        await sql`UPDATE rm_spot_conditional_orders o SET
-            status = COALESCE(v.status, o.status),
-            reason = COALESCE(v.reason, o.reason),
-            tick_id = COALESCE(v.tick_id, o.tick_id),
-            tick_price = COALESCE(v.tick_price, o.tick_price),
-            result_order_id = COALESCE(v.result_order_id, o.result_order_id),
-            reject_code = COALESCE(v.reject_code, o.reject_code),
-            done_at_ms = COALESCE(v.done_at_ms, o.done_at_ms),
-            updated_sequence = v.sequence
-          FROM (VALUES ${sql.join(chunk)}) AS v(order_id, status, reason, tick_id, tick_price, result_order_id, reject_code, done_at_ms, sequence)
-          WHERE o.order_id = v.order_id`.execute(trx);
-      }
-      for (const chunk of chunks(fills)) {
-        await sql`INSERT INTO rm_fills (${fillColumns})
-          VALUES ${sql.join(chunk)} ON CONFLICT (fill_id) DO NOTHING`.execute(trx);
-      }
-      for (const chunk of chunks(lines)) {
-        await sql`INSERT INTO rm_statement_lines (posting_seq, account, owner_id, mode, wallet, asset_id, amount, from_held, reason, command_id, sequence, at_ms, order_id, fill_id, tick_id, operator_id, reference)
-          VALUES ${sql.join(chunk)} ON CONFLICT (posting_seq, account) DO NOTHING`.execute(trx);
-      }
-      for (const chunk of chunks(ticks)) {
-        await sql`INSERT INTO rm_ticks (instrument_id, tick_id, price, tick_at_ms, recorded_at_ms, sequence)
-          VALUES ${sql.join(chunk)} ON CONFLICT (instrument_id, tick_id) DO NOTHING`.execute(trx);
-      }
-      for (const chunk of chunks(contractRows)) {
-        await sql`INSERT INTO rm_seconds_contracts (contract_id, owner_id, mode, instrument_id, period_ms, asset_id, direction, stake, payout_bps, payout_max, bought_at_ms, expires_at_ms, open_tick_id, open_price, status, settle_tick_id, settle_price, settle_tick_at_ms, settled_at_ms, outcome, returned, sequence)
-          VALUES ${sql.join(chunk)}
-          ON CONFLICT (contract_id) DO UPDATE SET status = EXCLUDED.status,
-            settle_tick_id = EXCLUDED.settle_tick_id, settle_price = EXCLUDED.settle_price,
-            settle_tick_at_ms = EXCLUDED.settle_tick_at_ms, settled_at_ms = EXCLUDED.settled_at_ms,
-            outcome = EXCLUDED.outcome, returned = EXCLUDED.returned, sequence = EXCLUDED.sequence
-          WHERE rm_seconds_contracts.status = 'open'`.execute(trx);
-      }
-      for (const chunk of chunks(savingsEnded)) {
-        await sql`INSERT INTO rm_savings_subscriptions (subscription_id, owner_id, mode, plan_id, status, ended_at_ms, data, sequence)
-          VALUES ${sql.join(chunk)} ON CONFLICT (subscription_id, sequence) DO NOTHING`.execute(
-          trx,
-        );
-      }
-      for (const chunk of chunks(stockOrderRows)) {
-        await sql`INSERT INTO rm_stock_orders (order_id, client_order_id, owner_id, mode, instrument_id, asset_id, side, kind, tif, origin, quantity, limit_price, prepaid, placed_at_ms, status, closed_at_ms, sequence)
-          VALUES ${sql.join(chunk)}
-          ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status,
-            closed_at_ms = EXCLUDED.closed_at_ms, sequence = EXCLUDED.sequence
-          WHERE rm_stock_orders.status = 'pending'`.execute(trx);
-      }
-      for (const chunk of chunks(stockFills)) {
-        await sql`INSERT INTO rm_stock_fills (order_id, owner_id, mode, instrument_id, asset_id, side, origin, quantity, price, notional, commission, stamp_duty, net, released, tick_id, tick_price, filled_at_ms, sequence)
-          VALUES ${sql.join(chunk)} ON CONFLICT (order_id) DO NOTHING`.execute(trx);
-      }
-      for (const chunk of chunks(rebates)) {
-        await sql`INSERT INTO rm_referral_rebates (posting_seq, inviter_id, invitee_id, mode, product, asset_id, fee, rebate, at_ms, sequence)
-          VALUES ${sql.join(chunk)} ON CONFLICT (posting_seq) DO NOTHING`.execute(trx);
-      }
-      for (const chunk of chunks(agentFees)) {
-        await sql`INSERT INTO rm_agent_fees (fee_id, agent_id, member_id, mode, product, asset_id, fee, referral_rebate, rebate, level, at_ms, sequence)
-          VALUES ${sql.join(chunk)} ON CONFLICT (fee_id) DO NOTHING`.execute(trx);
-      }
-      if (!perp.empty) await perp.write(trx);
-      await sql`INSERT INTO read_model_cursor (name, sequence) VALUES (${projectorName}, ${last})
-        ON CONFLICT (name) DO UPDATE SET sequence = EXCLUDED.sequence`.execute(trx);
-    });
+    const int8 = "int8";
+    const text = "text";
+    // One transaction, sent as one batch: statements in this order, the cursor last.
+    await this.database.executeBatch([
+      ...valuesStatements(
+        "INSERT INTO rm_orders (order_id, client_order_id, owner_id, mode, market_id, side, order_type, time_in_force, price_ticks, quantity_lots, filled_lots, remaining_lots, status, created_at_ms, sequence, updated_sequence) VALUES",
+        "ON CONFLICT (order_id) DO NOTHING",
+        newOrders,
+      ),
+      ...valuesStatements(
+        "UPDATE rm_orders o SET price_ticks = COALESCE(v.price_ticks, o.price_ticks), filled_lots = COALESCE(v.filled_absolute, o.filled_lots) + v.filled_delta, remaining_lots = COALESCE(v.remaining_absolute, o.remaining_lots) + v.remaining_delta, status = COALESCE(v.status, o.status), updated_sequence = v.sequence FROM (VALUES",
+        ") AS v(order_id, price_ticks, filled_absolute, filled_delta, remaining_absolute, remaining_delta, status, sequence) WHERE o.order_id = v.order_id",
+        orderUpdates,
+        [int8, int8, int8, int8, int8, int8, text, int8],
+      ),
+      ...valuesStatements(
+        "INSERT INTO rm_spot_conditional_orders (order_id, client_order_id, owner_id, mode, market_id, side, kind, order_type, time_in_force, trigger_ticks, price_ticks, quantity_lots, quote_amount, self_trade_mode, oco_order_id, status, reason, tick_id, tick_price, result_order_id, reject_code, created_at_ms, done_at_ms, sequence, updated_sequence) VALUES",
+        "ON CONFLICT (order_id) DO NOTHING",
+        newConditionals,
+      ),
+      ...valuesStatements(
+        "UPDATE rm_spot_conditional_orders o SET status = COALESCE(v.status, o.status), reason = COALESCE(v.reason, o.reason), tick_id = COALESCE(v.tick_id, o.tick_id), tick_price = COALESCE(v.tick_price, o.tick_price), result_order_id = COALESCE(v.result_order_id, o.result_order_id), reject_code = COALESCE(v.reject_code, o.reject_code), done_at_ms = COALESCE(v.done_at_ms, o.done_at_ms), updated_sequence = v.sequence FROM (VALUES",
+        ") AS v(order_id, status, reason, tick_id, tick_price, result_order_id, reject_code, done_at_ms, sequence) WHERE o.order_id = v.order_id",
+        conditionalUpdates,
+        [int8, text, text, text, text, int8, text, int8, int8],
+      ),
+      ...valuesStatements(
+        `INSERT INTO rm_fills (${fillColumns}) VALUES`,
+        "ON CONFLICT (fill_id) DO NOTHING",
+        fills,
+      ),
+      ...valuesStatements(
+        "INSERT INTO rm_statement_lines (posting_seq, account, owner_id, mode, wallet, asset_id, amount, from_held, reason, command_id, sequence, at_ms, order_id, fill_id, tick_id, operator_id, reference) VALUES",
+        "ON CONFLICT (posting_seq, account) DO NOTHING",
+        lines,
+      ),
+      ...valuesStatements(
+        "INSERT INTO rm_ticks (instrument_id, tick_id, price, tick_at_ms, recorded_at_ms, sequence) VALUES",
+        "ON CONFLICT (instrument_id, tick_id) DO NOTHING",
+        ticks,
+      ),
+      ...valuesStatements(
+        "INSERT INTO rm_seconds_contracts (contract_id, owner_id, mode, instrument_id, period_ms, asset_id, direction, stake, payout_bps, payout_max, bought_at_ms, expires_at_ms, open_tick_id, open_price, status, settle_tick_id, settle_price, settle_tick_at_ms, settled_at_ms, outcome, returned, sequence) VALUES",
+        "ON CONFLICT (contract_id) DO UPDATE SET status = EXCLUDED.status, settle_tick_id = EXCLUDED.settle_tick_id, settle_price = EXCLUDED.settle_price, settle_tick_at_ms = EXCLUDED.settle_tick_at_ms, settled_at_ms = EXCLUDED.settled_at_ms, outcome = EXCLUDED.outcome, returned = EXCLUDED.returned, sequence = EXCLUDED.sequence WHERE rm_seconds_contracts.status = 'open'",
+        contractRows,
+      ),
+      ...valuesStatements(
+        "INSERT INTO rm_savings_subscriptions (subscription_id, owner_id, mode, plan_id, status, ended_at_ms, data, sequence) VALUES",
+        "ON CONFLICT (subscription_id, sequence) DO NOTHING",
+        savingsEnded,
+      ),
+      ...valuesStatements(
+        "INSERT INTO rm_stock_orders (order_id, client_order_id, owner_id, mode, instrument_id, asset_id, side, kind, tif, origin, quantity, limit_price, prepaid, placed_at_ms, status, closed_at_ms, sequence) VALUES",
+        "ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status, closed_at_ms = EXCLUDED.closed_at_ms, sequence = EXCLUDED.sequence WHERE rm_stock_orders.status = 'pending'",
+        stockOrderRows,
+      ),
+      ...valuesStatements(
+        "INSERT INTO rm_stock_fills (order_id, owner_id, mode, instrument_id, asset_id, side, origin, quantity, price, notional, commission, stamp_duty, net, released, tick_id, tick_price, filled_at_ms, sequence) VALUES",
+        "ON CONFLICT (order_id) DO NOTHING",
+        stockFills,
+      ),
+      ...valuesStatements(
+        "INSERT INTO rm_referral_rebates (posting_seq, inviter_id, invitee_id, mode, product, asset_id, fee, rebate, at_ms, sequence) VALUES",
+        "ON CONFLICT (posting_seq) DO NOTHING",
+        rebates,
+      ),
+      ...valuesStatements(
+        "INSERT INTO rm_agent_fees (fee_id, agent_id, member_id, mode, product, asset_id, fee, referral_rebate, rebate, level, at_ms, sequence) VALUES",
+        "ON CONFLICT (fee_id) DO NOTHING",
+        agentFees,
+      ),
+      ...(perp.empty ? [] : perp.statements()),
+      {
+        sql: "INSERT INTO read_model_cursor (name, sequence) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET sequence = EXCLUDED.sequence",
+        parameters: [projectorName, last],
+      },
+    ]);
   }
-}
-
-/** Rows per statement: well under PostgreSQL's 65,535 parameters at ≤ 19 columns. */
-function chunks<T>(rows: T[], size = 1_000): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
 }
 
 /** Empties every read model and its cursor (before a rebuild). */

@@ -9,10 +9,15 @@ export async function registerByPhone(
   app: FastifyInstance,
   phone: string,
   operatorToken: string,
-  password = "trade1234",
-  /** The caller's address (a benchmark registering many users spreads them over addresses). */
-  remoteAddress?: string,
+  options: {
+    password?: string;
+    /** The caller's address (a benchmark registering many users spreads them over addresses). */
+    remoteAddress?: string;
+    /** An inviter's code, as the invite link's form sends it. */
+    inviteCode?: string;
+  } = {},
 ) {
+  const { password = "trade1234", remoteAddress, inviteCode } = options;
   const asked = await app.inject({
     method: "POST",
     url: "/api/v1/auth/phone-codes",
@@ -31,7 +36,14 @@ export async function registerByPhone(
   return app.inject({
     method: "POST",
     url: "/api/v1/auth/register",
-    payload: { account: phone, password, passwordConfirm: password, phoneCode, agreement: true },
+    payload: {
+      account: phone,
+      password,
+      passwordConfirm: password,
+      phoneCode,
+      agreement: true,
+      ...(inviteCode === undefined ? {} : { inviteCode }),
+    },
     ...(remoteAddress ? { remoteAddress } : {}),
   });
 }

@@ -51,6 +51,7 @@ export function routeTest<U extends string = string>(
   let running: Awaited<ReturnType<typeof startTestEngine>> | undefined;
   let ip = 1;
   let ticks = 0;
+  let clientOrders = 0;
   const users = {} as Record<U, TestUser>;
 
   const kit = {
@@ -132,15 +133,45 @@ export function routeTest<U extends string = string>(
         ...operatorPayload(method, url, options.payload),
       });
     },
-    /** Registers a user by phone (as a person would) and keeps it in `users` under `name`. */
-    signUp: async (name: U, phone: string) => {
-      const registered = await registerByPhone(kit.app, phone, operatorToken);
+    /**
+     * Registers a user by phone (as a person would), with an inviter's code if given, and keeps
+     * it in `users` under `name`.
+     */
+    signUp: async (name: U, phone: string, inviteCode?: string) => {
+      const registered = await registerByPhone(kit.app, phone, operatorToken, { inviteCode });
       expect(registered.statusCode, registered.body).toBe(200);
       const data = registered.json().data;
       const user: TestUser = { token: data.token, id: data.user.id };
       users[name] = user;
       return user;
     },
+    /** The user's own invitation code (`GET /api/v1/invitations/me`). */
+    inviteCode: async (name: U): Promise<string> => {
+      const me = await kit.call("GET", "/api/v1/invitations/me", { token: users[name].token });
+      expect(me.statusCode, me.body).toBe(200);
+      return me.json().data.inviteCode;
+    },
+    /**
+     * Places a limit order over HTTP (BTCUSDT at 30,000 for 0.01 unless told otherwise) with the
+     * suite's next client order id; answers the response.
+     */
+    placeSpot: (
+      name: U,
+      side: "buy" | "sell",
+      order: { instrumentId?: string; price?: string; quantity?: string } = {},
+    ) =>
+      kit.call("POST", "/api/v1/spot/orders", {
+        token: users[name].token,
+        payload: {
+          clientOrderId: `client-${String(++clientOrders).padStart(6, "0")}`,
+          instrumentId: order.instrumentId ?? "BTCUSDT",
+          side,
+          type: "limit",
+          price: order.price ?? "30000",
+          quantity: order.quantity ?? "0.01",
+          tradePassword: "trade1234",
+        },
+      }),
     /** Starts a demo session and keeps its user in `users` under `name`. */
     signInDemo: async (name: U) => {
       const demo = await kit.call("POST", "/api/v1/auth/demo", { payload: {} });

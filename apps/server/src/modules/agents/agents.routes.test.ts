@@ -15,45 +15,11 @@ describeEachDatabase("agents", (database) => {
   let nowMs = Date.parse("2026-11-26T13:00:00Z");
   const kit = routeTest<"agent" | "m1" | "m2" | "other">("10.9.0");
   const { users, call, query, operator } = kit;
-  let clientOrder = 0;
-
-  const place = (user: "m1" | "m2" | "other", side: "buy" | "sell") =>
-    call("POST", "/api/v1/spot/orders", {
-      token: users[user].token,
-      payload: {
-        clientOrderId: `client-${String(++clientOrder).padStart(6, "0")}`,
-        instrumentId: "BTCUSDT",
-        side,
-        type: "limit",
-        price: "30000",
-        quantity: "0.01",
-        tradePassword: "trade1234",
-      },
-    });
   /** The member sells 0.01 BTC at 30,000 (300 USDT) to `other`: the member, taker, pays in USDT. */
   const sell = async (member: "m1" | "m2") => {
-    expect((await place("other", "buy")).statusCode).toBe(200);
-    const sold = await place(member, "sell");
+    expect((await kit.placeSpot("other", "buy")).statusCode).toBe(200);
+    const sold = await kit.placeSpot(member, "sell");
     expect(sold.statusCode, sold.body).toBe(200);
-  };
-  const register = async (name: "m1" | "m2", phone: string, inviteCode: string) => {
-    await call("POST", "/api/v1/auth/phone-codes", { payload: { phone, purpose: "register" } });
-    const outbox = await call("GET", `/api/v1/operator/outbox?to=${encodeURIComponent(phone)}`, {
-      headers: operator,
-    });
-    const phoneCode = /\b(\d{6})\b/.exec(outbox.json().data.emails[0].text)![1];
-    const registered = await call("POST", "/api/v1/auth/register", {
-      payload: {
-        account: phone,
-        password: "trade1234",
-        passwordConfirm: "trade1234",
-        phoneCode,
-        agreement: true,
-        inviteCode,
-      },
-    });
-    expect(registered.statusCode, registered.body).toBe(200);
-    users[name] = { token: registered.json().data.token, id: registered.json().data.user.id };
   };
   const me = async (user: "agent" | "m1" = "agent") => {
     const response = await call("GET", "/api/v1/agents/me", { token: users[user].token });
@@ -66,10 +32,9 @@ describeEachDatabase("agents", (database) => {
     await kit.startApp(database(), { now: () => nowMs });
     await kit.signUp("agent", "+4915400000001");
     await kit.signUp("other", "+4915400000009");
-    const code = (await call("GET", "/api/v1/invitations/me", { token: users.agent.token })).json()
-      .data.inviteCode;
-    await register("m1", "+4915400000002", code);
-    await register("m2", "+4915400000003", code);
+    const code = await kit.inviteCode("agent");
+    await kit.signUp("m1", "+4915400000002", code);
+    await kit.signUp("m2", "+4915400000003", code);
     await kit.depositEach(
       [
         ["m1", "BTC", "1"],

@@ -24,7 +24,7 @@ import { AuthRepository } from "./auth.repository.ts";
 import { ProofOfWorkCaptcha } from "./captcha.ts";
 import { createMailer, type Mailer } from "./mailer.ts";
 import { defaultPasswordCost, hashPassword, verifyPassword } from "./passwords.ts";
-import { Sessions } from "./sessions.ts";
+import { Sessions, type SessionBus } from "./sessions.ts";
 import { createSmsSender, type SmsProvider, type SmsSender } from "./sms.ts";
 import { SessionDirectory } from "./session-directory.ts";
 import { SignInHistory, type SignInAttempt, type SignInClient } from "./sign-in-history.ts";
@@ -73,6 +73,8 @@ export interface AuthServiceDependencies {
   signInHistory?: SignInHistory;
   /** Country of residence and its history; needs the database. */
   residence?: Residence;
+  /** Session changes shared with the cluster's other nodes; unset in a single process. */
+  sessionBus?: SessionBus;
 }
 
 /** A captcha answer as sign-in forms send it. */
@@ -144,7 +146,7 @@ export class AuthService {
     this.captchaRequired = dependencies.captchaRequired;
     this.captchas = new ProofOfWorkCaptcha(this.repository, undefined, dependencies.captchaCost);
     this.accounts = dependencies.accounts;
-    this.sessions = new Sessions(this.repository, this.now);
+    this.sessions = new Sessions(this.repository, this.now, dependencies.sessionBus);
     this.tradePassword = new TradePasswords(this.repository, this.passwordCost, this.now);
     this.twoFactor = dependencies.twoFactor;
     this.sessionDirectory = dependencies.sessionDirectory?.(this.sessions);
@@ -486,7 +488,7 @@ export class AuthService {
   async switchMode(user: AuthUser, mode: "real" | "demo") {
     if (user.demoOnly && mode === "real") throw new AppError("demo_not_allowed");
     if (mode === "demo") await this.openAccounts(user.id, "demo");
-    await this.sessions.switchMode(user.sessionTokenHash, mode);
+    await this.sessions.switchMode(user.id, user.sessionTokenHash, mode);
     return toUserInfo(await this.repository.user(user.id), mode);
   }
 
@@ -655,6 +657,11 @@ export interface AuthServiceOptions {
   /** An SMS provider's adapter; unset keeps text messages in the operator's outbox only. */
   smsProvider?: SmsProvider;
   accounts?: AccountOpener;
+  /**
+   * The cluster's session bus (`cluster/session-bus.ts`): revocations and mode switches made
+   * on another node reach this one at once. Unset in a single process.
+   */
+  sessionBus?: SessionBus;
 }
 
 /** The auth service over SQL and SMTP; `close()` ends the SMTP connection pool. */
@@ -687,6 +694,12 @@ export function createAuthService(options: AuthServiceOptions): AuthService & { 
     signInHistory: new SignInHistory(options.database, options.now),
     residence: new Residence(options.database, options.now),
     sessionDirectory: (sessions) => new SessionDirectory(options.database, sessions, options.now),
+    sessionBus: options.sessionBus,
   });
-  return Object.assign(service, { close: () => mailer.close() });
+  return Object.assign(service, {
+    close: () => {
+      service.sessions.close();
+      mailer.close();
+    },
+  });
 }

@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import { expect, it } from "vitest";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { totpCode } from "./totp.ts";
 import { OperatorAccounts, twoPersonRule } from "./operator-accounts.ts";
+import type { SessionBus, SessionChange } from "./sessions.ts";
 
 describeEachDatabase("operator accounts", (database) => {
   let nowMs = Date.parse("2026-11-27T10:00:00Z");
@@ -104,6 +106,44 @@ describeEachDatabase("operator accounts", (database) => {
     expect(await accounts().auditLog({ userId: "42" })).toMatchObject([
       { action: "user.freeze", operatorId: finance.operator.id, userId: "42" },
     ]);
+  });
+
+  it("ends an operator's session on the other nodes over the session bus", async () => {
+    // An in-memory bus that, as NATS does, also delivers a node's own messages back to it.
+    const listeners = new Set<(change: SessionChange, nodeId: string) => void>();
+    const published: SessionChange[] = [];
+    const bus = (nodeId: string): SessionBus => ({
+      nodeId,
+      publish(change) {
+        published.push(change);
+        for (const listener of listeners) listener(change, nodeId);
+      },
+      subscribe(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    });
+    const nodeA = new OperatorAccounts(database(), () => nowMs, 10, bus("a"));
+    const nodeB = new OperatorAccounts(database(), () => nowMs, 10, bus("b"));
+    const endedOnA: string[] = [];
+    const endedOnB: string[] = [];
+    nodeA.onSignOut((tokenHash) => endedOnA.push(tokenHash));
+    nodeB.onSignOut((tokenHash) => endedOnB.push(tokenHash));
+    await nodeA.signOut("an operator session token");
+    const tokenHash = createHash("sha256").update("an operator session token").digest("hex");
+    expect(published).toEqual([{ kind: "operator_revoke", tokenHash }]);
+    // Once on each node: A when it signed out (not again for its own echo), B from the bus.
+    expect(endedOnA).toEqual([tokenHash]);
+    expect(endedOnB).toEqual([tokenHash]);
+    // A user's session change is not an operator's.
+    bus("c").publish({ kind: "revoke", userId: 5n, tokenHash });
+    expect(endedOnB).toEqual([tokenHash]);
+    // Closed: B no longer listens.
+    nodeB.close();
+    await nodeA.signOut("another token");
+    expect(endedOnA).toHaveLength(2);
+    expect(endedOnB).toHaveLength(1);
+    nodeA.close();
   });
 });
 

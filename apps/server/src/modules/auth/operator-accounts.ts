@@ -5,6 +5,7 @@ import { AppError } from "../../http/app-error.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { newTotpSecret, otpauthUri, verifyTotp } from "./totp.ts";
 import { operatorRoles, roleMayCall, type OperatorRole } from "./operator-roles.ts";
+import type { SessionBus } from "./sessions.ts";
 
 /** How long an operator session works (short: operators sign in each shift). */
 export const operatorSessionMs = 8 * 60 * 60 * 1000;
@@ -55,11 +56,29 @@ export class OperatorAccounts {
   /** Operators are never deleted: once one exists, the answer stays true. */
   private someOperatorExists = false;
 
+  private readonly unsubscribeBus: (() => void) | undefined;
+
+  /**
+   * With a session `bus` (a cluster of nodes, issue 25), each sign-out is published on it, and
+   * one made on another node runs the sign-out listeners here too (closing the session's
+   * support-desk streams on this node).
+   */
   constructor(
     private readonly database: Database,
     private readonly now: () => number,
     private readonly passwordCost?: number,
-  ) {}
+    private readonly bus?: SessionBus,
+  ) {
+    this.unsubscribeBus = bus?.subscribe((change, nodeId) => {
+      if (nodeId === bus.nodeId || change.kind !== "operator_revoke") return;
+      this.signedOut(change.tokenHash);
+    });
+  }
+
+  /** Stops listening to the session bus (the app's close). */
+  close(): void {
+    this.unsubscribeBus?.();
+  }
 
   private get db() {
     return this.database.db;
@@ -190,16 +209,25 @@ export class OperatorAccounts {
 
   private readonly signOutListeners: ((tokenHash: string) => void)[] = [];
 
-  /** Calls `listener` with the SHA-256 of each session token that signs out (open sockets end). */
+  /**
+   * Calls `listener` with the SHA-256 of each session token that signs out, here or (with a
+   * session bus) on another node: open sockets end.
+   */
   onSignOut(listener: (tokenHash: string) => void): void {
     this.signOutListeners.push(listener);
   }
 
-  /** Ends a session. */
+  /** Ends a session, on every node of a cluster (the session bus). */
   async signOut(token: string): Promise<void> {
     const tokenHash = sha256Hex(token);
     await sql`UPDATE operator_sessions SET revoked_at = ${new Date(this.now())}
               WHERE token_hash = ${tokenHash} AND revoked_at IS NULL`.execute(this.db);
+    // Told to the other nodes first: a local listener's error must not keep it from them.
+    this.bus?.publish({ kind: "operator_revoke", tokenHash });
+    this.signedOut(tokenHash);
+  }
+
+  private signedOut(tokenHash: string): void {
     for (const listener of this.signOutListeners) listener(tokenHash);
   }
 

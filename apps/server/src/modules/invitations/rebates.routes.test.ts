@@ -14,20 +14,6 @@ describeEachDatabase("referral rebates", (database) => {
   const nowMs = Date.parse("2026-11-26T13:00:00Z");
   const kit = routeTest<"inviter" | "invitee" | "other">("10.7.0");
   const { users, submit, query, call, operator } = kit;
-  let clientOrder = 0;
-  const place = (user: "invitee" | "other", side: "buy" | "sell") =>
-    call("POST", "/api/v1/spot/orders", {
-      token: users[user].token,
-      payload: {
-        clientOrderId: `client-${String(++clientOrder).padStart(6, "0")}`,
-        instrumentId: "BTCUSDT",
-        side,
-        type: "limit",
-        price: "30000",
-        quantity: "0.01",
-        tradePassword: "trade1234",
-      },
-    });
 
   beforeAll(async () => {
     await kit.startEngine(database(), () => nowMs);
@@ -42,28 +28,8 @@ describeEachDatabase("referral rebates", (database) => {
     await kit.startApp(database(), { now: () => nowMs });
     await kit.signUp("inviter", "+4915200000001");
     await kit.signUp("other", "+4915200000003");
-    const code = (
-      await call("GET", "/api/v1/invitations/me", { token: users.inviter.token })
-    ).json().data.inviteCode;
     // The invitee registers with the code, as the invite link's form sends it.
-    const phone = "+4915200000002";
-    await call("POST", "/api/v1/auth/phone-codes", { payload: { phone, purpose: "register" } });
-    const outbox = await call("GET", `/api/v1/operator/outbox?to=${encodeURIComponent(phone)}`, {
-      headers: operator,
-    });
-    const phoneCode = /\b(\d{6})\b/.exec(outbox.json().data.emails[0].text)![1];
-    const registered = await call("POST", "/api/v1/auth/register", {
-      payload: {
-        account: phone,
-        password: "trade1234",
-        passwordConfirm: "trade1234",
-        phoneCode,
-        agreement: true,
-        inviteCode: code,
-      },
-    });
-    expect(registered.statusCode, registered.body).toBe(200);
-    users.invitee = { token: registered.json().data.token, id: registered.json().data.user.id };
+    await kit.signUp("invitee", "+4915200000002", await kit.inviteCode("inviter"));
     await kit.depositEach(
       [
         ["invitee", "USDT", "10000"],
@@ -124,8 +90,8 @@ describeEachDatabase("referral rebates", (database) => {
       rebateShares: { spot: 2_500, perp: 0, stocks: 0 },
     });
     const feesBefore = query((s) => getBalance(s, systemOwners.fees, "real", "fund", "BTC"));
-    expect((await place("other", "sell")).statusCode).toBe(200);
-    const bought = await place("invitee", "buy");
+    expect((await kit.placeSpot("other", "sell")).statusCode).toBe(200);
+    const bought = await kit.placeSpot("invitee", "buy");
     expect(bought.statusCode, bought.body).toBe(200);
     await kit.running.projector.flush();
     const rebate = query((s) => getBalance(s, users.inviter.id, "real", "fund", "BTC"));

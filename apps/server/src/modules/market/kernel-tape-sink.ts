@@ -32,6 +32,8 @@ export class KernelTapeSink implements TapeSink {
       instrumentId: instrument.id,
       price: formatDecimalFixed(tick.price, instrument.priceScale),
       tickAtMs: tick.atMs,
+      // The print's size travels with the tape, so API nodes' public trades show it too.
+      quantity: formatDecimalFixed(tick.quantity, instrument.quantityScale),
     }).catch(this.onRejected);
   }
 

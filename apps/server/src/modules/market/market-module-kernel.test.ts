@@ -49,6 +49,41 @@ describeEachDatabase("market module with a kernel", (database) => {
     market.service.step(nowMs);
     await new Promise((r) => setTimeout(r, 0));
     expect(getLastTick(state, "BTCUSDT")?.tickAtMs).toBe(nowMs);
+
+    // Public trades are the recorded ticks: the tape's tick id, numbered by the journal
+    // sequence of their record_tick, each linked to the instrument's trade before it.
+    type TradeMessage = { sequence: number; previousSequence: number | null; data: { id: string } };
+    const published: TradeMessage[] = [];
+    const tickSequences = new Map<string, number>();
+    kernel.subscribe((applied) => {
+      const command = applied.command;
+      if (
+        command.type === "record_tick" &&
+        command.instrumentId === "BTCUSDT" &&
+        applied.result.ok
+      ) {
+        tickSequences.set(command.tickId, Number(applied.sequence));
+      }
+    });
+    market.service.attachPublisher({
+      wants: (stream) => stream === "trades:BTCUSDT",
+      publish: (_stream, message) => published.push(message as TradeMessage),
+    });
+    for (let i = 0; i < 3; i++) {
+      nowMs += 1_000;
+      market.service.step(nowMs);
+    }
+    await new Promise((r) => setTimeout(r, 0));
+    market.service.attachPublisher(market.hub);
+    expect(published.length).toBeGreaterThanOrEqual(3);
+    for (const [i, trade] of published.entries()) {
+      expect(trade.sequence).toBe(tickSequences.get(trade.data.id));
+      if (i > 0) expect(trade.previousSequence).toBe(published[i - 1]!.sequence);
+    }
+    // Other records (ticks of other instruments) lie between: sequences rise, not by one.
+    expect(published.at(-1)!.sequence - published[0]!.sequence).toBeGreaterThan(
+      published.length - 1,
+    );
     // Demo side is funded automatically; the real side waits for an operator credit.
     expect(await market.marketMaker!.refresh(market.service.lastPrices(), nowMs)).toBeGreaterThan(
       0,

@@ -19,6 +19,8 @@ import { kernelDepthSource } from "./kernel-depth.ts";
 import { KernelTapeSink } from "./kernel-tape-sink.ts";
 import { sqlCandleRepository } from "./market.repository.ts";
 import { MarketService, type MarketServiceOptions } from "./market.service.ts";
+import { linkPreviousTrades } from "./previous-trades.ts";
+import type { JournalLogger } from "../../journal/journal.ts";
 import { WsHub, type WsIdentity } from "./ws-hub.ts";
 
 /** The market module as the app uses it: the service, the hub and a clock to drive them. */
@@ -37,6 +39,11 @@ export interface MarketModule {
    * clock's first flush, in the background.
    */
   startHistory(): Promise<void>;
+  /**
+   * Settles once every instrument's first public trade after this start can link to the trade
+   * before it (`linkPreviousTrades`): at once without a kernel.
+   */
+  previousTradesLinked: Promise<void>;
   /** Starts the real-time loop (ticks, candle writes, heartbeat sweep); returns a stopper. */
   startClock(now: () => number): () => Promise<void>;
 }
@@ -54,11 +61,18 @@ export interface CreateMarketModuleOptions extends Omit<MarketServiceOptions, "r
    * (`record_tick`, `set_market_session`), spot markets are defined from the catalogue, spot
    * depth comes from the kernel books, and the market maker quotes them.
    */
-  kernel?: KernelGateway;
+  kernel?: KernelGateway & {
+    subscribe?: (listener: (applied: TapeApplied) => void) => () => void;
+    /** `Engine.lastSequenceOf`: links each instrument's first trade after a start. */
+    lastSequenceOf?: (key: string) => bigint | undefined;
+  };
+  /** Where the module logs what it cannot do (a tape sequence lookup that gave up). */
+  logger?: JournalLogger;
   /**
    * An API node (`ROLE=api`, issue 25): `kernel` is its follower kernel. Spot depth comes from
    * its books, but nothing is submitted (no market definitions, tape or market maker: the
-   * leader runs those); ticks come from the followed `record_tick` records (`ingestRecorded`).
+   * leader runs those); ticks come from the followed `record_tick` records (serve.ts
+   * ingests them; their trades and tickers come from this module's subscription).
    */
   follower?: boolean;
   /** Demo inventory granted once to the market maker, smallest units per asset. */
@@ -70,6 +84,15 @@ export interface CreateMarketModuleOptions extends Omit<MarketServiceOptions, "r
    * listens first; by default it is filled and written before this resolves.
    */
   deferHistory?: boolean;
+}
+
+/** What the module reads of an applied command to publish the tape's public trades. */
+export interface TapeApplied {
+  sequence: bigint;
+  command: Command;
+  result: { ok: boolean };
+  duplicate: boolean;
+  replay: boolean;
 }
 
 /** Builds the service (backfilled up to now) and the hub wired to it. */
@@ -108,8 +131,28 @@ export async function createMarketModule(
         }
       : {}),
     sourceByInstrument,
+    // With a kernel that reports applied records (the engine, leader or API node), public
+    // trades are the journaled `record_tick`s, numbered by their journal sequence.
+    tradesFromTape: kernel?.subscribe !== undefined,
     repository: sqlCandleRepository(options.database),
   });
+  kernel?.subscribe?.((applied) => {
+    if (applied.replay || applied.duplicate || !applied.result.ok) return;
+    if (applied.command.type !== "record_tick") return;
+    const tick = tickOfRecord(applied.command);
+    if (tick) service.recordTrade(tick, applied.command.tickId, Number(applied.sequence));
+  });
+  // In the same turn as the subscription: no record reaches the service before it is linked.
+  const previousTradesLinked =
+    kernel?.subscribe !== undefined
+      ? linkPreviousTrades({
+          service,
+          kernel,
+          database: options.database,
+          instruments: options.instruments ?? catalogue,
+          logger: options.logger,
+        }).done
+      : Promise.resolve();
   let history: Promise<void> | undefined;
   const startHistory = () => (history ??= service.start(options.now()));
   if (!options.deferHistory) {
@@ -135,6 +178,7 @@ export async function createMarketModule(
     marketMaker: maker,
     kernel,
     hasAuthenticate: options.authenticate !== undefined,
+    previousTradesLinked,
     startHistory,
     startClock(now) {
       const feed =
@@ -181,8 +225,8 @@ function initialMessages(service: MarketService, channel: Channel, nowMs: number
   if (!instrument) return [];
   switch (channel.channel) {
     case "ticker": {
-      const data = service.ticker(instrument, nowMs);
-      return data ? [{ type: "ticker", stream: `ticker:${instrument.id}`, data }] : [];
+      const message = service.tickerMessage(instrument, nowMs);
+      return message ? [message] : [];
     }
     case "depth": {
       const stream = `depth:${instrument.id}:${channel.mode}`;
@@ -228,14 +272,19 @@ function defaultDemoFunding(spot: readonly Instrument[]): Map<string, bigint> {
 
 /**
  * The tick a journaled `record_tick` carries, as the market service ingests it on an API node
- * (`ROLE=api`): price and time from the tape; the tape does not keep a print's quantity, so it
- * is 0 there (docs/deploy.md §4). Undefined for any other command or an unknown instrument.
+ * (`ROLE=api`): price, time and the print's size from the tape, so its public trades are the
+ * leader's (a tick journaled before the size was, has 0). Undefined for any other command or an
+ * unknown instrument.
  */
 export function tickOfRecord(command: Command): Tick | undefined {
   if (command.type !== "record_tick") return undefined;
   const instrument = catalogue.find((i) => i.id === command.instrumentId);
   const price = instrument && unitsOf(command.price, instrument.priceScale);
   if (!instrument || price === undefined || price === null) return undefined;
+  const quantity =
+    command.quantity === undefined || command.quantity === null
+      ? 0n
+      : (unitsOf(command.quantity, instrument.quantityScale) ?? 0n);
   const source: FeedSource = command.tickId.startsWith("binance-") ? "binance" : "simulated";
-  return { instrumentId: instrument.id, atMs: command.tickAtMs, price, quantity: 0n, source };
+  return { instrumentId: instrument.id, atMs: command.tickAtMs, price, quantity, source };
 }

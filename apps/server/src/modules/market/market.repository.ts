@@ -5,8 +5,21 @@ import type { Database } from "../../db/database.ts";
 /** Rows per INSERT: multi-row inserts are ~20× faster than single rows on PGlite. */
 const rowsPerInsert = 1_000;
 
+/**
+ * Where the simulated history lies (migration 0035): candles ending at or before `liveStartMs`
+ * are computed from the seeded simulator over [fromMs, liveStartMs); later ones are stored.
+ */
+export interface HistoryAnchor {
+  fromMs: number;
+  liveStartMs: number;
+}
+
 /** Candle storage. The only file of the market module that speaks SQL. */
 export interface CandleRepository {
+  /** The stored history anchor, if any start has written one. */
+  historyAnchor(): Promise<HistoryAnchor | undefined>;
+  /** Writes the anchor unless one exists (another node may have won); returns the stored one. */
+  saveHistoryAnchor(anchor: HistoryAnchor): Promise<HistoryAnchor>;
   /**
    * Inserts or replaces candles (same instrument, interval and open time), in chunks; stops
    * between chunks once `stopped()` says so (shutdown: candles are derived data).
@@ -54,7 +67,24 @@ function toCandle(row: Row): Candle {
 
 export function sqlCandleRepository(database: Database): CandleRepository {
   const db = database.db;
+  const historyAnchor = async (): Promise<HistoryAnchor | undefined> => {
+    const row = await db.selectFrom("market_history").selectAll().executeTakeFirst();
+    return row && { fromMs: Number(row.from_ms), liveStartMs: Number(row.live_start_ms) };
+  };
   return {
+    historyAnchor,
+    async saveHistoryAnchor(anchor) {
+      await db
+        .insertInto("market_history")
+        .values({
+          id: 1,
+          from_ms: BigInt(anchor.fromMs),
+          live_start_ms: BigInt(anchor.liveStartMs),
+        })
+        .onConflict((oc) => oc.column("id").doNothing())
+        .execute();
+      return (await historyAnchor())!;
+    },
     async upsert(candles, source, stopped) {
       for (let i = 0; i < candles.length; i += rowsPerInsert) {
         if (stopped?.()) return;

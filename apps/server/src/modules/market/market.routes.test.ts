@@ -4,6 +4,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { buildApp } from "../../app.ts";
+import { openDatabase } from "../../db/database.ts";
+import { migrate } from "../../db/migrate.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { createMarketModule, type MarketModule } from "./market.module.ts";
 import { MemoryTapeSink } from "./tape-sink.ts";
@@ -292,6 +294,30 @@ describeEachDatabase("market API", (database) => {
     nowMs += 3_000;
     market.hub.sweep(nowMs);
     expect(await closed).toBe(4009);
+  });
+
+  it("serves the same chart for the same seed from memory, from storage and on a second start", async () => {
+    // Another server on the same seed and start time, with its own empty candle store.
+    const fresh = await openDatabase({ kind: "pglite" });
+    await migrate(fresh);
+    const twin = await createMarketModule({
+      database: fresh,
+      now: () => startMs,
+      backfillDays: 2,
+      deferHistory: true,
+    });
+    await twin.startHistory();
+    const eth = twin.service.instrument("ETHUSDT")!;
+    const chart = (service: MarketModule["service"], interval: "1m" | "15m" | "1d") =>
+      service.candles(eth, interval, { toMs: startMs, limit: 1000 }, startMs);
+    const fromMemory = await Promise.all([chart(twin.service, "1m"), chart(twin.service, "15m")]);
+    await twin.service.flush(); // the backfill, written in slices
+    const stored = await Promise.all([chart(twin.service, "1m"), chart(twin.service, "15m")]);
+    const first = await Promise.all([chart(market.service, "1m"), chart(market.service, "15m")]);
+    expect(fromMemory[0]).toHaveLength(1_000);
+    expect(stored).toEqual(fromMemory);
+    expect(first).toEqual(fromMemory);
+    await fresh.close();
   });
 
   it("resumes after a restart from the stored candles without rewriting history", async () => {

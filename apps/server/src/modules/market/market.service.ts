@@ -28,13 +28,25 @@ import {
 } from "@candor/market";
 import { simulatedDepth, type Depth, type DepthSource } from "./depth.ts";
 import type { CandleRepository } from "./market.repository.ts";
+import { keptCandle, simulatedBars, SimulatedHistory } from "./simulated-history.ts";
 import type { TapeSink } from "./tape-sink.ts";
 import { candleView, instrumentView, levelView, tickerView, tradeView } from "./views.ts";
 
 const minuteMs = 60_000;
 const dayMs = 86_400_000;
 const tradesKept = 200;
+/** Candles per write of a long backlog (see `flush`). */
+const flushSliceCandles = 5_000;
 const depthLevelsStreamed = 20;
+
+/** A `ticker` message (`WsTicker` in the contract). */
+export interface WsTickerMessage {
+  type: "ticker";
+  stream: string;
+  /** Journal sequence of the last recorded tick it reflects (tape mode, when known). */
+  sequence?: number;
+  data: TickerView;
+}
 
 /** What the market service publishes to; the WebSocket hub implements it. */
 export interface MarketPublisher {
@@ -48,8 +60,13 @@ export interface MarketServiceOptions {
   repository: CandleRepository;
   /** Seed of the price simulator: the same seed gives the same history. */
   seed?: number;
-  /** Days of history the first start simulates (default 30). */
+  /**
+   * Days of simulated history before the first start (default 30): computed on demand, not
+   * stored; read once, by the first start (the anchor it stores fixes the history).
+   */
   backfillDays?: number;
+  /** Instruments whose computed history is cached (default `historyCacheInstruments`). */
+  historyCacheInstruments?: number;
   /** Time between two simulated ticks of one open instrument (default 1,000 ms). */
   tickIntervalMs?: number;
   tape?: TapeSink;
@@ -57,6 +74,11 @@ export interface MarketServiceOptions {
   instruments?: readonly Instrument[];
   /** Instruments priced by a real feed instead of the simulator. */
   sourceByInstrument?: ReadonlyMap<string, FeedSource>;
+  /**
+   * Public trades come from the journaled tape (`recordTrade`, with the journal sequence of
+   * each `record_tick`) rather than from `ingest`: set when the module runs with a kernel.
+   */
+  tradesFromTape?: boolean;
 }
 
 interface DepthState {
@@ -83,6 +105,10 @@ export class MarketService {
   private readonly depthSequences = new Map<string, number>();
   private readonly sources: ReadonlyMap<string, FeedSource>;
   private readonly backfillDays: number;
+  private readonly seed: number;
+  private readonly historyCacheInstruments: number | undefined;
+  /** The computed history before the live start; set by `start`. */
+  private history: SimulatedHistory | undefined;
   private readonly tape: TapeSink | undefined;
   private readonly depthSource: DepthSource;
   /** Completed candles not yet written. */
@@ -90,6 +116,16 @@ export class MarketService {
   /** Candles being written by `flush`: still served from memory until the write is done. */
   private writing: Candle[] = [];
   private tradeSequence = 0;
+  private readonly tradesFromTape: boolean;
+  /** The sequence of the last public trade of each instrument (the next one's `previousSequence`). */
+  private readonly lastTradeSequence = new Map<string, number>();
+  /**
+   * Tape mode: trades of instruments whose previous trade's sequence is still being looked up
+   * at start (`awaitPreviousTrades`), in journal order, published once it is known.
+   */
+  private readonly awaitingPrevious = new Map<string, { sequence: number; data: TradeView }[]>();
+  /** Tape mode: the journal sequence of the last recorded tick each instrument's ticker shows. */
+  private readonly tickerSequence = new Map<string, number>();
   /** Set on shutdown: a running flush stops between chunks (see `stopWriting`). */
   private writingStopped = false;
   private publisher: MarketPublisher | undefined;
@@ -98,11 +134,14 @@ export class MarketService {
     this.repository = options.repository;
     this.instruments = options.instruments ?? catalogue;
     this.backfillDays = options.backfillDays ?? 30;
+    this.seed = options.seed ?? 20_261_123;
+    this.historyCacheInstruments = options.historyCacheInstruments;
     this.tape = options.tape;
     this.depthSource = options.depthSource ?? simulatedDepth;
     this.sources = options.sourceByInstrument ?? new Map();
+    this.tradesFromTape = options.tradesFromTape ?? false;
     this.simulator = new PriceSimulator({
-      seed: options.seed ?? 20_261_123,
+      seed: this.seed,
       instruments: this.instruments,
       startMs: 0,
       tickIntervalMs: options.tickIntervalMs ?? 1_000,
@@ -114,15 +153,31 @@ export class MarketService {
   }
 
   /**
-   * Fills history up to `nowMs`: on the first start, `backfillDays` of simulated candles (5-minute
-   * bars, the last day in 1-minute bars); after a restart, only the gap since the newest stored
-   * candle, continuing from its close. The candles are written by the next `flush`; until
-   * then `candles` serves them from memory.
+   * Fills history up to `nowMs`. The first start stores the history anchor (migration 0035:
+   * `backfillDays` before its minute, up to that minute) and simulates that history only to
+   * reach the live price: those candles are computed again on demand (`candles`), not
+   * written (issue 15); the candles still open at the first start's minute are the live tape's
+   * and are written. After a restart, only the gap since the newest stored candle is simulated
+   * and written, continuing from its close.
    */
   async start(nowMs: number): Promise<void> {
     const minuteNow = Math.floor(nowMs / minuteMs) * minuteMs;
-    let fromMs = minuteNow - this.backfillDays * dayMs;
     const latest = await this.repository.latest();
+    const anchor =
+      (await this.repository.historyAnchor()) ??
+      (await this.repository.saveHistoryAnchor(
+        latest.length > 0
+          ? // A data folder that stored its history before 0035: nothing is computed.
+            { fromMs: 0, liveStartMs: 0 }
+          : { fromMs: minuteNow - this.backfillDays * dayMs, liveStartMs: minuteNow },
+      ));
+    this.history = new SimulatedHistory({
+      seed: this.seed,
+      instruments: this.instruments,
+      anchor,
+      cacheInstruments: this.historyCacheInstruments,
+    });
+    let fromMs = Math.max(minuteNow - this.backfillDays * dayMs, anchor.liveStartMs);
     const newestBar = new Map<string, Candle>();
     for (const candle of latest) {
       if (candle.interval !== "1m" && candle.interval !== "5m") continue;
@@ -142,26 +197,66 @@ export class MarketService {
         this.aggregator.restore(candle);
       }
     }
-    for (const candle of await this.repository.since(minuteNow - dayMs)) {
+    const hasHistory = anchor.fromMs < anchor.liveStartMs;
+    const tickerFromMs = minuteNow - dayMs;
+    if (hasHistory && anchor.liveStartMs > tickerFromMs) {
+      // The last day's computed 1m candles (before the live start) refill the 24 h tickers.
+      for (const instrument of this.instruments) {
+        if (!newestBar.has(instrument.id)) continue;
+        for (const candle of this.history.candles(
+          instrument.id,
+          "1m",
+          tickerFromMs,
+          anchor.liveStartMs,
+          1_440,
+        )) {
+          this.tickers.addCandle(candle);
+        }
+      }
+    }
+    for (const candle of await this.repository.since(tickerFromMs)) {
       if (this.has(candle.instrumentId)) this.tickers.addCandle(candle);
     }
 
-    const recentFromMs = Math.floor((minuteNow - dayMs) / (5 * minuteMs)) * 5 * minuteMs;
-    const older =
-      fromMs < recentFromMs
-        ? this.simulator.backfill(fromMs, recentFromMs, { barInterval: "5m" })
-        : [];
-    const recent = this.simulator.backfill(Math.max(fromMs, recentFromMs), minuteNow);
-    for (const bar of older.concat(recent)) {
-      this.pending.push(...this.aggregator.addCandle(bar));
-      if (bar.interval === "1m") this.tickers.addCandle(bar);
-      this.lastPrice.set(bar.instrumentId, bar.close);
+    // Stored: candles that end after the live start (the computed ones end at or before it).
+    const isLive = (candle: Candle) =>
+      candle.openMs + intervalMs[candle.interval] > anchor.liveStartMs &&
+      keptCandle(candle, minuteNow);
+    // One instrument at a time (each has its own random stream, so the candles are the same as
+    // simulating all at once): only one instrument's raw bars are alive at a time, and the
+    // event loop answers requests between instruments.
+    for (const instrument of this.instruments) {
+      const instrumentId = instrument.id;
+      // No stored bar (a first start): simulate the computed history to reach the live price.
+      // Those candles end before the live start, are computed again on demand and not kept;
+      // the ones still open at the live start stay in the aggregator (the live tape's).
+      const bars =
+        hasHistory && !newestBar.has(instrumentId)
+          ? simulatedBars(
+              this.simulator,
+              instrumentId,
+              anchor.fromMs,
+              anchor.liveStartMs,
+              anchor.liveStartMs,
+            )
+          : [];
+      const computedBars = bars.length;
+      // The gap since the newest stored bar (none on a first start): simulated and stored.
+      for (const bar of simulatedBars(this.simulator, instrumentId, fromMs, minuteNow, minuteNow)) {
+        bars.push(bar);
+      }
+      bars.forEach((bar, index) => {
+        for (const candle of this.aggregator.addCandle(bar)) {
+          if (index >= computedBars && isLive(candle)) this.pending.push(candle);
+        }
+        if (bar.interval === "1m") this.tickers.addCandle(bar);
+        this.lastPrice.set(bar.instrumentId, bar.close);
+      });
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    this.pending.push(...this.aggregator.closeBefore(minuteNow));
-    // Keep the backfill small to write: 5-minute bars for the last week only (15-minute and
-    // longer bars cover the whole history).
-    const fiveMinuteFromMs = minuteNow - 7 * dayMs;
-    this.pending = this.pending.filter((c) => c.interval !== "5m" || c.openMs >= fiveMinuteFromMs);
+    for (const candle of this.aggregator.closeBefore(minuteNow)) {
+      if (isLive(candle)) this.pending.push(candle);
+    }
     for (const instrument of this.instruments) {
       const open = isMarketOpen(instrument, nowMs);
       this.sessionOpen.set(instrument.id, open);
@@ -186,27 +281,145 @@ export class MarketService {
     return ticks;
   }
 
-  /** Takes one tick from any feed: tape, candles, ticker, trades, streams. */
+  /**
+   * Takes one tick from any feed: tape, candles, ticker, trades, streams. In tape mode
+   * (`tradesFromTape`) the ticker and the trade wait for the tick's record (`recordTrade`), so
+   * they carry its journal sequence.
+   */
   ingest(tick: Tick): void {
     const instrument = findInstrument(tick.instrumentId);
     if (!instrument || !this.has(instrument.id)) return;
     this.tape?.recordTick(instrument, tick);
     this.pending.push(...this.aggregator.addTick(tick));
-    this.tickers.addTick(tick);
+    if (!this.tradesFromTape) this.tickers.addTick(tick);
     this.lastPrice.set(instrument.id, tick.price);
-    const id = `${tick.source}-${++this.tradeSequence}`;
+    this.publishTick(instrument, tick);
+    if (!this.tradesFromTape) {
+      // No journal: a per-instrument count of this process's prints is the trade sequence.
+      const sequence = (this.lastTradeSequence.get(instrument.id) ?? 0) + 1;
+      this.addTrade(instrument, tick, `${tick.source}-${++this.tradeSequence}`, sequence);
+    }
+  }
+
+  /**
+   * A print recorded on the journaled tape (`tradesFromTape`): `sequence` is the journal
+   * sequence of its `record_tick`, `id` the tape's tick id, so every node that applies the
+   * record sends the same trade, and the same ticker, with the same sequence.
+   */
+  recordTrade(tick: Tick, id: string, sequence: number): void {
+    const instrument = findInstrument(tick.instrumentId);
+    if (!instrument || !this.has(instrument.id)) return;
+    this.tickers.addTick(tick);
+    this.tickerSequence.set(instrument.id, sequence);
+    this.publishTicker(instrument, tick.atMs);
+    this.addTrade(instrument, tick, id, sequence);
+  }
+
+  /**
+   * Tape mode, at start (before any record reaches `recordTrade`): `known` is the journal
+   * sequence of each instrument's last recorded tick, the `previousSequence` of its first
+   * trade here; the instruments in `pending` have one that is still being looked up: their
+   * trades wait, in order, until `resolvePreviousTrade` gives it, so none goes out unlinked.
+   */
+  awaitPreviousTrades(known: ReadonlyMap<string, number>, pending: Iterable<string>): void {
+    for (const [instrumentId, sequence] of known) this.resolvePreviousTrade(instrumentId, sequence);
+    for (const instrumentId of pending) {
+      if (this.lastTradeSequence.has(instrumentId) || this.awaitingPrevious.has(instrumentId)) {
+        continue;
+      }
+      this.awaitingPrevious.set(instrumentId, []);
+    }
+  }
+
+  /**
+   * The journal sequence of the instrument's last tick recorded before this node's first
+   * trade of it (null: unknown, the first trade then has `previousSequence: null`). Publishes
+   * the trades that waited for it, linked; a no-op once the instrument has a trade here.
+   */
+  resolvePreviousTrade(instrumentId: string, sequence: number | null): void {
+    const waiting = this.awaitingPrevious.get(instrumentId);
+    if (!waiting && this.lastTradeSequence.has(instrumentId)) return;
+    this.awaitingPrevious.delete(instrumentId);
+    let previous = sequence;
+    if (previous !== null && !this.tickerSequence.has(instrumentId)) {
+      this.tickerSequence.set(instrumentId, previous);
+    }
+    const stream = `trades:${instrumentId}`;
+    for (const trade of waiting ?? []) {
+      if (this.publisher?.wants(stream)) {
+        this.publisher.publish(stream, {
+          type: "trade",
+          stream,
+          sequence: trade.sequence,
+          previousSequence: previous,
+          data: trade.data,
+        });
+      }
+      previous = trade.sequence;
+    }
+    if (previous !== null) this.lastTradeSequence.set(instrumentId, previous);
+  }
+
+  private addTrade(instrument: Instrument, tick: Tick, id: string, sequence: number): void {
     let list = this.trades.get(instrument.id);
     if (!list) this.trades.set(instrument.id, (list = []));
     list.push({ id, tick });
     if (list.length > tradesKept) list.splice(0, list.length - tradesKept);
-    this.publishTick(instrument, tick, id);
+    const waiting = this.awaitingPrevious.get(instrument.id);
+    if (waiting) {
+      // Bounded: a lookup that takes this long gives up, and the trades go out from here.
+      if (waiting.length < tradesKept) {
+        waiting.push({ sequence, data: tradeView(instrument, id, tick) });
+        return;
+      }
+      this.resolvePreviousTrade(instrument.id, null);
+    }
+    const previousSequence = this.lastTradeSequence.get(instrument.id) ?? null;
+    this.lastTradeSequence.set(instrument.id, sequence);
+    const stream = `trades:${instrument.id}`;
+    if (this.publisher?.wants(stream)) {
+      this.publisher.publish(stream, {
+        type: "trade",
+        stream,
+        sequence,
+        previousSequence,
+        data: tradeView(instrument, id, tick),
+      });
+    }
   }
 
-  /** Writes completed candles and the ones still open (so a crash loses at most one flush). */
+  /**
+   * The ticker message of an instrument (the WebSocket's `ticker`), or undefined before its
+   * first tick. In tape mode it carries the journal sequence of the last recorded tick it
+   * reflects, when known, so a client can drop one older than what it shows.
+   */
+  tickerMessage(instrument: Instrument, nowMs: number): WsTickerMessage | undefined {
+    const data = this.ticker(instrument, nowMs);
+    if (!data) return undefined;
+    const stream = `ticker:${instrument.id}`;
+    const sequence = this.tickerSequence.get(instrument.id);
+    return sequence === undefined
+      ? { type: "ticker", stream, data }
+      : { type: "ticker", stream, sequence, data };
+  }
+
+  /**
+   * Writes completed candles and the ones still open (so a crash loses at most one flush).
+   * A long backlog (the first start's backfill, ~180,000 candles) is written a slice at a
+   * time, each slice leaving memory once written, instead of as one batch (issue 15).
+   */
   async flush(): Promise<void> {
+    while (this.pending.length > flushSliceCandles && !this.writingStopped) {
+      const slice = this.pending.splice(0, flushSliceCandles);
+      await this.write(slice, slice);
+    }
     const completed = this.pending;
-    const batch = completed.concat(this.aggregator.currentAll());
     this.pending = [];
+    await this.write(completed.concat(this.aggregator.currentAll()), completed);
+  }
+
+  /** Writes `batch` (served from `writing` meanwhile); on failure `completed` goes back to pending. */
+  private async write(batch: Candle[], completed: Candle[]): Promise<void> {
     this.writing = batch;
     const bySource = new Map<FeedSource, Candle[]>();
     for (const candle of batch) {
@@ -305,7 +518,12 @@ export class MarketService {
     const fromMs = range.fromMs ?? 0;
     const toMs = range.toMs ?? nowMs + intervalMs[interval];
     const stored = await this.repository.range(instrument.id, interval, fromMs, toMs, range.limit);
-    const byOpen = new Map(stored.map((c) => [c.openMs, c]));
+    // Before the live start: computed from the seeded simulator (candles that closed by then);
+    // from it on: the stored live candles, which win on a (never expected) overlap.
+    const computed =
+      this.history?.candles(instrument.id, interval, fromMs, toMs, range.limit) ?? [];
+    const byOpen = new Map(computed.map((c) => [c.openMs, c]));
+    for (const candle of stored) byOpen.set(candle.openMs, candle);
     // Newer than the database: completed but not yet flushed, and the bar being built.
     const current = this.aggregator.current(instrument.id, interval);
     for (const list of [this.writing, this.pending, current ? [current] : []]) {
@@ -362,6 +580,33 @@ export class MarketService {
     return candle && candleView(instrument, candle, false);
   }
 
+  /**
+   * Low and high of the computed history's candles of one interval opened at or after `fromMs`
+   * (before the live start), or null: what stored candles alone no longer cover (stock detail).
+   */
+  computedRange(
+    instrumentId: string,
+    interval: CandleInterval,
+    fromMs: number,
+  ): { low: bigint; high: bigint } | null {
+    const history = this.history;
+    if (!history) return null;
+    const list = history.candles(instrumentId, interval, fromMs, history.anchor.liveStartMs, 1e9);
+    if (list.length === 0) return null;
+    let low = list[0]!.low;
+    let high = list[0]!.high;
+    for (const c of list) {
+      if (c.low < low) low = c.low;
+      if (c.high > high) high = c.high;
+    }
+    return { low, high };
+  }
+
+  /** The computed history before the live start (after `start`). */
+  simulatedHistory(): SimulatedHistory | undefined {
+    return this.history;
+  }
+
   /** The last price of every instrument (tape or backfill), in its price scale. */
   lastPrices(): ReadonlyMap<string, bigint> {
     return this.lastPrice;
@@ -380,22 +625,11 @@ export class MarketService {
     return this.depthSource.depth(instrument, mode, levels, price);
   }
 
-  private publishTick(instrument: Instrument, tick: Tick, tradeId: string): void {
+  private publishTick(instrument: Instrument, tick: Tick): void {
     const publisher = this.publisher;
     if (!publisher) return;
-    const tickerStream = `ticker:${instrument.id}`;
-    if (publisher.wants(tickerStream)) {
-      const data = this.ticker(instrument, tick.atMs);
-      if (data) publisher.publish(tickerStream, { type: "ticker", stream: tickerStream, data });
-    }
-    const tradesStream = `trades:${instrument.id}`;
-    if (publisher.wants(tradesStream)) {
-      publisher.publish(tradesStream, {
-        type: "trade",
-        stream: tradesStream,
-        data: tradeView(instrument, tradeId, tick),
-      });
-    }
+    // In tape mode the ticker goes out with the tick's record (`recordTrade`).
+    if (!this.tradesFromTape) this.publishTicker(instrument, tick.atMs);
     for (const interval of candleIntervals) {
       const stream = `candles:${instrument.id}:${interval}`;
       if (!publisher.wants(stream)) continue;
@@ -411,6 +645,13 @@ export class MarketService {
     }
     for (const mode of ["real", "demo"] as const)
       this.publishDepthDiff(instrument, mode, tick.atMs);
+  }
+
+  private publishTicker(instrument: Instrument, atMs: number): void {
+    const stream = `ticker:${instrument.id}`;
+    if (!this.publisher?.wants(stream)) return;
+    const message = this.tickerMessage(instrument, atMs);
+    if (message) this.publisher.publish(stream, message);
   }
 
   private publishDepthDiff(instrument: Instrument, mode: "real" | "demo", atMs: number): void {

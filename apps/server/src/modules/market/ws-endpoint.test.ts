@@ -30,9 +30,10 @@ describeEachDatabase("WebSocket endpoint security", (database) => {
   let wsUrl = "";
   let httpOrigin = "";
   let phones = 0;
+  let market: Awaited<ReturnType<typeof createMarketModule>>;
 
   beforeAll(async () => {
-    const market = await createMarketModule({
+    market = await createMarketModule({
       database: database(),
       now: Date.now,
       backfillDays: 1,
@@ -156,6 +157,49 @@ describeEachDatabase("WebSocket endpoint security", (database) => {
       expect(opened.socket, JSON.stringify(headers)).toBeDefined();
       opened.socket!.close();
     }
+  });
+
+  it("links public trades by sequence, so a client can tell a dropped one", async () => {
+    const opened = await open({ origin: httpOrigin });
+    const socket = opened.socket!;
+    const trades: { sequence: number; previousSequence: number | null; data: { id: string } }[] =
+      [];
+    const subscribed = new Promise<void>((done) =>
+      socket.on("message", (data) => {
+        const message = JSON.parse(data.toString());
+        if (message.type === "subscribed") done();
+        if (message.type === "trade") trades.push(message);
+      }),
+    );
+    socket.send(
+      JSON.stringify({
+        op: "subscribe",
+        channels: [{ channel: "trades", instrumentId: "BTCUSDT" }],
+      }),
+    );
+    await subscribed;
+    const fromMs = Date.now();
+    for (let i = 1; i <= 6; i++) market.service.step(fromMs + i * 1_000);
+    for (let wait = 0; trades.length < 5 && wait < 100; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    socket.close();
+    expect(trades.length).toBeGreaterThanOrEqual(5);
+    // Each trade names the one before it; without a journal the sequence counts the prints.
+    for (let i = 1; i < trades.length; i++) {
+      expect(trades[i]!.previousSequence).toBe(trades[i - 1]!.sequence);
+      expect(trades[i]!.sequence).toBe(trades[i - 1]!.sequence + 1);
+    }
+    // The REST list has the same prints (by id), so a client can refetch after a gap.
+    const rest = await app.inject({ url: "/api/v1/market/instruments/BTCUSDT/trades?limit=200" });
+    const restIds = (rest.json().data as { id: string }[]).map((t) => t.id);
+    for (const trade of trades) expect(restIds).toContain(trade.data.id);
+    // A client that missed one message sees the broken link.
+    const received = [...trades.slice(0, 2), ...trades.slice(3)];
+    const gaps = received
+      .slice(1)
+      .filter((trade, i) => trade.previousSequence !== received[i]!.sequence);
+    expect(gaps.map((t) => t.sequence)).toEqual([trades[3]!.sequence]);
   });
 
   it("caps open connections per address and frees a slot when one closes", async () => {

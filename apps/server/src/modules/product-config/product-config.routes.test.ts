@@ -266,4 +266,29 @@ describeEachDatabase("product configuration in the back office", (database) => {
       withdrawAdvancedAbove: [],
     });
   });
+
+  it("serves the public settings without sign-in: products, languages, the limits users meet", async () => {
+    const settings = await call("GET", "/api/v1/settings");
+    expect(settings.statusCode, settings.body).toBe(200);
+    const data = settings.json().data;
+    // The switches as the earlier test left them (FR: perp and loans; GB cleared; US seeded).
+    expect(data.products).toEqual([
+      { product: "spot", offered: true, closedIn: [] },
+      { product: "perp", offered: true, closedIn: ["FR", "US"] },
+      { product: "seconds", offered: true, closedIn: ["US"] },
+      { product: "stocks", offered: true, closedIn: [] },
+      { product: "savings", offered: true, closedIn: [] },
+      { product: "loans", offered: true, closedIn: ["FR"] },
+    ]);
+    expect(data.languages).toHaveLength(12);
+    expect(data.withdrawals).toContainEqual({
+      asset: "USDT",
+      network: "ethereum",
+      minimum: "20",
+      fee: "5",
+    });
+    // The back office's internal controls stay private.
+    expect(data).not.toHaveProperty("withdrawalTwoApprovalsAbove");
+    expect(data).not.toHaveProperty("adjustmentTwoApprovalsAbove");
+  });
 });

@@ -6,6 +6,8 @@ import {
   operatorSetCountryProducts,
   operatorSetPerpTerms,
   operatorSetSpotFees,
+  locales,
+  publicSettings,
   SwitchableProduct,
   type CountryProductBlock,
 } from "@candor/contract";
@@ -134,37 +136,57 @@ export const productConfigModule: FastifyPluginAsync<ProductConfigOptions> = asy
     return { country: params.country, blocked };
   });
 
-  defineRoute(app, operatorLimits, {}, () => {
-    const { withdrawals, adjustmentTwoApprovalsAbove, transferDailyLimits } = options.limits;
-    const amounts = (table: Readonly<Record<string, string>>) =>
-      Object.entries(table)
-        .map(([asset, amount]) => ({ asset, amount }))
-        .sort((a, b) => (a.asset < b.asset ? -1 : 1));
+  const { withdrawals, transferDailyLimits, withdrawRequiresIdentity } = options.limits;
+  const withdrawalTerms = [
+    ...Object.entries(withdrawals.terms).flatMap(([asset, networks]) =>
+      Object.entries(networks).map(([network, terms]) => ({
+        asset,
+        network,
+        minimum: terms.minimum,
+        fee: terms.fee,
+      })),
+    ),
+    ...Object.entries(withdrawals.bankTerms ?? {}).map(([asset, terms]) => ({
+      asset,
+      network: "bank",
+      minimum: terms.minimum,
+      fee: terms.fee,
+    })),
+  ];
+
+  defineRoute(app, operatorLimits, {}, () => ({
+    withdrawals: withdrawalTerms,
+    withdrawalTwoApprovalsAbove: amounts(withdrawals.twoApprovalsAbove),
+    adjustmentTwoApprovalsAbove: amounts(options.limits.adjustmentTwoApprovalsAbove),
+    transferDailyLimits: amounts(transferDailyLimits),
+    withdrawRequiresIdentity,
+    withdrawAdvancedAbove: amounts(options.limits.withdrawAdvancedAbove),
+  }));
+
+  // The spec's getsetting: what every user meets, from the configuration the server enforces.
+  defineRoute(app, publicSettings, {}, () => {
+    const blocks = options.gate.currentBlocks();
     return {
-      withdrawals: [
-        ...Object.entries(withdrawals.terms).flatMap(([asset, networks]) =>
-          Object.entries(networks).map(([network, terms]) => ({
-            asset,
-            network,
-            minimum: terms.minimum,
-            fee: terms.fee,
-          })),
-        ),
-        ...Object.entries(withdrawals.bankTerms ?? {}).map(([asset, terms]) => ({
-          asset,
-          network: "bank",
-          minimum: terms.minimum,
-          fee: terms.fee,
-        })),
-      ],
-      withdrawalTwoApprovalsAbove: amounts(withdrawals.twoApprovalsAbove),
-      adjustmentTwoApprovalsAbove: amounts(adjustmentTwoApprovalsAbove),
+      products: (["spot", ...SwitchableProduct.options] as const).map((product) => ({
+        product,
+        offered: product === "spot" || !options.gate.deploymentOff(product),
+        closedIn: product === "spot" ? [] : [...(blocks[product] ?? [])].sort(),
+      })),
+      languages: [...locales],
+      withdrawals: withdrawalTerms,
       transferDailyLimits: amounts(transferDailyLimits),
-      withdrawRequiresIdentity: options.limits.withdrawRequiresIdentity,
+      withdrawRequiresIdentity,
       withdrawAdvancedAbove: amounts(options.limits.withdrawAdvancedAbove),
     };
   });
 };
+
+/** asset → amount, as a list sorted by asset. */
+function amounts(table: Readonly<Record<string, string>>) {
+  return Object.entries(table)
+    .map(([asset, amount]) => ({ asset, amount }))
+    .sort((a, b) => (a.asset < b.asset ? -1 : 1));
+}
 
 /** product → countries, turned into one row per country (sorted) as the back office lists them. */
 function byCountry(blocks: CountryProductBlocks): CountryProductBlock[] {

@@ -1,5 +1,12 @@
 import type { SpotMarketView } from "@candor/contract";
-import { getLastTick, getMarkets, type KernelState, type MarketView } from "@candor/kernel";
+import {
+  getLastTick,
+  getMarket,
+  getMarkets,
+  getMarketsOfInstrument,
+  type KernelState,
+  type MarketView,
+} from "@candor/kernel";
 import { AppError } from "../../http/app-error.ts";
 import { marketView, type SpotMarketSettings } from "./spot.views.ts";
 
@@ -12,7 +19,8 @@ export class SpotMarkets {
 
   /** The market of an instrument id (`BTCUSDT`); open markets win over closed ones. */
   byInstrument(instrumentId: string): MarketView {
-    const matches = this.all().filter((m) => m.instrumentId === instrumentId);
+    // The instrument's markets only (one per order placed): not every market's view, sorted.
+    const matches = this.engine.query((state) => getMarketsOfInstrument(state, instrumentId));
     const market = matches.find((m) => m.open) ?? matches[0];
     if (!market) throw new AppError("instrument_not_found");
     return market;
@@ -20,15 +28,15 @@ export class SpotMarkets {
 
   /** Every market id of an instrument (an instrument may have had several markets). */
   idsOfInstrument(instrumentId: string): string[] {
-    const ids = this.all()
-      .filter((m) => m.instrumentId === instrumentId)
+    const ids = this.engine
+      .query((state) => getMarketsOfInstrument(state, instrumentId))
       .map((m) => m.marketId);
     if (ids.length === 0) throw new AppError("instrument_not_found");
     return ids;
   }
 
   byId(marketId: string): MarketView {
-    const market = this.all().find((m) => m.marketId === marketId);
+    const market = this.engine.query((state) => getMarket(state, marketId));
     if (!market) throw new AppError("instrument_not_found");
     return market;
   }
@@ -40,9 +48,5 @@ export class SpotMarkets {
         marketView(m, getLastTick(state, m.instrumentId), this.settings),
       ),
     );
-  }
-
-  private all(): MarketView[] {
-    return this.engine.query((state) => getMarkets(state));
   }
 }

@@ -25,6 +25,7 @@ import {
   StocksService,
   type StockTerms,
   type StocksEngine,
+  type StocksServiceOptions,
   type StocksSession,
 } from "./stocks.service.ts";
 
@@ -44,6 +45,8 @@ export interface StocksModuleOptions {
   sessionSyncMs?: number;
   /** The catalogue (default `@candor/market`'s); STOCK_SESSIONS=always-open changes calendars. */
   instruments?: readonly Instrument[];
+  /** The market service's computed history (day and year ranges before the live start). */
+  computedRange?: StocksServiceOptions["computedRange"];
 }
 
 /** `/api/v1/stocks/*`: stock orders against the house at the recorded quote (issue 21). */
@@ -56,6 +59,7 @@ export const stocksModule: FastifyPluginAsync<StocksModuleOptions> = async (app,
     terms: options.terms,
     tickAgeMaxMs: options.tickAgeMaxMs,
     instruments: options.instruments,
+    computedRange: options.computedRange,
   });
   await service.setup();
   const syncMs = options.sessionSyncMs ?? 15_000;

@@ -89,6 +89,15 @@ export interface StocksServiceOptions {
   demoHouseCash?: Readonly<Record<string, string>>;
   /** Demo only: what a user's demo-funds request tops up to, whole units per currency. */
   demoUserCash?: Readonly<Record<string, string>>;
+  /**
+   * Low and high of the simulated history computed before the live start (not stored, issue
+   * 15), merged with the stored candles' for the day and year ranges.
+   */
+  computedRange?: (
+    instrumentId: string,
+    interval: "1h" | "1d",
+    fromMs: number,
+  ) => { low: bigint; high: bigint } | null;
 }
 
 const day = 86_400_000;
@@ -239,9 +248,18 @@ export class StocksService {
     const i = this.instrument(instrumentId);
     const stock = this.stockView(i, this.config(instrumentId), mode);
     const nowMs = this.options.now();
+    const rangeOf = async (interval: "1h" | "1d", fromMs: number) => {
+      const stored = await this.options.repository.range(i.id, interval, fromMs);
+      const computed = this.options.computedRange?.(i.id, interval, fromMs) ?? null;
+      if (!stored || !computed) return stored ?? computed;
+      return {
+        low: computed.low < stored.low ? computed.low : stored.low,
+        high: computed.high > stored.high ? computed.high : stored.high,
+      };
+    };
     const [dayRange, yearRange] = await Promise.all([
-      this.options.repository.range(i.id, "1h", nowMs - day),
-      this.options.repository.range(i.id, "1d", nowMs - 365 * day),
+      rangeOf("1h", nowMs - day),
+      rangeOf("1d", nowMs - 365 * day),
     ]);
     const price = (v: bigint | undefined) =>
       v === undefined ? null : formatDecimalFixed(v, i.priceScale);

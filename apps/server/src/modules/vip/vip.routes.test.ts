@@ -13,24 +13,9 @@ describeEachDatabase("VIP levels", (database) => {
   const nowMs = Date.parse("2026-11-26T13:00:00Z");
   const kit = routeTest<"buyer" | "seller">("10.8.0");
   const { users, call, query, operator } = kit;
-  let clientOrder = 0;
-
-  const place = (user: "buyer" | "seller", side: "buy" | "sell") =>
-    call("POST", "/api/v1/spot/orders", {
-      token: users[user].token,
-      payload: {
-        clientOrderId: `client-${String(++clientOrder).padStart(6, "0")}`,
-        instrumentId: "BTCUSDT",
-        side,
-        type: "limit",
-        price: "30000",
-        quantity: "0.01",
-        tradePassword: "trade1234",
-      },
-    });
   const trade = async () => {
-    expect((await place("seller", "sell")).statusCode).toBe(200);
-    const bought = await place("buyer", "buy");
+    expect((await kit.placeSpot("seller", "sell")).statusCode).toBe(200);
+    const bought = await kit.placeSpot("buyer", "buy");
     expect(bought.statusCode, bought.body).toBe(200);
   };
   const btcFees = () => query((s) => getBalance(s, systemOwners.fees, "real", "fund", "BTC"));

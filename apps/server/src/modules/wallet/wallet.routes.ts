@@ -76,6 +76,8 @@ const minute = 60_000;
 export interface WalletModuleOptions {
   engine: WalletEngine & WalletStreamEngine;
   database: Database;
+  /** Settle withdrawal requests a crash left unheld when the app is ready (default true). */
+  settleAtStart?: boolean;
   /** The private `balances` stream (the WebSocket hub), when the app has one. */
   streams?: WalletStreamSink;
   /** Largest demo grant per request, in whole units of the value asset (default 100,000). */
@@ -149,8 +151,9 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     config: options.withdrawals ?? defaultWithdrawalConfig,
   });
   options.onWithdrawals?.(withdrawals, withdrawalRepository);
-  // A request a crash left between its record and the kernel's hold is settled at start.
-  app.addHook("onReady", async () => withdrawals.settleAll());
+  // A request a crash left between its record and the kernel's hold is settled at start (by
+  // the engine leader only: an API node starting would remove another node's request in flight).
+  if (options.settleAtStart ?? true) app.addHook("onReady", async () => withdrawals.settleAll());
   const bankCards = new BankCards({
     repository: bankCardRepository,
     now: options.now ?? Date.now,

@@ -149,6 +149,31 @@ export function SelectField<V extends string>({
   );
 }
 
+/** The real/demo choice of a form or a page. */
+export function ModeField({
+  value,
+  onChange,
+  testId,
+}: {
+  value: "real" | "demo";
+  onChange: (mode: "real" | "demo") => void;
+  testId?: string;
+}) {
+  const t = useAdminT();
+  return (
+    <SelectField
+      label={t("common.mode")}
+      value={value}
+      onChange={onChange}
+      options={[
+        { value: "real", text: t("common.modes.real") },
+        { value: "demo", text: t("common.modes.demo") },
+      ]}
+      testId={testId}
+    />
+  );
+}
+
 /** A labelled checkbox. */
 export function CheckField({
   label,

@@ -14,6 +14,7 @@ import {
   AdminPage,
   Field,
   QueryView,
+  ModeField,
   SelectField,
   useAdminFormat,
   useAdminT,
@@ -49,10 +50,6 @@ export function FundingPage() {
   const [quantity, setQuantity] = useState("");
   const [stockReference, setStockReference] = useState("");
   const refresh = () => void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-  const modes = [
-    { value: "real" as const, text: t("common.modes.real") },
-    { value: "demo" as const, text: t("common.modes.demo") },
-  ];
   const fundValid =
     isPositiveAmount(amount) &&
     /^[A-Za-z0-9_.-]{1,32}$/.test(asset.trim()) &&
@@ -126,14 +123,7 @@ export function FundingPage() {
               options={targets.map((value) => ({ value, text: t(`funding.targets.${value}`) }))}
               testId="admin-fund-target"
             />
-            {targetsWithMode.has(target) ? (
-              <SelectField
-                label={t("common.mode")}
-                value={mode}
-                onChange={setMode}
-                options={modes}
-              />
-            ) : null}
+            {targetsWithMode.has(target) ? <ModeField value={mode} onChange={setMode} /> : null}
             {target === "user" ? (
               <Field
                 label={t("audit.user")}
@@ -185,12 +175,7 @@ export function FundingPage() {
               refresh();
             }}
           >
-            <SelectField
-              label={t("common.mode")}
-              value={stockMode}
-              onChange={setStockMode}
-              options={modes}
-            />
+            <ModeField value={stockMode} onChange={setStockMode} />
             <Field
               label={t("funding.instrument")}
               value={instrumentId}

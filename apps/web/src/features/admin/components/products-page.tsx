@@ -25,6 +25,7 @@ import {
   CheckField,
   Field,
   QueryView,
+  ModeField,
   SelectField,
   useAdminT,
 } from "./admin-ui.tsx";
@@ -228,15 +229,7 @@ export function ProductsPage() {
   return (
     <AdminPage title={t("products.title")} testId="admin-products">
       <p className="admin-hint">{t("products.intro")}</p>
-      <SelectField
-        label={t("common.mode")}
-        value={mode}
-        onChange={setMode}
-        options={[
-          { value: "real", text: t("common.modes.real") },
-          { value: "demo", text: t("common.modes.demo") },
-        ]}
-      />
+      <ModeField value={mode} onChange={setMode} />
       <QueryView query={seconds}>
         {(data) => (
           <ProductSection

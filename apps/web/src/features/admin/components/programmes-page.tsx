@@ -1,5 +1,5 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { type UseQueryResult, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type ComponentType, type ReactNode, useState } from "react";
 import {
   adminKeys,
   configureAgentLevelAction,
@@ -19,7 +19,7 @@ import {
   EditableTable,
   Field,
   QueryView,
-  SelectField,
+  ModeField,
   useAdminFormat,
   useAdminT,
 } from "./admin-ui.tsx";
@@ -40,177 +40,144 @@ const activityIdPattern = /^[A-Za-z0-9_.:-]{1,64}$/;
 /** An amount that may be zero ("0": not a condition, or no limit). */
 const isAmountOrZero = (text: string) => /^0+(\.0+)?$/.test(text.trim()) || isPositiveAmount(text);
 
-interface VipLevelValues {
-  mode: Mode;
-  level: string;
-  asset: string;
-  minVolume: string;
-  minBalance: string;
-  feeDiscountBps: string;
-  withdrawDailyLimit: string;
-}
+/** The form values of one level: every field is text as typed, the mode a choice. */
+type LevelValues<K extends string> = { mode: Mode } & Record<K, string>;
 
-/** Sets one VIP level of one mode, or removes it; applies to fills after the change. */
-function VipLevelForm({ initial, onDone }: { initial: VipLevelValues; onDone: () => void }) {
+/** The fields of one level form in the order shown: value name, label, keyboard. */
+type LevelField<K extends string> = readonly [
+  name: K,
+  label: string,
+  inputMode?: "numeric" | "decimal",
+];
+
+/**
+ * Sets one level of one mode, or removes it (applies to what happens after the change). The
+ * fields are data; `valid` and `command` read them (the server and kernel decide anyway).
+ */
+function LevelForm<K extends string>({
+  kind,
+  keys,
+  fields,
+  initial,
+  valid,
+  save,
+  rule,
+  onDone,
+}: {
+  kind: "vip" | "agent";
+  keys: "programmes.vip" | "programmes.agents";
+  fields: readonly LevelField<K>[];
+  initial: LevelValues<K>;
+  valid: (values: LevelValues<K>) => boolean;
+  save: (values: LevelValues<K>, remove: boolean, reason: string) => Promise<unknown>;
+  rule: string;
+  onDone: () => void;
+}) {
   const t = useAdminT();
   const [values, setValues] = useState(initial);
   const [remove, setRemove] = useState(false);
-  const set = (name: keyof VipLevelValues) => (value: string) =>
-    setValues((current) => ({ ...current, [name]: value }));
-  const level = readInteger(values.level, 0, VIP_LEVEL_MAX);
-  const discount = readInteger(values.feeDiscountBps, 0, DISCOUNT_BPS_MAX);
-  const valid =
-    level !== null &&
-    discount !== null &&
-    assetPattern.test(values.asset.trim()) &&
-    isAmountOrZero(values.minVolume) &&
-    isAmountOrZero(values.minBalance) &&
-    isAmountOrZero(values.withdrawDailyLimit);
   return (
     <ActionForm
-      submitLabel={remove ? t("programmes.vip.remove") : t("programmes.save")}
-      testId="admin-vip-form"
-      valid={valid}
+      submitLabel={remove ? t(`${keys}.remove`) : t("programmes.save")}
+      testId={`admin-${kind}-form`}
+      valid={valid(values)}
       danger={remove}
-      run={(reason) =>
-        configureVipLevelAction(
-          {
-            mode: values.mode,
-            level: level!,
-            asset: values.asset.trim(),
-            minVolume: values.minVolume.trim(),
-            minBalance: values.minBalance.trim(),
-            feeDiscountBps: discount!,
-            withdrawDailyLimit: values.withdrawDailyLimit.trim(),
-            remove,
-          },
-          reason,
-        )
-      }
+      run={(reason) => save(values, remove, reason)}
       onDone={onDone}
     >
       <div className="admin-grid">
-        <SelectField
-          label={t("common.mode")}
+        <ModeField
           value={values.mode}
           onChange={(mode) => setValues((current) => ({ ...current, mode }))}
-          options={[
-            { value: "real", text: t("common.modes.real") },
-            { value: "demo", text: t("common.modes.demo") },
-          ]}
-          testId="admin-vip-form-mode"
+          testId={`admin-${kind}-form-mode`}
         />
-        <Field
-          label={t("programmes.vip.level")}
-          value={values.level}
-          onChange={set("level")}
-          inputMode="numeric"
-          testId="admin-vip-form-level"
-        />
-        <Field
-          label={t("common.asset")}
-          value={values.asset}
-          onChange={set("asset")}
-          testId="admin-vip-form-asset"
-        />
-        <Field
-          label={t("programmes.vip.minVolume")}
-          value={values.minVolume}
-          onChange={set("minVolume")}
-          inputMode="decimal"
-          testId="admin-vip-form-minVolume"
-        />
-        <Field
-          label={t("programmes.vip.minBalance")}
-          value={values.minBalance}
-          onChange={set("minBalance")}
-          inputMode="decimal"
-          testId="admin-vip-form-minBalance"
-        />
-        <Field
-          label={t("programmes.vip.feeDiscountBps")}
-          value={values.feeDiscountBps}
-          onChange={set("feeDiscountBps")}
-          inputMode="numeric"
-          testId="admin-vip-form-feeDiscountBps"
-        />
-        <Field
-          label={t("programmes.vip.withdrawDailyLimit")}
-          value={values.withdrawDailyLimit}
-          onChange={set("withdrawDailyLimit")}
-          inputMode="decimal"
-          testId="admin-vip-form-withdrawDailyLimit"
-        />
+        {fields.map(([name, label, inputMode]) => (
+          <Field
+            key={name}
+            label={label}
+            value={values[name]}
+            onChange={(value) => setValues((current) => ({ ...current, [name]: value }))}
+            inputMode={inputMode}
+            testId={`admin-${kind}-form-${name}`}
+          />
+        ))}
       </div>
-      <p className="admin-hint">{t("programmes.vip.rule", { max: DISCOUNT_BPS_MAX })}</p>
+      <p className="admin-hint">{rule}</p>
       <CheckField
-        label={t("programmes.vip.removeLevel")}
+        label={t(`${keys}.removeLevel`)}
         checked={remove}
         onChange={setRemove}
-        testId="admin-vip-form-remove"
+        testId={`admin-${kind}-form-remove`}
       />
     </ActionForm>
   );
 }
 
-/** The current VIP levels of each mode, editable by admin (the server decides anyway). */
-function VipSection({ mayEdit, onDone }: { mayEdit: boolean; onDone: () => void }) {
+/** What the operator endpoints answer for VIP and agent levels alike. */
+interface LevelsData<L> {
+  modes: readonly { mode: Mode; asset: string | null; levels: readonly L[] }[];
+}
+
+/**
+ * The current levels of each mode (VIP or agent), with an edit button per row and a "new
+ * level" button for roles that may edit (the server decides anyway), and the form.
+ */
+function LevelsSection<L extends { level: number }, K extends string>({
+  kind,
+  keys,
+  query,
+  headers,
+  levelName,
+  cells,
+  valuesOf,
+  Form,
+  mayEdit,
+  onDone,
+}: {
+  kind: "vip" | "agent";
+  keys: "programmes.vip" | "programmes.agents";
+  query: UseQueryResult<LevelsData<L>>;
+  headers: readonly string[];
+  levelName: (level: L) => string;
+  cells: (level: L) => readonly ReactNode[];
+  /** The form's values for a level (null: a new one, of the first mode's asset). */
+  valuesOf: (mode: Mode, asset: string, level: L | null) => LevelValues<K>;
+  Form: ComponentType<{ initial: LevelValues<K>; onDone: () => void }>;
+  mayEdit: boolean;
+  onDone: () => void;
+}) {
   const t = useAdminT();
-  const format = useAdminFormat();
-  const levels = useQuery({ queryKey: adminKeys.vipLevels(), queryFn: fetchVipLevels });
-  const [editing, setEditing] = useState<{ key: string; values: VipLevelValues } | null>(null);
+  const [editing, setEditing] = useState<{ key: string; values: LevelValues<K> } | null>(null);
   return (
-    <section className="admin-card" data-testid="admin-vip-levels">
-      <h2>{t("programmes.vip.title")}</h2>
-      <p className="admin-hint">{t("programmes.vip.intro")}</p>
-      <QueryView query={levels}>
+    <section className="admin-card" data-testid={`admin-${kind}-levels`}>
+      <h2>{t(`${keys}.title`)}</h2>
+      <p className="admin-hint">{t(`${keys}.intro`)}</p>
+      <QueryView query={query}>
         {(data) => (
           <>
             {data.modes.map((mode) => (
-              <div key={mode.mode} data-testid={`admin-vip-levels-${mode.mode}`}>
+              <div key={mode.mode} data-testid={`admin-${kind}-levels-${mode.mode}`}>
                 <h3>
                   {mode.asset === null
                     ? t(`common.modes.${mode.mode}`)
-                    : t("programmes.vip.modeAsset", {
+                    : t(`${keys}.modeAsset`, {
                         mode: t(`common.modes.${mode.mode}`),
                         asset: mode.asset,
                       })}
                 </h3>
                 {mode.levels.length === 0 ? (
-                  <p className="admin-state">{t("programmes.vip.none")}</p>
+                  <p className="admin-state">{t(`${keys}.none`)}</p>
                 ) : (
                   <EditableTable
-                    headers={[
-                      t("programmes.vip.level"),
-                      t("programmes.vip.minVolume"),
-                      t("programmes.vip.minBalance"),
-                      t("programmes.vip.feeDiscountBps"),
-                      t("programmes.vip.withdrawDailyLimit"),
-                    ]}
+                    headers={headers}
                     rows={mode.levels.map((l) => ({
-                      key: `${mode.mode} ${l.level}`,
-                      testId: `admin-vip-level-${mode.mode}-${l.level}`,
-                      cells: [
-                        l.level,
-                        format.amount(l.minVolume),
-                        format.amount(l.minBalance),
-                        l.feeDiscountBps,
-                        l.withdrawDailyLimit === null
-                          ? t("programmes.vip.noLimit")
-                          : format.amount(l.withdrawDailyLimit),
-                      ],
+                      key: `${mode.mode} ${levelName(l)}`,
+                      testId: `admin-${kind}-level-${mode.mode}-${l.level}`,
+                      cells: [levelName(l), ...cells(l)],
                       edit: () =>
                         setEditing({
                           key: `${mode.mode}:${l.level}:${Date.now()}`,
-                          values: {
-                            mode: mode.mode,
-                            level: String(l.level),
-                            asset: mode.asset ?? "",
-                            minVolume: l.minVolume,
-                            minBalance: l.minBalance,
-                            feeDiscountBps: String(l.feeDiscountBps),
-                            withdrawDailyLimit: l.withdrawDailyLimit ?? "0",
-                          },
+                          values: valuesOf(mode.mode, mode.asset ?? "", l),
                         }),
                     }))}
                     mayEdit={mayEdit}
@@ -222,27 +189,19 @@ function VipSection({ mayEdit, onDone }: { mayEdit: boolean; onDone: () => void 
               <button
                 type="button"
                 className="admin-button admin-secondary"
-                data-testid="admin-vip-new"
+                data-testid={`admin-${kind}-new`}
                 onClick={() =>
                   setEditing({
                     key: `new-${Date.now()}`,
-                    values: {
-                      mode: "real",
-                      level: "",
-                      asset: data.modes[0]?.asset ?? "USDT",
-                      minVolume: "0",
-                      minBalance: "0",
-                      feeDiscountBps: "0",
-                      withdrawDailyLimit: "0",
-                    },
+                    values: valuesOf("real", data.modes[0]?.asset ?? "USDT", null),
                   })
                 }
               >
-                {t("programmes.vip.new")}
+                {t(`${keys}.new`)}
               </button>
             ) : null}
             {editing ? (
-              <VipLevelForm
+              <Form
                 key={editing.key}
                 initial={editing.values}
                 onDone={() => {
@@ -258,225 +217,206 @@ function VipSection({ mayEdit, onDone }: { mayEdit: boolean; onDone: () => void 
   );
 }
 
-interface AgentLevelValues {
-  mode: Mode;
-  level: string;
-  asset: string;
-  upgradeMembers: string;
-  upgradeVolume: string;
-  keepMembers: string;
-  keepVolume: string;
-  spotBps: string;
-  perpBps: string;
-  stocksBps: string;
+type VipField =
+  "level" | "asset" | "minVolume" | "minBalance" | "feeDiscountBps" | "withdrawDailyLimit";
+
+/** One VIP level of one mode; applies to fills after the change. */
+function VipLevelForm(props: { initial: LevelValues<VipField>; onDone: () => void }) {
+  const t = useAdminT();
+  return (
+    <LevelForm
+      {...props}
+      kind="vip"
+      keys="programmes.vip"
+      fields={[
+        ["level", t("programmes.vip.level"), "numeric"],
+        ["asset", t("common.asset")],
+        ["minVolume", t("programmes.vip.minVolume"), "decimal"],
+        ["minBalance", t("programmes.vip.minBalance"), "decimal"],
+        ["feeDiscountBps", t("programmes.vip.feeDiscountBps"), "numeric"],
+        ["withdrawDailyLimit", t("programmes.vip.withdrawDailyLimit"), "decimal"],
+      ]}
+      valid={(v) =>
+        readInteger(v.level, 0, VIP_LEVEL_MAX) !== null &&
+        readInteger(v.feeDiscountBps, 0, DISCOUNT_BPS_MAX) !== null &&
+        assetPattern.test(v.asset.trim()) &&
+        isAmountOrZero(v.minVolume) &&
+        isAmountOrZero(v.minBalance) &&
+        isAmountOrZero(v.withdrawDailyLimit)
+      }
+      save={(v, remove, reason) =>
+        configureVipLevelAction(
+          {
+            mode: v.mode,
+            level: readInteger(v.level, 0, VIP_LEVEL_MAX)!,
+            asset: v.asset.trim(),
+            minVolume: v.minVolume.trim(),
+            minBalance: v.minBalance.trim(),
+            feeDiscountBps: readInteger(v.feeDiscountBps, 0, DISCOUNT_BPS_MAX)!,
+            withdrawDailyLimit: v.withdrawDailyLimit.trim(),
+            remove,
+          },
+          reason,
+        )
+      }
+      rule={t("programmes.vip.rule", { max: DISCOUNT_BPS_MAX })}
+    />
+  );
+}
+
+/** The current VIP levels of each mode. */
+function VipSection({ mayEdit, onDone }: { mayEdit: boolean; onDone: () => void }) {
+  const t = useAdminT();
+  const format = useAdminFormat();
+  const query = useQuery({ queryKey: adminKeys.vipLevels(), queryFn: fetchVipLevels });
+  return (
+    <LevelsSection
+      kind="vip"
+      keys="programmes.vip"
+      query={query}
+      headers={[
+        t("programmes.vip.level"),
+        t("programmes.vip.minVolume"),
+        t("programmes.vip.minBalance"),
+        t("programmes.vip.feeDiscountBps"),
+        t("programmes.vip.withdrawDailyLimit"),
+      ]}
+      levelName={(l) => String(l.level)}
+      cells={(l) => [
+        format.amount(l.minVolume),
+        format.amount(l.minBalance),
+        l.feeDiscountBps,
+        l.withdrawDailyLimit === null
+          ? t("programmes.vip.noLimit")
+          : format.amount(l.withdrawDailyLimit),
+      ]}
+      valuesOf={(mode, asset, l) => ({
+        mode,
+        asset,
+        level: l ? String(l.level) : "",
+        minVolume: l?.minVolume ?? "0",
+        minBalance: l?.minBalance ?? "0",
+        feeDiscountBps: String(l?.feeDiscountBps ?? 0),
+        withdrawDailyLimit: l?.withdrawDailyLimit ?? "0",
+      })}
+      Form={VipLevelForm}
+      mayEdit={mayEdit}
+      onDone={onDone}
+    />
+  );
 }
 
 /** The products an agent rebate is paid on, in the order the table shows them. */
 const rebateProducts = ["spot", "perp", "stocks"] as const;
 
+type AgentField =
+  | "level"
+  | "asset"
+  | "upgradeMembers"
+  | "upgradeVolume"
+  | "keepMembers"
+  | "keepVolume"
+  | "spotBps"
+  | "perpBps"
+  | "stocksBps";
+
 /**
- * Sets one agent level of one mode, or removes it. The kernel refuses a level without an upgrade
- * condition, and ratios that with the invitation rebate would exceed the fee.
+ * One agent level of one mode. The kernel refuses a level without an upgrade condition, and
+ * ratios that with the invitation rebate would exceed the fee.
  */
-function AgentLevelForm({ initial, onDone }: { initial: AgentLevelValues; onDone: () => void }) {
+function AgentLevelForm(props: { initial: LevelValues<AgentField>; onDone: () => void }) {
   const t = useAdminT();
-  const [values, setValues] = useState(initial);
-  const [remove, setRemove] = useState(false);
-  const set = (name: keyof AgentLevelValues) => (value: string) =>
-    setValues((current) => ({ ...current, [name]: value }));
-  const level = readInteger(values.level, 1, AGENT_LEVEL_MAX);
-  const upgradeMembers = readInteger(values.upgradeMembers, 0, AGENT_MEMBERS_MAX);
-  const keepMembers = readInteger(values.keepMembers, 0, AGENT_MEMBERS_MAX);
-  const spot = readInteger(values.spotBps, 0, REBATE_BPS_MAX);
-  const perp = readInteger(values.perpBps, 0, REBATE_BPS_MAX);
-  const stocks = readInteger(values.stocksBps, 0, REBATE_BPS_MAX);
-  const valid =
-    level !== null &&
-    upgradeMembers !== null &&
-    keepMembers !== null &&
-    spot !== null &&
-    perp !== null &&
-    stocks !== null &&
-    assetPattern.test(values.asset.trim()) &&
-    isAmountOrZero(values.upgradeVolume) &&
-    isAmountOrZero(values.keepVolume);
-  const field = (
-    name: keyof AgentLevelValues,
-    label: string,
-    inputMode: "numeric" | "decimal" | undefined,
-  ) => (
-    <Field
-      label={label}
-      value={values[name]}
-      onChange={set(name)}
-      inputMode={inputMode}
-      testId={`admin-agent-form-${name}`}
-    />
-  );
+  const level = (v: LevelValues<AgentField>) => readInteger(v.level, 1, AGENT_LEVEL_MAX);
+  const members = (text: string) => readInteger(text, 0, AGENT_MEMBERS_MAX);
+  const bps = (text: string) => readInteger(text, 0, REBATE_BPS_MAX);
   return (
-    <ActionForm
-      submitLabel={remove ? t("programmes.agents.remove") : t("programmes.save")}
-      testId="admin-agent-form"
-      valid={valid}
-      danger={remove}
-      run={(reason) =>
+    <LevelForm
+      {...props}
+      kind="agent"
+      keys="programmes.agents"
+      fields={[
+        ["level", t("programmes.agents.level"), "numeric"],
+        ["asset", t("common.asset")],
+        ["upgradeMembers", t("programmes.agents.upgradeMembers"), "numeric"],
+        ["upgradeVolume", t("programmes.agents.upgradeVolume"), "decimal"],
+        ["keepMembers", t("programmes.agents.keepMembers"), "numeric"],
+        ["keepVolume", t("programmes.agents.keepVolume"), "decimal"],
+        ...rebateProducts.map(
+          (p) => [`${p}Bps`, t(`programmes.agents.rebate.${p}`), "numeric"] as const,
+        ),
+      ]}
+      valid={(v) =>
+        level(v) !== null &&
+        members(v.upgradeMembers) !== null &&
+        members(v.keepMembers) !== null &&
+        rebateProducts.every((p) => bps(v[`${p}Bps`]) !== null) &&
+        assetPattern.test(v.asset.trim()) &&
+        isAmountOrZero(v.upgradeVolume) &&
+        isAmountOrZero(v.keepVolume)
+      }
+      save={(v, remove, reason) =>
         configureAgentLevelAction(
           {
-            mode: values.mode,
-            level: level!,
-            asset: values.asset.trim(),
-            upgradeMembers: upgradeMembers!,
-            upgradeVolume: values.upgradeVolume.trim(),
-            keepMembers: keepMembers!,
-            keepVolume: values.keepVolume.trim(),
-            rebateBps: { spot: spot!, perp: perp!, stocks: stocks! },
+            mode: v.mode,
+            level: level(v)!,
+            asset: v.asset.trim(),
+            upgradeMembers: members(v.upgradeMembers)!,
+            upgradeVolume: v.upgradeVolume.trim(),
+            keepMembers: members(v.keepMembers)!,
+            keepVolume: v.keepVolume.trim(),
+            rebateBps: { spot: bps(v.spotBps)!, perp: bps(v.perpBps)!, stocks: bps(v.stocksBps)! },
             remove,
           },
           reason,
         )
       }
-      onDone={onDone}
-    >
-      <div className="admin-grid">
-        <SelectField
-          label={t("common.mode")}
-          value={values.mode}
-          onChange={(mode) => setValues((current) => ({ ...current, mode }))}
-          options={[
-            { value: "real", text: t("common.modes.real") },
-            { value: "demo", text: t("common.modes.demo") },
-          ]}
-          testId="admin-agent-form-mode"
-        />
-        {field("level", t("programmes.agents.level"), "numeric")}
-        {field("asset", t("common.asset"), undefined)}
-        {field("upgradeMembers", t("programmes.agents.upgradeMembers"), "numeric")}
-        {field("upgradeVolume", t("programmes.agents.upgradeVolume"), "decimal")}
-        {field("keepMembers", t("programmes.agents.keepMembers"), "numeric")}
-        {field("keepVolume", t("programmes.agents.keepVolume"), "decimal")}
-        {field("spotBps", t("programmes.agents.rebate.spot"), "numeric")}
-        {field("perpBps", t("programmes.agents.rebate.perp"), "numeric")}
-        {field("stocksBps", t("programmes.agents.rebate.stocks"), "numeric")}
-      </div>
-      <p className="admin-hint">{t("programmes.agents.rule", { max: REBATE_BPS_MAX })}</p>
-      <CheckField
-        label={t("programmes.agents.removeLevel")}
-        checked={remove}
-        onChange={setRemove}
-        testId="admin-agent-form-remove"
-      />
-    </ActionForm>
+      rule={t("programmes.agents.rule", { max: REBATE_BPS_MAX })}
+    />
   );
 }
 
-/** The current agent levels of each mode, editable by admin (the server decides anyway). */
+/** The current agent levels of each mode. */
 function AgentSection({ mayEdit, onDone }: { mayEdit: boolean; onDone: () => void }) {
   const t = useAdminT();
   const format = useAdminFormat();
-  const levels = useQuery({ queryKey: adminKeys.agentLevels(), queryFn: fetchAgentLevels });
-  const [editing, setEditing] = useState<{ key: string; values: AgentLevelValues } | null>(null);
+  const query = useQuery({ queryKey: adminKeys.agentLevels(), queryFn: fetchAgentLevels });
   return (
-    <section className="admin-card" data-testid="admin-agent-levels">
-      <h2>{t("programmes.agents.title")}</h2>
-      <p className="admin-hint">{t("programmes.agents.intro")}</p>
-      <QueryView query={levels}>
-        {(data) => (
-          <>
-            {data.modes.map((mode) => (
-              <div key={mode.mode} data-testid={`admin-agent-levels-${mode.mode}`}>
-                <h3>
-                  {mode.asset === null
-                    ? t(`common.modes.${mode.mode}`)
-                    : t("programmes.agents.modeAsset", {
-                        mode: t(`common.modes.${mode.mode}`),
-                        asset: mode.asset,
-                      })}
-                </h3>
-                {mode.levels.length === 0 ? (
-                  <p className="admin-state">{t("programmes.agents.none")}</p>
-                ) : (
-                  <EditableTable
-                    headers={[
-                      t("programmes.agents.level"),
-                      t("programmes.agents.upgradeMembers"),
-                      t("programmes.agents.upgradeVolume"),
-                      t("programmes.agents.keepMembers"),
-                      t("programmes.agents.keepVolume"),
-                      ...rebateProducts.map((p) => t(`programmes.agents.rebate.${p}`)),
-                    ]}
-                    rows={mode.levels.map((l) => ({
-                      key: `${mode.mode} LV${l.level}`,
-                      testId: `admin-agent-level-${mode.mode}-${l.level}`,
-                      cells: [
-                        t("programmes.agents.levelName", { level: l.level }),
-                        l.upgradeMembers,
-                        format.amount(l.upgradeVolume),
-                        l.keepMembers,
-                        format.amount(l.keepVolume),
-                        ...rebateProducts.map((p) => l.rebateBps[p]),
-                      ],
-                      edit: () =>
-                        setEditing({
-                          key: `${mode.mode}:${l.level}:${Date.now()}`,
-                          values: {
-                            mode: mode.mode,
-                            level: String(l.level),
-                            asset: mode.asset ?? "",
-                            upgradeMembers: String(l.upgradeMembers),
-                            upgradeVolume: l.upgradeVolume,
-                            keepMembers: String(l.keepMembers),
-                            keepVolume: l.keepVolume,
-                            spotBps: String(l.rebateBps.spot),
-                            perpBps: String(l.rebateBps.perp),
-                            stocksBps: String(l.rebateBps.stocks),
-                          },
-                        }),
-                    }))}
-                    mayEdit={mayEdit}
-                  />
-                )}
-              </div>
-            ))}
-            {mayEdit ? (
-              <button
-                type="button"
-                className="admin-button admin-secondary"
-                data-testid="admin-agent-new"
-                onClick={() =>
-                  setEditing({
-                    key: `new-${Date.now()}`,
-                    values: {
-                      mode: "real",
-                      level: "",
-                      asset: data.modes[0]?.asset ?? "USDT",
-                      upgradeMembers: "0",
-                      upgradeVolume: "0",
-                      keepMembers: "0",
-                      keepVolume: "0",
-                      spotBps: "0",
-                      perpBps: "0",
-                      stocksBps: "0",
-                    },
-                  })
-                }
-              >
-                {t("programmes.agents.new")}
-              </button>
-            ) : null}
-            {editing ? (
-              <AgentLevelForm
-                key={editing.key}
-                initial={editing.values}
-                onDone={() => {
-                  setEditing(null);
-                  onDone();
-                }}
-              />
-            ) : null}
-          </>
-        )}
-      </QueryView>
-    </section>
+    <LevelsSection
+      kind="agent"
+      keys="programmes.agents"
+      query={query}
+      headers={[
+        t("programmes.agents.level"),
+        t("programmes.agents.upgradeMembers"),
+        t("programmes.agents.upgradeVolume"),
+        t("programmes.agents.keepMembers"),
+        t("programmes.agents.keepVolume"),
+        ...rebateProducts.map((p) => t(`programmes.agents.rebate.${p}`)),
+      ]}
+      levelName={(l) => t("programmes.agents.levelName", { level: l.level })}
+      cells={(l) => [
+        l.upgradeMembers,
+        format.amount(l.upgradeVolume),
+        l.keepMembers,
+        format.amount(l.keepVolume),
+        ...rebateProducts.map((p) => l.rebateBps[p]),
+      ]}
+      valuesOf={(mode, asset, l) => ({
+        mode,
+        asset,
+        level: l ? String(l.level) : "",
+        upgradeMembers: String(l?.upgradeMembers ?? 0),
+        upgradeVolume: l?.upgradeVolume ?? "0",
+        keepMembers: String(l?.keepMembers ?? 0),
+        keepVolume: l?.keepVolume ?? "0",
+        spotBps: String(l?.rebateBps.spot ?? 0),
+        perpBps: String(l?.rebateBps.perp ?? 0),
+        stocksBps: String(l?.rebateBps.stocks ?? 0),
+      })}
+      Form={AgentLevelForm}
+      mayEdit={mayEdit}
+      onDone={onDone}
+    />
   );
 }
 
@@ -539,16 +479,7 @@ function ActivityForm({ onDone }: { onDone: () => void }) {
           testId="admin-activity-form-id"
           placeholder="welcome-2027"
         />
-        <SelectField
-          label={t("common.mode")}
-          value={mode}
-          onChange={setMode}
-          options={[
-            { value: "real", text: t("common.modes.real") },
-            { value: "demo", text: t("common.modes.demo") },
-          ]}
-          testId="admin-activity-form-mode"
-        />
+        <ModeField value={mode} onChange={setMode} testId="admin-activity-form-mode" />
         <Field
           label={t("common.asset")}
           value={asset}
@@ -625,16 +556,7 @@ function FundForm({ onDone }: { onDone: () => void }) {
     >
       <p className="admin-hint">{t("programmes.activities.fundIntro")}</p>
       <div className="admin-grid">
-        <SelectField
-          label={t("common.mode")}
-          value={mode}
-          onChange={setMode}
-          options={[
-            { value: "real", text: t("common.modes.real") },
-            { value: "demo", text: t("common.modes.demo") },
-          ]}
-          testId="admin-promotion-fund-mode"
-        />
+        <ModeField value={mode} onChange={setMode} testId="admin-promotion-fund-mode" />
         <Field
           label={t("common.asset")}
           value={asset}

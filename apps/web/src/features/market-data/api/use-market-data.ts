@@ -1,8 +1,10 @@
 import type { TickerView, TradeView } from "@candor/contract";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { marketSocket, type SocketState } from "../../../lib/ws-client.ts";
 import { reduceDepth, type DepthBook } from "../lib/depth-book.ts";
+import { nextTicker, type ShownTicker } from "../lib/ticker-order.ts";
+import { followTrade } from "../lib/trade-tape.ts";
 import { marketDataKeys, type AccountMode } from "./market-data-api.ts";
 import { fetchTicker, fetchTrades } from "./pair-api.ts";
 
@@ -13,39 +15,55 @@ export function useSocketState(): SocketState {
   return state;
 }
 
-/** The pair's ticker: the REST answer first, then every update over the WebSocket. */
+/**
+ * The pair's ticker: the REST answer first, then every update over the WebSocket, except one
+ * older than the ticker shown (`nextTicker`: a late one, or another node's after a reconnect).
+ */
 export function useTicker(instrumentId: string) {
   const initial = useQuery({
     queryKey: marketDataKeys.ticker(instrumentId),
     queryFn: () => fetchTicker(instrumentId),
   });
-  const [live, setLive] = useState<TickerView | undefined>();
+  const [live, setLive] = useState<ShownTicker<TickerView> | undefined>();
   useEffect(() => {
     setLive(undefined);
     return marketSocket().subscribe({ channel: "ticker", instrumentId }, (message) => {
-      if (message.type === "ticker") setLive(message.data);
+      if (message.type === "ticker") setLive((shown) => nextTicker(shown, message));
     });
   }, [instrumentId]);
-  return { ticker: live ?? initial.data, error: live ? null : initial.error };
+  return { ticker: live?.data ?? initial.data, error: live ? null : initial.error };
 }
 
 /** Most recent trades kept on screen. */
 const tradesShownMax = 30;
 
-/** Recent trades of the pair's tape, newest first: REST, then live prints. */
+/**
+ * Recent trades of the pair's tape, newest first: REST, then live prints. When a print does
+ * not follow on from the last one seen (`followTrade`: a dropped message, a reconnect, another
+ * node), the REST list is fetched again and the prints go on from there.
+ */
 export function useRecentTrades(instrumentId: string) {
   const initial = useQuery({
     queryKey: marketDataKeys.trades(instrumentId),
     queryFn: () => fetchTrades(instrumentId),
   });
   const [live, setLive] = useState<TradeView[]>([]);
+  const queryClient = useQueryClient();
   useEffect(() => {
     setLive([]);
+    let last: number | null = null;
     return marketSocket().subscribe({ channel: "trades", instrumentId }, (message) => {
       if (message.type !== "trade") return;
+      const step = followTrade(last, message);
+      last = step.last;
+      if (step.gap) {
+        setLive([message.data]);
+        void queryClient.refetchQueries({ queryKey: marketDataKeys.trades(instrumentId) });
+        return;
+      }
       setLive((previous) => [message.data, ...previous].slice(0, tradesShownMax));
     });
-  }, [instrumentId]);
+  }, [instrumentId, queryClient]);
   const seen = new Set(live.map((trade) => trade.id));
   const trades = [...live, ...(initial.data ?? []).filter((trade) => !seen.has(trade.id))].slice(
     0,
