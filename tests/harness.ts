@@ -1,7 +1,8 @@
 import { spawn, execSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -32,13 +33,23 @@ export async function startServer(
      * leader, with the URL it will serve on after taking over (503 until then).
      */
     standby?: boolean;
+    /** Also appends everything the process prints to this file (a server shared by files). */
+    logFile?: string;
+    /** Runs the process inside this network namespace (`ip netns exec`; needs root). */
+    netns?: string;
   } = {},
 ): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "candor-test-"));
+  // The server ends with this process even if the test never stops it (exit-with-parent.mjs).
+  const preload = ["--import", pathToFileURL(path.join(root, "tests/exit-with-parent.mjs")).href];
   const entry = options.bundle
-    ? ["--enable-source-maps", "apps/server/dist/main.mjs"]
-    : ["--import", "tsx", "apps/server/src/main.ts"];
-  const child = spawn(process.execPath, entry, {
+    ? [...preload, "--enable-source-maps", "apps/server/dist/main.mjs"]
+    : [...preload, "--import", "tsx", "apps/server/src/main.ts"];
+  // `ip netns exec` enters the namespace and then execs node: the child's pid is node's.
+  const [command, ...args] = options.netns
+    ? ["ip", "netns", "exec", options.netns, process.execPath, ...entry]
+    : [process.execPath, ...entry];
+  const child = spawn(command!, args, {
     cwd: root,
     env: {
       ...process.env,
@@ -54,12 +65,17 @@ export async function startServer(
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const record = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (options.logFile) appendFileSync(options.logFile, chunk);
+  };
+  child.stdout.on("data", record);
+  child.stderr.on("data", record);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`server did not start:\n${output}`)),
-      options.startTimeoutMs ?? 60_000,
+      // Generous: a start under a loaded CI host (tsx compiling the sources) took over 60 s.
+      options.startTimeoutMs ?? 120_000,
     );
     const onData = () => {
       const match = options.standby
@@ -152,7 +168,7 @@ export function chromiumPath(): string {
   );
 }
 
-const chromiumArgs = [
+export const chromiumArgs = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",

@@ -10,6 +10,7 @@ import {
   open,
   operatorToken,
   page,
+  server,
   poll,
   signIn,
   texts,
@@ -20,12 +21,15 @@ import {
  * Issue 23, agents, in German: the operator sets an agent level; a friend invited by the agent
  * trades; at the UTC day boundary the kernel's recount gives the agent LV1; the friend trades
  * again and the agent sees the agent rebate out of that fee on the agent statistics page, and
- * the friend on the my-team page. The suite's server starts 180 s before a UTC midnight (a
- * test-only clock preload, tests/browser/clock-shift.mjs), so the boundary comes during the test.
+ * the friend on the my-team page. The suite's server starts 300 s before a UTC midnight (a
+ * test-only clock preload, tests/browser/clock-shift.mjs), so the boundary comes during the test;
+ * once the page before the boundary is checked, a signal moves the server's clock forward to 5 s
+ * before that midnight, rather than the test waiting out the rest of the 300 s.
  */
 useTradingSuite({
   NODE_OPTIONS: `--import ${pathToFileURL(path.join(import.meta.dirname, "clock-shift.mjs")).href}`,
-  CANDOR_TEST_MIDNIGHT_IN_S: "180",
+  CANDOR_TEST_MIDNIGHT_IN_S: "300",
+  CANDOR_TEST_MIDNIGHT_JUMP_TO_S: "5",
 });
 
 interface AgentMe {
@@ -109,7 +113,8 @@ describe("agents", () => {
     expect(await page.getByTestId("agent-valid").textContent()).toBe("1");
     await page.getByTestId("agent-progress").waitFor();
 
-    // The UTC day ends (the server's clock): the recount gives LV1.
+    // The UTC day ends (the server's clock, moved on to 5 s before it): the recount gives LV1.
+    server.process!.kill("SIGUSR2");
     await poll(
       async () => {
         await new Promise((resolve) => setTimeout(resolve, 2_000));

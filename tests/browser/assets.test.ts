@@ -11,7 +11,7 @@ import {
   poll,
   signIn,
   texts,
-  useTradingSuite,
+  useSharedTradingSuite,
   type SessionData,
 } from "./trading-suite.ts";
 
@@ -19,7 +19,7 @@ import {
  * The Assets screen against a real server (issue 8): a user funded by an operator deposit sees
  * the balance, the statement link opens the statement, and the page passes axe.
  */
-useTradingSuite();
+useSharedTradingSuite();
 
 describe.each([["en"], ["de"]])("Assets in %s", (locale) => {
   const t = texts(locale);

@@ -14,7 +14,7 @@ import {
   poll,
   signIn,
   texts,
-  useTradingSuite,
+  useSharedTradingSuite,
 } from "./trading-suite.ts";
 
 /**
@@ -22,7 +22,7 @@ import {
  * submits an amount with a payment-proof photo (previewed first), the operator credits it
  * through the API, and the user sees it credited, in the history and in the statement.
  */
-useTradingSuite();
+useSharedTradingSuite();
 
 describe("bank deposit", () => {
   const t = texts("en");

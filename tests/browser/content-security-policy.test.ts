@@ -3,29 +3,19 @@
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  artifactsDir,
-  launchBrowser,
-  mobileViewport,
-  removeDataDir,
-  startServer,
-  type ServerProcess,
-} from "../harness.ts";
+import { artifactsDir, mobileViewport } from "../harness.ts";
+import { connectSharedSuite, type SharedServer } from "./shared-suite.ts";
 
-let server: ServerProcess;
+let server: SharedServer;
 let browser: Browser;
 
+// The run's shared server and Chromium (global-setup.ts): nothing here changes what others see.
 beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startServer({ env: { MARKET_BACKFILL_DAYS: "1", CAPTCHA: "off" } }),
-    launchBrowser(),
-  ]);
+  ({ server, browser } = await connectSharedSuite());
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  if (server) removeDataDir(server.dataDir);
 });
 
 /** Opens a page that records every CSP violation (events and console reports). */

@@ -9,7 +9,7 @@ import {
   poll,
   signIn,
   texts,
-  useTradingSuite,
+  useSharedTradingSuite,
 } from "./trading-suite.ts";
 
 /**
@@ -17,7 +17,7 @@ import {
  * news by category in their language with read counts, and an unread badge that clears as
  * they open notices.
  */
-useTradingSuite();
+useSharedTradingSuite();
 
 describe("news and notices", () => {
   it("shows news in German, counts a signed-in reader once, and clears the unread badge", async () => {

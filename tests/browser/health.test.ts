@@ -1,30 +1,20 @@
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import {
-  artifactsDir,
-  launchBrowser,
-  mobileViewport,
-  removeDataDir,
-  startServer,
-  type ServerProcess,
-} from "../harness.ts";
+import { artifactsDir, mobileViewport } from "../harness.ts";
+import { connectSharedSuite, type SharedServer } from "./shared-suite.ts";
 
-let server: ServerProcess;
+let server: SharedServer;
 let browser: Browser;
 let page: Page;
 
+// The run's shared server and Chromium (global-setup.ts): nothing here changes what others see.
 beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startServer({ env: { MARKET_BACKFILL_DAYS: "1" } }),
-    launchBrowser(),
-  ]);
+  ({ server, browser } = await connectSharedSuite());
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  if (server) removeDataDir(server.dataDir);
 });
 
 afterEach(async (context) => {

@@ -9,7 +9,7 @@ import {
   poll,
   signIn,
   texts,
-  useTradingSuite,
+  useSharedTradingSuite,
   type SessionData,
 } from "./trading-suite.ts";
 
@@ -19,7 +19,7 @@ import {
  * and amount due before confirming, borrows from the (demo) lending pool, and repays early on
  * My loans, where the early-repayment fee is shown.
  */
-useTradingSuite();
+useSharedTradingSuite();
 describe("Loans in de (demo)", () => {
   it("borrows against BTC with the costs shown first, then repays and frees the collateral", async () => {
     const t = texts("de");

@@ -208,11 +208,12 @@ async function walk(
   englishWords: Set<string>,
   allowedNames: Set<string>,
 ) {
+  const network = watchRequests();
   for (const route of routes) {
     await page.evaluate((hash) => (window.location.hash = hash), route);
-    await page.waitForLoadState("networkidle").catch(() => undefined);
-    // Lazy pages and first data: wait until nothing says "loading" for a moment.
-    await page.waitForTimeout(700);
+    // Lazy pages and first data: wait until no request is in flight, then until nothing says
+    // "loading".
+    await network.quiet();
     await page
       .locator(".adm-loading, .state-loading")
       .first()
@@ -237,7 +238,46 @@ async function walk(
       await page.screenshot({ path: path.join(artifactsDir, `walk-${name}-${locale}.png`) });
     }
   }
+  network.stop();
   void consoleErrors;
+}
+
+/**
+ * The page's requests in flight (lazy route chunks, first data). `quiet` resolves once none
+ * has been in flight for 250 ms (at least 250 ms after it is called, so the route has rendered
+ * and started its requests; at most 8 s, for a page that polls). WebSockets are not requests.
+ */
+function watchRequests() {
+  const watched = page;
+  let inFlight = 0;
+  let changedMs = Date.now();
+  const started = () => {
+    inFlight++;
+    changedMs = Date.now();
+  };
+  const ended = () => {
+    inFlight--;
+    changedMs = Date.now();
+  };
+  watched.on("request", started);
+  watched.on("requestfinished", ended);
+  watched.on("requestfailed", ended);
+  const quietMs = 250;
+  return {
+    async quiet() {
+      const calledMs = Date.now();
+      changedMs = Math.max(changedMs, calledMs);
+      while (Date.now() - calledMs < 8_000) {
+        await watched.waitForTimeout(50);
+        if (inFlight <= 0 && Date.now() - changedMs >= quietMs) return;
+      }
+    },
+    stop() {
+      watched.off("request", started);
+      watched.off("requestfinished", ended);
+      watched.off("requestfailed", ended);
+    },
+  };
 }
 
 describe("every route in every locale at 360×740", () => {
@@ -324,8 +364,16 @@ describe("favourites", () => {
     await page.evaluate(() => (window.location.hash = "/"));
     const favourites = page.getByTestId("home-favourites");
     await expect.poll(() => favourites.textContent(), { timeout: 15_000 }).toContain("Silber");
-    // Unstarred again, the section goes away.
+    // The class lists below load after the favourites; wait for them, so the page no longer
+    // moves under the click (a click during that shift can land on another row's star).
+    await expect
+      .poll(() => page.locator(".overview .group-title").count(), { timeout: 15_000 })
+      .toBeGreaterThan(1);
+    await expect.poll(() => page.locator(".overview [role=status]").count()).toBe(0);
+    // Unstarred again, the section goes away (and nothing else was starred).
     await favourites.getByTestId("favourite-star").click();
-    await expect.poll(() => page.getByTestId("home-favourites").count()).toBe(0);
+    await expect
+      .poll(() => page.getByTestId("home-favourites").count(), { timeout: 10_000 })
+      .toBe(0);
   });
 });

@@ -35,8 +35,9 @@ async function btcPerp(mode = "demo"): Promise<Market | undefined> {
  * liquidation price, sets take-profit and stop-loss, reverses it and closes all — every step
  * confirmed in a sheet. In Spanish, a new real-money user (the operator funded the market
  * maker's real inventory and contract wallet, so it quotes the real book) opens and closes a
- * 10× long, each step confirmed with the trade password. Then a demo user's 50× isolated long
- * is liquidated by a crash on the simulated tape and the history shows the tick that did it.
+ * 10× long, each step confirmed with the trade password. Then of two demo users' 50× isolated
+ * positions (a long and a short) one is liquidated by a move on the simulated tape, and the
+ * history shows the tick that did it.
  */
 // ETH's seeded simulated tape jumps up to 4 % either way every second on average (test-only
 // MARKET_TEST_JUMPS): the crash that liquidates comes from the recorded tape, never an endpoint.
@@ -352,63 +353,74 @@ describe("Trade tab (perpetuals)", () => {
     });
   }, 150_000);
 
-  it("liquidates a demo user's 50× long on a simulated crash and shows the tick (en)", async () => {
+  it("liquidates a demo user's 50× position on a simulated crash and shows the tick (en)", async () => {
     const t = texts("en");
-    const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
-    expect(demo.status).toBe(200);
-    const token = demo.json.data.token;
-    const call = async (method: string, url: string, body?: unknown) => {
-      const answer = await api<Record<string, unknown>>(method, url, body, token);
-      expect(answer.status, `${url}: ${JSON.stringify(answer.json)}`).toBe(200);
-      return answer.json.data;
-    };
-    await call("POST", "/api/v1/wallet/transfers/internal", {
-      requestId: `crash-transfer-${Date.now()}`,
-      asset: "USDT",
-      amount: "100",
-      sourceWallet: "fund",
-      targetWallet: "contract",
-    });
-    await call("PUT", "/api/v1/perp/markets/ETH-PERP/margin-mode", { marginMode: "isolated" });
-    await call("PUT", "/api/v1/perp/markets/ETH-PERP/leverage", { leverage: 50 });
     const ethAsk = async () => {
       const answer = await api<{ items: Market[] }>("GET", "/api/v1/perp/markets?mode=demo");
       return answer.json.data.items.find((m) => m.marketId === "ETH-PERP")?.bestAsk ?? null;
     };
     await poll(ethAsk, { timeout: 45_000 }).toMatch(/\d/);
-    const long = await call("POST", "/api/v1/perp/orders", {
-      clientOrderId: `crash-long-${Date.now()}`,
-      marketId: "ETH-PERP",
-      side: "buy",
-      orderType: "market",
-      contracts: 20,
-    });
-    expect(long.filledContracts, JSON.stringify(long)).toBeGreaterThan(0);
-
-    // The tape moves on its own; wait for the crash that liquidates the position: into the
-    // book when bids are left above its bankruptcy price, else taken over by the insurance fund
-    // (a jump of more than 2 % in one tick passes it), which the tape decides.
-    type Forced = { kind: string; marketId: string; tickIds: string[] };
-    const forced = async () => {
-      const answer = await api<{ items: Forced[] }>(
-        "GET",
-        "/api/v1/perp/liquidations",
-        undefined,
-        token,
-      );
-      return (
-        answer.json.data.items.find((e) =>
-          ["liquidation", "insurance_takeover"].includes(e.kind),
-        ) ?? null
-      );
+    /** A new demo user with a 50× isolated ETH position on `side`, and its forced events. */
+    const trader = async (side: "buy" | "sell") => {
+      const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
+      expect(demo.status).toBe(200);
+      const token = demo.json.data.token;
+      const call = async (method: string, url: string, body?: unknown) => {
+        const answer = await api<Record<string, unknown>>(method, url, body, token);
+        expect(answer.status, `${url}: ${JSON.stringify(answer.json)}`).toBe(200);
+        return answer.json.data;
+      };
+      await call("POST", "/api/v1/wallet/transfers/internal", {
+        requestId: `crash-transfer-${side}-${Date.now()}`,
+        asset: "USDT",
+        amount: "100",
+        sourceWallet: "fund",
+        targetWallet: "contract",
+      });
+      await call("PUT", "/api/v1/perp/markets/ETH-PERP/margin-mode", { marginMode: "isolated" });
+      await call("PUT", "/api/v1/perp/markets/ETH-PERP/leverage", { leverage: 50 });
+      const opened = await call("POST", "/api/v1/perp/orders", {
+        clientOrderId: `crash-${side}-${Date.now()}`,
+        marketId: "ETH-PERP",
+        side,
+        orderType: "market",
+        contracts: 20,
+      });
+      expect(opened.filledContracts, JSON.stringify(opened)).toBeGreaterThan(0);
+      type Forced = { kind: string; marketId: string; tickIds: string[] };
+      const forced = async () => {
+        const answer = await api<{ items: Forced[] }>(
+          "GET",
+          "/api/v1/perp/liquidations",
+          undefined,
+          token,
+        );
+        return (
+          answer.json.data.items.find((e) =>
+            ["liquidation", "insurance_takeover"].includes(e.kind),
+          ) ?? null
+        );
+      };
+      return { session: demo.json.data, forced };
     };
-    await poll(async () => (await forced()) !== null, { timeout: 150_000 }).toBe(true);
-    const liquidation = (await forced())!;
+    // A long and a short: the tape moves on its own, and a move of about 2 % either way
+    // liquidates one of them (into the book when orders are left beyond its bankruptcy price,
+    // else the insurance fund takes it over), which the tape decides.
+    const traders = [await trader("buy"), await trader("sell")];
+    const firstForced = async () => {
+      for (const one of traders) {
+        const event = await one.forced();
+        if (event) return { session: one.session, event };
+      }
+      return null;
+    };
+    await poll(async () => (await firstForced()) !== null, { timeout: 150_000 }).toBe(true);
+    const { session, event: liquidation } = (await firstForced())!;
     expect(liquidation.marketId).toBe("ETH-PERP");
     expect(liquidation.tickIds.length).toBeGreaterThan(0);
 
     await open("/trade", "en");
-    await signIn(demo.json.data, true);
+    await signIn(session, true);
     await page.getByTestId("perp-page").waitFor();
     await page.getByTestId("perp-history-tabs").getByText(t.perp.history.forced).click();
     // The tape may force the position again (the rest of it) after the API read: look in

@@ -12,7 +12,7 @@ import {
   poll,
   signIn,
   texts,
-  useTradingSuite,
+  useSharedTradingSuite,
   type SessionData,
 } from "./trading-suite.ts";
 
@@ -21,7 +21,7 @@ import {
  * plan with its reserve, subscribes after the risk text, and sees the subscription in progress
  * with the interest reserved in full.
  */
-useTradingSuite();
+useSharedTradingSuite();
 describe("Savings", () => {
   it("a new demo user subscribes in German and sees it in progress", async () => {
     const de = texts("de");

@@ -11,7 +11,7 @@ import {
   page,
   poll,
   signIn,
-  useTradingSuite,
+  useSharedTradingSuite,
   type SessionData,
 } from "./trading-suite.ts";
 
@@ -42,7 +42,7 @@ async function configureShortProduct() {
  * ticks, and follow the settlement tick to the public tape; then the same in real money. A
  * 5-second product keeps it short.
  */
-useTradingSuite();
+useSharedTradingSuite();
 describe("Options (seconds contracts)", () => {
   it("buys up, counts down, shows the result with both tick ids and opens the tape", async () => {
     await configureShortProduct();

@@ -15,7 +15,7 @@ import {
   poll,
   signIn,
   texts,
-  useTradingSuite,
+  useSharedTradingSuite,
 } from "./trading-suite.ts";
 
 /**
@@ -24,7 +24,7 @@ import {
  * code, then submits identity verification; an operator refuses it with a reason, the user
  * sees the reason, resubmits and is passed.
  */
-useTradingSuite();
+useSharedTradingSuite();
 
 describe("security centre and identity verification", () => {
   const de = texts("de");

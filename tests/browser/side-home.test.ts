@@ -12,7 +12,7 @@ import {
   signIn,
   texts,
   type SessionData,
-  useTradingSuite,
+  useSharedTradingSuite,
 } from "./trading-suite.ts";
 
 /**
@@ -21,7 +21,7 @@ import {
  * ones); the home page shows the session mode's current deposit-bonus activity and the invite
  * banner, in Japanese, for a real and a demo session; the stock screen shows its symbol's news.
  */
-useTradingSuite();
+useSharedTradingSuite();
 
 const hash = () => new URL(page.url()).hash;
 

@@ -9,7 +9,7 @@ import {
   poll,
   signIn,
   texts,
-  useTradingSuite,
+  useSharedTradingSuite,
   type SessionData,
 } from "./trading-suite.ts";
 
@@ -17,9 +17,9 @@ import {
  * Stocks (issue 21) in German, demo mode: a new demo user gets demo USD, opens Apple from the
  * stock list, reviews the cost (commission, stamp duty) before confirming, buys two shares at
  * the recorded quote, sees the fill with its tick id and the holding, and sells them again.
- * STOCK_SESSIONS=always-open lets the test run at any hour (development setting).
+ * The shared server has STOCK_SESSIONS=always-open (suite-env.ts), so the test runs at any hour.
  */
-useTradingSuite({ STOCK_SESSIONS: "always-open" });
+useSharedTradingSuite();
 describe("Stocks", () => {
   it("a new demo user buys and sells a stock in German", async () => {
     const de = texts("de");

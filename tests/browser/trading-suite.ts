@@ -1,7 +1,11 @@
-// Shared scaffolding of the browser tests that trade (Coin-Coin, Assets): one real server with
-// an operator token and no captcha, one Chromium, a fresh browser context per test, and helpers
+// Shared scaffolding of the browser tests that trade (Coin-Coin, Assets): a real server with
+// an operator token and no captcha, Chromium, a fresh browser context per test, and helpers
 // to register, sign in and fund users through the API. `server` and `page` are live bindings.
+// `useSharedTradingSuite` uses the server and Chromium that the run shares among such files
+// (global-setup.ts); `useTradingSuite` starts a server (with settings of its own) for one file.
+import { randomInt } from "node:crypto";
 import { readFileSync } from "node:fs";
+import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -15,6 +19,10 @@ import {
   type ServerProcess,
 } from "../harness.ts";
 import { operatorPayload } from "../../apps/server/src/testing/operator-reason.ts";
+import { connectSharedSuite, type SharedServer } from "./shared-suite.ts";
+import { operatorToken, suiteEnv, withdrawAddressLockMs } from "./suite-env.ts";
+
+export { operatorToken, withdrawAddressLockMs };
 
 const root = path.resolve(import.meta.dirname, "../..");
 const axeSource = readFileSync(
@@ -26,45 +34,55 @@ export function texts(locale: string) {
   return JSON.parse(readFileSync(path.join(root, `apps/web/src/locales/${locale}.json`), "utf8"));
 }
 
-export const operatorToken = "operator-token-for-browser-tests";
-/** The suite server's withdrawal-address lock. */
-export const withdrawAddressLockMs = 3_000;
-export let server: ServerProcess;
+/** The suite's server: this file's own (`useTradingSuite`) or the shared one. */
+export let server: SharedServer & { process?: ServerProcess["process"] };
+let ownServer: ServerProcess | undefined;
 let browser: Browser;
 let context: BrowserContext | undefined;
 export let page: Page;
 
-/** Registers the suite's hooks; call once at the top of a test file (`env`: extra settings). */
+/**
+ * Registers the suite's hooks with a server of this file's own; call once at the top of a test
+ * file (`env`: extra settings). For files that change what other files would see (settings,
+ * named operators, lists they read whole) or need settings of their own.
+ */
 export function useTradingSuite(env: Record<string, string> = {}) {
   beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startServer({
-        env: {
-          OPERATOR_TOKEN: operatorToken,
-          CAPTCHA: "off",
-          PASSWORD_COST: "12",
-          // Saved withdrawal addresses wait 3 s instead of 24 h, so a test can pass the lock.
-          WITHDRAW_ADDRESS_LOCK_MS: String(withdrawAddressLockMs),
-          BANK_ACCOUNT_NUMBER: "DE89 3704 0044 0532 0130 00",
-          BANK_ACCOUNT_NAME: "Candor Test Ltd",
-          BANK_NAME: "Example Bank",
-          // Test deposits come from the one bootstrap token; the two-operator rule for manual
-          // adjustments (USDT:10000 by default) is tested in admin and operator tests.
-          ADJUSTMENT_TWO_APPROVALS_ABOVE: "none",
-          ...env,
-        },
-        startTimeoutMs: 170_000,
-      }),
+    [ownServer, browser] = await Promise.all([
+      startServer({ env: { ...suiteEnv, ...env }, startTimeoutMs: 170_000 }),
       launchBrowser(),
     ]);
+    server = ownServer;
   });
 
   afterAll(async () => {
     await browser?.close();
-    await server?.stop();
-    if (server) removeDataDir(server.dataDir);
+    await ownServer?.stop();
+    if (ownServer) removeDataDir(ownServer.dataDir);
   });
 
+  registerCleanUp();
+}
+
+/**
+ * Registers the suite's hooks on the run's shared server and Chromium (global-setup.ts). Only
+ * for files whose tests work with users of their own and change nothing another file checks:
+ * another file may run on the same server before, after or at the same time.
+ */
+export function useSharedTradingSuite() {
+  beforeAll(async () => {
+    ({ server, browser } = await connectSharedSuite());
+  });
+
+  afterAll(async () => {
+    // Disconnects this file; the shared Chromium stays for the others.
+    await browser?.close();
+  });
+
+  registerCleanUp();
+}
+
+function registerCleanUp() {
   afterEach(async (test) => {
     if (test.task.result?.state === "fail") console.log(server.output().slice(-4000));
     if (test.task.result?.state === "fail" && page) {
@@ -136,18 +154,42 @@ interface Envelope<T> {
   data: T;
 }
 
+/**
+ * The loopback address this file's API calls come from. On the shared server every file has
+ * its own (127.x.y.z all reach 127.0.0.1 on Linux), so the per-address limits (10 registrations
+ * an hour) count each file's users as they did with a server per file.
+ */
+const clientAddress = `127.${1 + randomInt(254)}.${randomInt(256)}.${1 + randomInt(254)}`;
+
 export async function api<T>(method: string, url: string, given?: unknown, token?: string) {
   // Every mutating operator call carries a reason (issue 17); the suite gives one when absent.
   const body = operatorPayload(method, url, given).payload;
-  const response = await fetch(`${server.url}${url}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
+  const sent = body === undefined ? undefined : JSON.stringify(body);
+  const { status, text } = await new Promise<{ status: number; text: string }>(
+    (resolve, reject) => {
+      const request = http.request(
+        `${server.url}${url}`,
+        {
+          method,
+          localAddress: clientAddress,
+          headers: {
+            ...(sent === undefined ? {} : { "content-type": "application/json" }),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+        },
+        (response) => {
+          let text = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => (text += chunk));
+          response.on("end", () => resolve({ status: response.statusCode!, text }));
+          response.on("error", reject);
+        },
+      );
+      request.on("error", reject);
+      request.end(sent);
     },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, json: (await response.json()) as Envelope<T> };
+  );
+  return { status, json: JSON.parse(text) as Envelope<T> };
 }
 
 export interface SessionData {
@@ -156,10 +198,15 @@ export interface SessionData {
 }
 
 let phoneCounter = 0;
-/** A new user by phone, confirmed by the texted code from the outbox (the captcha is off here). */
+/**
+ * A new user by phone, confirmed by the texted code from the outbox (the captcha is off here).
+ * The number is unique on a shared server too: this process, the time and a counter.
+ */
 export async function newUser(inviteCode?: string): Promise<SessionData> {
-  phoneCounter += 1;
-  const account = `+4670${Date.now() % 1_000_000}${phoneCounter}`.slice(0, 14);
+  phoneCounter = (phoneCounter + 1) % 100;
+  const pid = String(process.pid % 1_000).padStart(3, "0");
+  const ms = String(Date.now() % 1_000_000).padStart(6, "0");
+  const account = `+4670${pid}${ms}${String(phoneCounter).padStart(2, "0")}`;
   const sent = await api("POST", "/api/v1/auth/phone-codes", {
     phone: account,
     purpose: "register",

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { chainStatement, type StatementLine } from "@candor/proof";
-import { launchPersistentBrowser } from "../harness.ts";
+import { artifactsDir, launchPersistentBrowser } from "../harness.ts";
 import {
   api,
   credit,
@@ -16,7 +16,7 @@ import {
   server,
   signIn,
   texts,
-  useTradingSuite,
+  useSharedTradingSuite,
 } from "./trading-suite.ts";
 
 /**
@@ -25,7 +25,7 @@ import {
  * its way from the server fails — and the installable app (manifest, service worker, offline
  * page, nothing from the API cached).
  */
-useTradingSuite();
+useSharedTradingSuite();
 
 describe("proof of liabilities", () => {
   it("verifies a user's inclusion in the browser, in German, and passes axe", async () => {
@@ -53,7 +53,13 @@ describe("proof of liabilities", () => {
   it("refuses a proof whose amounts were changed on the way", async () => {
     const session = await newUser();
     await credit(session.user.id, "USDT", "10");
-    await api("POST", "/api/v1/operator/proof/liabilities", undefined, operatorToken);
+    const published = await api(
+      "POST",
+      "/api/v1/operator/proof/liabilities",
+      undefined,
+      operatorToken,
+    );
+    expect(published.status, JSON.stringify(published.json)).toBe(200);
     await open("/proof");
     await signIn(session);
     // The server (or anyone in between) claims a bigger balance: the browser's check catches it.
@@ -100,7 +106,10 @@ describe("verifiable statement", () => {
       page.getByText(t.proof.statement.download).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^candor-statement-real-\d+\.csv$/);
-    const csv = readFileSync((await download.path())!, "utf8");
+    // Saved through Playwright: a Chromium shared over a connection keeps no local path.
+    const saved = path.join(artifactsDir, download.suggestedFilename());
+    await download.saveAs(saved);
+    const csv = readFileSync(saved, "utf8");
     expect(csv.split("\r\n")[0]).toMatch(/^posting_seq,sequence,/);
     expect(csv).toContain(",250.5,250.5,false,deposit,");
   });

@@ -12,7 +12,7 @@ import {
   poll,
   signIn,
   texts,
-  useTradingSuite,
+  useSharedTradingSuite,
 } from "./trading-suite.ts";
 
 /**
@@ -20,7 +20,7 @@ import {
  * between own wallets, sends some to a second user after checking the masked name, and swaps
  * USDT for BTC at a quote citing its tape tick against the operator-funded house.
  */
-useTradingSuite();
+useSharedTradingSuite();
 
 describe("wallet: transfer and quick exchange", () => {
   const t = texts("en");

@@ -353,8 +353,11 @@ describe("sign-in screens", () => {
     await input("Account").fill("nobody@example.com");
     await input("Password").fill("wrong password");
     await page.getByRole("button", { name: "Log in" }).first().click();
-    // Whatever the server answers (no account, or no such endpoint yet), it is said in a toast.
-    await page.locator(".adm-toast-main").waitFor();
+    // The server's refusal is said in a text toast (a "Please wait..." loading toast may still be
+    // showing beside it, so the text toast is picked by its class and message).
+    await page
+      .locator(".adm-toast-main-text", { hasText: "The account or password is incorrect" })
+      .waitFor();
     expect(await hashPath()).toBe("/login");
   });
 

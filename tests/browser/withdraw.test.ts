@@ -13,7 +13,7 @@ import {
   server,
   signIn,
   texts,
-  useTradingSuite,
+  useSharedTradingSuite,
   withdrawAddressLockMs,
 } from "./trading-suite.ts";
 
@@ -22,7 +22,7 @@ import {
  * out its lock (3 s in the suite), withdraws with the fee shown, the operator approves, marks
  * it sent and completes it over the API, and the user sees it completed and in the statement.
  */
-useTradingSuite();
+useSharedTradingSuite();
 
 describe("wallet: withdraw to a saved address", () => {
   const t = texts("en");
