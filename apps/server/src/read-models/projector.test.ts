@@ -147,4 +147,31 @@ describeEachDatabase("read-model projector", (database) => {
     ]);
     expect(differences).toEqual([{ account: "2|real|fund|USDT", readModel: 300n, kernel: 301n }]);
   });
+
+  it("writes text, amounts and nulls as they are; a lone surrogate as U+FFFD", async () => {
+    // The rows travel as one JSON parameter per statement (statements.ts): quotes,
+    // backslashes, SQL-looking text, non-ASCII and amounts past 2^53 must arrive unchanged.
+    await clearReadModels(database());
+    const projector = new ReadModelProjector(database());
+    await projector.load();
+    const reference = `a"b\\c'd\n€ 中文 😀 $1 ); DROP TABLE rm_orders; --`;
+    const line = posting(7, "1|real|fund|USDT", "2|real|fund|USDT", 2n ** 80n, "transfer");
+    line.posting.reference = reference as unknown as null;
+    const odd = posting(8, "1|real|fund|USDT", "2|real|fund|USDT", 1n, "transfer");
+    odd.posting.reference = "x\ud800y" as unknown as null;
+    projector.handle({ sequence: 1n, events: [line, odd] });
+    await projector.flush();
+    expect(projector.failed).toBe(false);
+    const rows = await sql<{ posting_seq: bigint; amount: string; reference: string | null }>`
+      SELECT posting_seq, amount::text AS amount, reference FROM rm_statement_lines
+      WHERE account = '2|real|fund|USDT' ORDER BY posting_seq`.execute(database().db);
+    expect(rows.rows).toEqual([
+      { posting_seq: 7n, amount: String(2n ** 80n), reference },
+      { posting_seq: 8n, amount: "1", reference: "x\ufffdy" },
+    ]);
+    const nulls = await sql<{ n: bigint }>`
+      SELECT count(*)::int8 AS n FROM rm_statement_lines
+      WHERE order_id IS NULL AND fill_id IS NULL AND tick_id IS NULL`.execute(database().db);
+    expect(nulls.rows[0]!.n).toBe(4n);
+  });
 });
