@@ -2,11 +2,12 @@
 // (the HTTP bench's workload: resting sells, crossing ioc buys), then projects them into a
 // fresh database again and again, in flushes the size the server makes under load, and
 // reports CPU µs per order: the main thread's and the whole process's (PGlite's worker
-// thread included; on PostgreSQL the server process's work is not counted).
+// thread included; on PostgreSQL, the pool of one connection's server backend on this machine).
 //
 //   npx tsx apps/server/scripts/projector-cpu.ts            (PGlite in a worker thread)
 //   DATABASE_URL=postgres://… npx tsx apps/server/scripts/projector-cpu.ts
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { sql } from "kysely";
 import pg from "pg";
 import { instruments } from "@candor/market";
 import { openDatabase, type Database } from "../src/db/database.ts";
@@ -34,16 +35,42 @@ function mainThreadUs() {
     .split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
+/** CPU µs of each thread of this process but the main one (PGlite's worker is the busiest). */
+function threadsUs(): Map<string, number> {
+  const times = new Map<string, number>();
+  for (const tid of readdirSync("/proc/self/task")) {
+    if (tid === String(process.pid)) continue;
+    try {
+      const fields = readFileSync(`/proc/self/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      times.set(tid, (Number(fields[11]) + Number(fields[12])) * 10_000);
+    } catch {
+      // The thread ended.
+    }
+  }
+  return times;
+}
+
+/** This process's CPU, plus (PostgreSQL on this machine) its one server backend's. */
+let backendPid: number | undefined;
 function processUs() {
   const u = process.cpuUsage();
-  return u.user + u.system;
+  let backend = 0;
+  if (backendPid !== undefined) {
+    const fields = readFileSync(`/proc/${backendPid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    backend = (Number(fields[11]) + Number(fields[12])) * 10_000;
+  }
+  return u.user + u.system + backend;
 }
 
 async function open(): Promise<Database> {
   const database = process.env.DATABASE_URL
-    ? await openDatabase({ kind: "postgres", url: process.env.DATABASE_URL, schema })
+    ? await openDatabase({ kind: "postgres", url: process.env.DATABASE_URL, schema, poolSize: 1 })
     : await openDatabase({ kind: "pglite", worker: true });
   await migrate(database);
+  if (database.kind === "postgres") {
+    const rows = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(database.db);
+    backendPid = rows.rows[0]!.pid;
+  }
   return database;
 }
 
@@ -140,7 +167,7 @@ if (process.env.SETUP_SQL) {
   databases.push(other);
   variants.push({ name: process.env.SETUP_SQL, Projector: ReadModelProjector, database: other });
 }
-const results: { variant: string; main: number; process: number }[] = [];
+const results: { variant: string; main: number; process: number; busiestThread: number }[] = [];
 try {
   for (let round = 0; round < rounds * variants.length; round++) {
     const variant = variants[round % variants.length]!;
@@ -150,13 +177,17 @@ try {
     await projector.load();
     const main0 = mainThreadUs();
     const process0 = processUs();
+    const threads0 = threadsUs();
     for (let start = 0; start < recorded.length; start += perFlush) {
       for (const applied of recorded.slice(start, start + perFlush)) projector.handle(applied);
       await projector.flush();
     }
     if (projector.failed) throw new Error("projection failed");
+    let busiest = 0;
+    for (const [tid, us] of threadsUs()) busiest = Math.max(busiest, us - (threads0.get(tid) ?? 0));
     results.push({
       variant: variant.name,
+      busiestThread: busiest / recorded.length,
       main: (mainThreadUs() - main0) / recorded.length,
       process: (processUs() - process0) / recorded.length,
     });
@@ -183,6 +214,8 @@ for (const { name } of variants) {
       processUsPerCommand: mine.map((r) => Math.round(r.process)),
       medianMain: Math.round(median(mine.map((r) => r.main))),
       medianProcess: Math.round(median(mine.map((r) => r.process))),
+      busiestOtherThreadUsPerCommand: mine.map((r) => Math.round(r.busiestThread)),
+      medianBusiestOtherThread: Math.round(median(mine.map((r) => r.busiestThread))),
     }),
   );
 }
