@@ -1,5 +1,5 @@
 import type { Statement } from "../db/database.ts";
-import { valuesStatements } from "./statements.ts";
+import { insertRows, updateFromRows } from "./statements.ts";
 
 /*
  * Perpetuals in the read models (migration 0018): orders (rm_perp_orders) and each owner's
@@ -312,21 +312,28 @@ export class PerpRecords {
       String(o.sequence),
     ]);
     return [
-      ...valuesStatements(
-        "INSERT INTO rm_perp_orders (order_id, client_order_id, owner_id, mode, market_id, side, order_type, time_in_force, price_ticks, quantity_lots, filled_lots, reduce_only, status, created_at_ms, sequence, updated_sequence) VALUES",
-        "ON CONFLICT (order_id) DO NOTHING",
+      ...insertRows(
+        "rm_perp_orders",
+        "order_id, client_order_id, owner_id, mode, market_id, side, order_type, time_in_force, price_ticks, quantity_lots, filled_lots, reduce_only, status, created_at_ms, sequence, updated_sequence",
         rows,
+        "ON CONFLICT (order_id) DO NOTHING",
       ),
-      ...valuesStatements(
-        "UPDATE rm_perp_orders o SET status = v.status, filled_lots = v.filled_lots, updated_sequence = v.sequence FROM (VALUES",
-        ") AS v(order_id, status, filled_lots, sequence) WHERE o.order_id = v.order_id",
+      ...updateFromRows(
+        "UPDATE rm_perp_orders o SET status = v.status, filled_lots = v.filled_lots, updated_sequence = v.sequence",
+        [
+          ["order_id", "int8"],
+          ["status", "text"],
+          ["filled_lots", "int8"],
+          ["sequence", "int8"],
+        ],
         updates,
-        ["int8", "text", "int8", "int8"],
+        "WHERE o.order_id = v.order_id",
       ),
-      ...valuesStatements(
-        "INSERT INTO rm_perp_records (owner_id, mode, market_id, kind, ref, sequence, at_ms, tick_ids, data) VALUES",
-        "ON CONFLICT (sequence, kind, owner_id, ref) DO NOTHING",
+      ...insertRows(
+        "rm_perp_records",
+        "owner_id, mode, market_id, kind, ref, sequence, at_ms, tick_ids, data",
         this.records,
+        "ON CONFLICT (sequence, kind, owner_id, ref) DO NOTHING",
       ),
     ];
   }
