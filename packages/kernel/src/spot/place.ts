@@ -54,9 +54,8 @@ export function placeWith(
   let priceTicks: number;
   let lots: number;
   let holdAmount: bigint;
-  // `holdAmount` as an exact double when the product is one (-1 otherwise, or for a quote
-  // amount until it is known).
-  let units = -1;
+  // `holdAmount` as an exact double when it is a safe integer, else -1.
+  let units: number;
   let byQuote = false;
   if (command.orderType === "limit") {
     if (command.priceTicks === null || command.quantityLots === null) {
