@@ -131,7 +131,7 @@ async function restingAskPrice(): Promise<string> {
  * that none was recorded yet), and links to the public tape when the API gives the sequence.
  */
 async function expectFillsAsTheApiSays(session: SessionData, locale: string) {
-  await page.getByTestId("fill-row").first().waitFor({ timeout: 15_000 });
+  await page.getByTestId("fill-row").first().waitFor();
   const orderId = await page.evaluate(() => window.location.hash.split("/").pop()!);
   const detail = await api<{ fills: { tickId: string | null; sequence?: string }[] }>(
     "GET",

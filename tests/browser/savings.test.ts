@@ -45,7 +45,7 @@ describe("Savings", () => {
     await sheet.getByTestId("subscribe-understood").click();
     await sheet.getByTestId("subscribe-confirm").click();
     const subscription = page.getByTestId("subscription-card").first();
-    await subscription.waitFor({ timeout: 15_000 });
+    await subscription.waitFor();
     await poll(() => subscription.getByTestId("subscription-state").textContent()).toBe(
       de.savings.state.in_progress,
     );
@@ -94,7 +94,7 @@ describe("Savings", () => {
     await sheet.getByTestId("subscribe-understood").click();
     await sheet.getByTestId("subscribe-confirm").click();
     const subscription = page.getByTestId("subscription-card").first();
-    await subscription.waitFor({ timeout: 15_000 });
+    await subscription.waitFor();
     await poll(() => subscription.getByTestId("subscription-state").textContent()).toBe(
       fr.savings.state.in_progress,
     );
