@@ -320,7 +320,11 @@ describe("Trade tab (perpetuals)", () => {
         triggers.push(trigger);
         break;
       }
-      await confirm.getByRole("button", { name: t.common.cancel }).click();
+      // (An order accepted just now closes the sheet by itself: then there is no button.)
+      await confirm
+        .getByRole("button", { name: t.common.cancel })
+        .click({ timeout: 5_000 })
+        .catch(() => undefined);
       await confirm.waitFor({ state: "hidden" });
     }
     expect(triggers, "the buy stop was placed").toHaveLength(1);
