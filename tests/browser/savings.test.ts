@@ -52,7 +52,8 @@ describe("Savings", () => {
     expect(await subscription.getByTestId("remaining-days").textContent()).toBe("7");
     await expectAccessible("savings subscriptions (de)");
     await page.screenshot({ path: path.join(artifactsDir, "savings-demo-de.png"), fullPage: true });
-    // The plan now shows this promise in its reserve.
+    // The plan now shows this promise in its reserve. (Exact: this is the only file on the
+    // shared server that subscribes to savings or funds their yield.)
     const plans = await api<{ items: { planId: string; reserved: string }[] }>(
       "GET",
       "/api/v1/savings/plans?mode=demo",
