@@ -262,8 +262,18 @@ describe("wallet journeys on the local chain", () => {
     await poll(() => page.getByTestId("buy-receive").textContent()).toMatch(/[1-9]/);
     await expectAccessible("buy quote");
     await shot("journey-4-buy-quote");
-    // A quote lives 10 s, about what the checks above take on a loaded machine: ask again and
-    // accept the fresh quote at once. (The old card goes when the new quote is asked for.)
+    // A quote lives 10 s, about what the checks above take on a loaded machine, and its payment
+    // waits in the fund wallet until it is accepted or expires (then it comes back). Let this
+    // one run out and its payment come back, then ask again and accept the fresh quote at once.
+    // (The old card goes when the new quote is asked for.)
+    await poll(() => page.getByTestId("buy-expiry").textContent()).toBe(t.wallet.exchange.expired);
+    await poll(async () => {
+      const accounts = await api<{
+        wallets: { wallet: string; items: { asset: string; available: string }[] }[];
+      }>("GET", "/api/v1/wallet/accounts", undefined, user.token);
+      const fiat = accounts.json.data.wallets.find((w) => w.wallet === "fiat");
+      return fiat?.items.find((i) => i.asset === "USDT")?.available;
+    }).toBe("200");
     const [asked] = await Promise.all([
       page.waitForResponse(
         (response) =>
