@@ -338,7 +338,21 @@ describe("back office", () => {
     await poll(() => page.getByTestId("statement-line").allTextContents()).toEqual(
       expect.arrayContaining([expect.stringContaining(finance.id)]),
     );
-  }, 240_000);
+
+    // The admin disables the finance operator (with a reason): the list says so at once.
+    await signInOperator(firstAdmin);
+    await page.getByTestId("admin-menu-operators").click();
+    await page.getByTestId(`admin-operator-disable-${finance.id}`).click();
+    await act(
+      page.getByTestId("admin-operators"),
+      "admin-operator-disable",
+      "Left the team",
+      false,
+    );
+    const row = page.getByTestId("admin-operator-list").locator("tr", { hasText: financeEmail });
+    await poll(() => row.textContent()).toContain(admin.operators.disabled);
+    expect(await page.getByTestId(`admin-operator-disable-${finance.id}`).count()).toBe(0);
+  }, 300_000);
 
   it("changes a spot market's fees for later orders; the market endpoint shows them", async () => {
     expect(firstAdmin?.id, "the first test created the admin").toBeTruthy();

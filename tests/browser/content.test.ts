@@ -48,7 +48,8 @@ describe("news and notices", () => {
     await open("/", "de");
     await signIn(session);
     await poll(() => page.getByTestId("news-headlines").textContent()).toContain("Bitcoin-Woche");
-    // The welcome notice and the new one are unread.
+    // The welcome notice and the new one are unread. (Exact: this is the only file on the shared
+    // server that publishes notices; a file that publishes more needs a server of its own.)
     await poll(() => page.getByTestId("notices-unread-badge").textContent()).toBe("2");
     await expectAccessible("home with news de");
 

@@ -105,13 +105,11 @@ describe("invitations", () => {
         );
         return after.json.data?.rebateRecords.length ?? JSON.stringify(after.json);
       },
-      { timeout: 15_000 },
+      { timeout: 30_000 },
     ).toBe(1);
     await open("/invite", "fr");
     await signIn(inviter);
-    await poll(() => page.getByTestId("invite-rebate-records").count(), { timeout: 15_000 }).toBe(
-      1,
-    );
+    await poll(() => page.getByTestId("invite-rebate-records").count()).toBe(1);
     expect(await page.getByTestId("invite-rebate-records").textContent()).toMatch(/\+46\*{4}\d\d/);
     expect(await page.getByTestId("invite-rebate-records").textContent()).toContain(
       fr.invite.product.spot,
@@ -169,9 +167,9 @@ describe("invitations", () => {
     await credit(user.user.id, "USDT", "100");
     await open("/activity", "de");
     await signIn(user);
-    await poll(() => page.getByTestId("activity-ended").first().textContent(), {
-      timeout: 15_000,
-    }).toContain(de.activity.paid);
+    await poll(() => page.getByTestId("activity-ended").first().textContent()).toContain(
+      de.activity.paid,
+    );
     await expectAccessible("activity page");
   }, 120_000);
 });

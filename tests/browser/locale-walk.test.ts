@@ -372,8 +372,6 @@ describe("favourites", () => {
     await expect.poll(() => page.locator(".overview [role=status]").count()).toBe(0);
     // Unstarred again, the section goes away (and nothing else was starred).
     await favourites.getByTestId("favourite-star").click();
-    await expect
-      .poll(() => page.getByTestId("home-favourites").count(), { timeout: 10_000 })
-      .toBe(0);
+    await expect.poll(() => page.getByTestId("home-favourites").count()).toBe(0);
   });
 });

@@ -89,7 +89,7 @@ describe("Trade tab (perpetuals)", () => {
       await page.getByTestId("perp-confirm-submit").click();
 
       const position = page.getByTestId("perp-position-BTC-PERP");
-      await position.waitFor({ timeout: 15_000 });
+      await position.waitFor();
       expect(await position.getByTestId("perp-position-contracts").textContent()).toBe("5");
       expect(await position.textContent()).toContain(t.perp.side.long);
       expect(await position.textContent()).toContain("20×");
@@ -122,12 +122,12 @@ describe("Trade tab (perpetuals)", () => {
       expect(await position.getByTestId("perp-position-contracts").textContent()).toBe("5");
 
       // Past the reverse's toast, and clear of the fixed tab bar the book pushed it under.
-      await page.locator(".adm-toast-wrap").waitFor({ state: "detached", timeout: 10_000 });
+      await page.locator(".adm-toast-wrap").waitFor({ state: "detached", timeout: 15_000 });
       const closeAll = page.getByTestId("perp-close-all");
       await closeAll.evaluate((button) => button.scrollIntoView({ block: "center" }));
       await closeAll.click();
       await page.getByTestId("perp-closeAll-sheet-submit").click();
-      await page.getByTestId("perp-no-positions").waitFor({ timeout: 15_000 });
+      await page.getByTestId("perp-no-positions").waitFor();
       await poll(() => page.getByTestId("perp-history-order").count()).toBeGreaterThanOrEqual(3);
       await page.screenshot({
         path: path.join(artifactsDir, "perp-closed-de.png"),
@@ -202,7 +202,7 @@ describe("Trade tab (perpetuals)", () => {
         user.token,
       ),
     );
-    await poll(async () => (await btcPerp("real"))?.bestAsk ?? null, { timeout: 20_000 }).toMatch(
+    await poll(async () => (await btcPerp("real"))?.bestAsk ?? null, { timeout: 45_000 }).toMatch(
       /\d/,
     );
 
@@ -231,7 +231,7 @@ describe("Trade tab (perpetuals)", () => {
     await page.getByTestId("perp-confirm-submit").click();
 
     const position = page.getByTestId("perp-position-BTC-PERP");
-    await position.waitFor({ timeout: 15_000 });
+    await position.waitFor();
     expect(await position.getByTestId("perp-position-contracts").textContent()).toBe("2");
     expect(await position.textContent()).toContain(t.perp.side.long);
     expect(await position.textContent()).toContain("10×");
@@ -245,13 +245,13 @@ describe("Trade tab (perpetuals)", () => {
     );
     expect(held.json.data.items.find((p) => p.marketId === "BTC-PERP")?.contracts).toBe("2");
 
-    await page.locator(".adm-toast-wrap").waitFor({ state: "detached", timeout: 10_000 });
+    await page.locator(".adm-toast-wrap").waitFor({ state: "detached", timeout: 15_000 });
     await position.getByTestId("perp-close").click();
     const sheet = page.getByTestId("perp-close-sheet");
     await sheet.waitFor();
     await sheet.getByTestId("perp-trade-password").locator("input").fill(tradePassword);
     await page.getByTestId("perp-close-sheet-submit").click();
-    await page.getByTestId("perp-no-positions").waitFor({ timeout: 15_000 });
+    await page.getByTestId("perp-no-positions").waitFor();
     await poll(() => page.getByTestId("perp-history-order").count()).toBeGreaterThanOrEqual(2);
     await page.screenshot({
       path: path.join(artifactsDir, "perp-real-closed-es.png"),
@@ -293,21 +293,58 @@ describe("Trade tab (perpetuals)", () => {
       .getByTestId("perp-order-type")
       .getByText(t.perp.orderType.stop_market, { exact: true })
       .click();
-    // A buy stop 0.05 % above the mark (BTC's tape moves about 0.01 % a second).
-    const mark = tenths((await btcPerp())!.markPrice!);
-    const trigger = text(mark + (mark * 5n) / 10_000n);
-    await page.getByTestId("perp-trigger-price").locator("input").fill(trigger);
-    await page.getByTestId("perp-contracts").locator("input").fill("1");
-    await page.getByTestId("perp-buy").click();
-    await page.getByTestId("perp-disclosure-sheet").waitFor();
-    await page.getByTestId("perp-disclosure-accept").click();
-    const confirm = page.getByTestId("perp-confirm");
-    await confirm.waitFor();
-    expect(await confirm.getByTestId("perp-confirm-trigger").textContent()).toBe(trigger);
-    await page.getByTestId("perp-confirm-submit").click();
-    const waiting = page.getByTestId("perp-conditional-order").first();
-    await waiting.waitFor({ timeout: 15_000 });
-    expect(await waiting.getByTestId("perp-conditional-trigger").textContent()).toBe(trigger);
+    // A buy stop 0.05 % above the mark (BTC's tape moves about 0.01 % a second). The trigger is
+    // read from the mark just before the order; if the mark passed it while the form was filled,
+    // the server refuses the order (the sheet stays open with the reason) and it is placed again
+    // from the new mark.
+    const triggers: string[] = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const mark = tenths((await btcPerp())!.markPrice!);
+      const trigger = text(mark + (mark * 5n) / 10_000n);
+      await page.getByTestId("perp-trigger-price").locator("input").fill(trigger);
+      await page.getByTestId("perp-contracts").locator("input").fill("1");
+      await page.getByTestId("perp-buy").click();
+      if (attempt === 0) {
+        await page.getByTestId("perp-disclosure-sheet").waitFor();
+        await page.getByTestId("perp-disclosure-accept").click();
+      }
+      const confirm = page.getByTestId("perp-confirm");
+      await confirm.waitFor();
+      expect(await confirm.getByTestId("perp-confirm-trigger").textContent()).toBe(trigger);
+      await page.getByTestId("perp-confirm-submit").click();
+      const closed = await confirm.waitFor({ state: "hidden", timeout: 15_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (closed) {
+        triggers.push(trigger);
+        break;
+      }
+      // (An order accepted just now closes the sheet by itself: then there is no button.)
+      await confirm
+        .getByRole("button", { name: t.common.cancel })
+        .click({ timeout: 5_000 })
+        .catch(() => undefined);
+      await confirm.waitFor({ state: "hidden" });
+    }
+    expect(triggers, "the buy stop was placed").toHaveLength(1);
+    const trigger = triggers[0]!;
+    // The waiting order shows its trigger, unless the mark already fired it (then it has moved
+    // to the history, checked below).
+    type Forced = { kind: string; tickIds: string[] };
+    const fired = async () => {
+      const answer = await api<{ items: Forced[] }>(
+        "GET",
+        "/api/v1/perp/liquidations",
+        undefined,
+        token,
+      );
+      return answer.json.data.items.find((e) => e.kind === "stop_order") ?? null;
+    };
+    const waiting = page.getByTestId("perp-conditional-order").filter({
+      has: page.getByTestId("perp-conditional-trigger").getByText(trigger, { exact: true }),
+    });
+    await poll(async () => (await waiting.count()) > 0 || (await fired()) !== null).toBe(true);
 
     // A sell stop 0.02 % below, through the API: the tape's next move either way fires one.
     for (let attempt = 0; attempt < 4; attempt++) {
@@ -328,30 +365,24 @@ describe("Trade tab (perpetuals)", () => {
       );
       if (placed.status === 200) break;
     }
-    type Forced = { kind: string; tickIds: string[] };
-    const fired = async () => {
-      const answer = await api<{ items: Forced[] }>(
-        "GET",
-        "/api/v1/perp/liquidations",
-        undefined,
-        token,
-      );
-      return answer.json.data.items.find((e) => e.kind === "stop_order") ?? null;
-    };
-    await poll(async () => (await fired()) !== null, { timeout: 60_000 }).toBe(true);
+    // Usually within seconds; a quiet tape can take a minute to move that far either way.
+    await poll(async () => (await fired()) !== null, { timeout: 90_000 }).toBe(true);
     const event = (await fired())!;
     expect(event.tickIds.length).toBeGreaterThan(0);
     await page.getByTestId("perp-history-tabs").getByText(t.perp.history.forced).click();
-    const row = page.getByTestId("perp-forced-stop_order").first();
-    await row.waitFor({ timeout: 15_000 });
-    expect(await row.textContent()).toContain(t.perp.forced.stop_order);
-    const links = await row.getByTestId("perp-tick-link").allTextContents();
-    expect(links).toEqual(expect.arrayContaining([event.tickIds[0]!]));
+    // The other stop may fire too after the API read: look in every row of that kind, not only
+    // the newest.
+    const rows = page.getByTestId("perp-forced-stop_order");
+    await rows.first().waitFor();
+    expect(await rows.first().textContent()).toContain(t.perp.forced.stop_order);
+    await poll(() => rows.getByTestId("perp-tick-link").allTextContents()).toEqual(
+      expect.arrayContaining([event.tickIds[0]!]),
+    );
     await page.screenshot({
       path: path.join(artifactsDir, "perp-stop-fired-en.png"),
       fullPage: true,
     });
-  }, 150_000);
+  }, 210_000);
 
   it("liquidates a demo user's 50× position on a simulated crash and shows the tick (en)", async () => {
     const t = texts("en");
@@ -426,7 +457,7 @@ describe("Trade tab (perpetuals)", () => {
     // The tape may force the position again (the rest of it) after the API read: look in
     // every row of that kind, not only the newest.
     const rows = page.getByTestId(`perp-forced-${liquidation.kind}`);
-    await rows.first().waitFor({ timeout: 15_000 });
+    await rows.first().waitFor();
     const links = await rows.getByTestId("perp-tick-link").allTextContents();
     expect(links).toEqual(expect.arrayContaining([liquidation.tickIds[0]!]));
     await page.screenshot({

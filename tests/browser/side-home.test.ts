@@ -111,7 +111,7 @@ describe("side page and home sections", () => {
       const entry = page.getByTestId(`side-${key}`);
       expect(await entry.textContent(), key).toContain(jp.side.shortcuts[key]);
       await entry.click();
-      await poll(hash, { timeout: 5_000 }).toBe(target);
+      await poll(hash).toBe(target);
     }
     // The language is chosen on the side page itself.
     await page.goto(page.url().replace(/#.*$/, "#/side"));

@@ -93,11 +93,12 @@ describe("Stocks", () => {
     const editor = page.getByTestId("tpsl-0700.HK");
     await editor.getByTestId("sl-input").locator("input").fill("9999");
     await editor.getByTestId("tpsl-save").click();
-    await poll(() => page.getByTestId("holding-0700.HK").count(), { timeout: 20_000 }).toBe(0);
+    // The next tick of the stock's tape: seconds apart, more on a loaded machine.
+    await poll(() => page.getByTestId("holding-0700.HK").count(), { timeout: 45_000 }).toBe(0);
     await page.goto(page.url().replace(/#.*$/, "#/stocks/orders"));
     await page.getByText(de.stocks.orders.fills).click();
     const stop = page.locator("[data-testid^='stock-fill-']").first();
     await poll(() => stop.textContent()).toContain(de.stocks.origin.stop_loss);
     expect(await stop.getByRole("link").textContent()).toMatch(/\S/);
-  });
+  }, 120_000);
 });

@@ -384,15 +384,17 @@ describe("support chat", () => {
       () => visitorPage.getByTestId("support-message").last().textContent(),
       30_000,
     ).toContain("Yes: choose Sweden as your country when you register.");
-    const outbox = await api<{ emails: { to: string; text: string }[] }>(
-      "GET",
-      `/api/v1/operator/outbox?to=${encodeURIComponent(email)}&limit=5`,
-      undefined,
-      adminToken,
-    );
-    expect(outbox.emails[0]?.text).toContain(
-      "Yes: choose Sweden as your country when you register.",
-    );
+    // The answer is pushed live before its e-mail is written (the reply awaits the mailer
+    // afterwards), so the outbox may lag the page by a moment.
+    await poll(async () => {
+      const outbox = await api<{ emails: { to: string; text: string }[] }>(
+        "GET",
+        `/api/v1/operator/outbox?to=${encodeURIComponent(email)}&limit=5`,
+        undefined,
+        adminToken,
+      );
+      return outbox.emails[0]?.text ?? "";
+    }).toContain("Yes: choose Sweden as your country when you register.");
 
     // The browser keeps the conversation: a reload shows it again.
     await visitorPage.reload();

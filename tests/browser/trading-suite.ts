@@ -253,12 +253,16 @@ export async function signIn(session: SessionData, demo = false) {
   await page.reload();
 }
 
+let creditCounter = 0;
 export async function credit(ownerId: string, assetId: string, amount: string) {
+  // The id is the deposit's idempotency key: a counter keeps two credits of one asset to one
+  // user in the same millisecond two deposits (the same id would be taken as a retry).
+  creditCounter += 1;
   const answer = await api(
     "POST",
     "/api/v1/operator/deposits",
     {
-      id: `browser-test-${ownerId}-${assetId}-${Date.now()}`,
+      id: `browser-test-${ownerId}-${assetId}-${Date.now()}-${creditCounter}`,
       ownerId,
       assetId,
       amount,
@@ -267,4 +271,7 @@ export async function credit(ownerId: string, assetId: string, amount: string) {
     operatorToken,
   );
   expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+  expect((answer.json.data as { duplicate: boolean }).duplicate, "credited, not a retry").toBe(
+    false,
+  );
 }

@@ -75,9 +75,12 @@ const input = (label: string) => page.locator(`input[aria-label="${label}"]`);
 
 const hashPath = () => page.evaluate(() => window.location.hash.slice(1).split("?")[0]);
 
-/** Polls for up to 10 s: pages load lazily and the server answers over real HTTP. */
+/**
+ * Polls for up to 15 s (as the suite's other files): pages load lazily and the server answers
+ * over real HTTP, on a loaded CI machine too.
+ */
 const poll = <T>(read: () => Promise<T> | T, options: { timeout?: number } = {}) =>
-  expect.poll(read, { timeout: 10_000, ...options });
+  expect.poll(read, { timeout: 15_000, ...options });
 
 interface AxeResult {
   violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
@@ -90,8 +93,18 @@ interface AxeResult {
 async function expectAccessible(screen: string, context = "html") {
   // Toasts fade out; axe would measure their text halfway transparent.
   await page.waitForFunction(() => !document.querySelector(".adm-toast-mask"), undefined, {
-    timeout: 10_000,
+    timeout: 15_000,
   });
+  // Likewise a dialog fading in or a button fading to enabled: measure once every running
+  // transition has finished, however long a loaded machine takes to run it.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => null)),
+    ),
+  );
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async (selector) => {
     const axe = (window as unknown as { axe: { run(c: string): Promise<AxeResult> } }).axe;
@@ -121,15 +134,13 @@ describe.each([
     // Settings was the only page: back goes home (spec §2). Home shows the welcome notice.
     await page.getByTestId("nav-back").click();
     await poll(() => page.getByTestId("home-title").textContent()).toBe(t.home.title);
-    await expect
-      .poll(() => page.getByTestId("notices-strip").textContent(), { timeout: 10_000 })
-      .toContain(
-        locale === "en"
-          ? "Welcome to Candor"
-          : locale === "de"
-            ? "Willkommen bei Candor"
-            : "Добро пожаловать в Candor",
-      );
+    await poll(() => page.getByTestId("notices-strip").textContent()).toContain(
+      locale === "en"
+        ? "Welcome to Candor"
+        : locale === "de"
+          ? "Willkommen bei Candor"
+          : "Добро пожаловать в Candor",
+    );
     await page.getByText(t.home.overview).waitFor();
     await expectAccessible(`home ${locale}`);
     await page.screenshot({ path: path.join(artifactsDir, `home-${locale}.png`) });
@@ -320,7 +331,19 @@ describe("navigation rules (spec §2)", () => {
     await page.getByTestId("home-title").waitFor();
     await page.getByText("Assets", { exact: true }).click();
     await page.getByText("You are not logged in, do you want to log in?").waitFor();
-    await page.waitForTimeout(500); // Let the dialog finish fading in before checking contrast.
+    // The dialog and its mask fade in (react-spring, not CSS animations): check contrast once
+    // both are opaque, however long a loaded machine takes, not after a fixed 500 ms.
+    await poll(() =>
+      page.evaluate(() =>
+        [
+          ...document.querySelectorAll(
+            ".adm-dialog .adm-center-popup-wrap > div, .adm-dialog .adm-mask",
+          ),
+        ]
+          .map((element) => getComputedStyle(element).opacity)
+          .join(),
+      ),
+    ).toBe("1,1");
     await expectAccessible("login prompt", ".adm-dialog");
     await page.getByRole("button", { name: "Log in" }).click();
     await poll(hashPath).toBe("/login");

@@ -393,7 +393,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       .catch(() => null);
     if (account) {
       const tokenHash = createHash("sha256").update(channel.token).digest("hex");
-      return { kind: "operator", operatorId: account.id, tokenHash };
+      const endsAtMs = await operatorAccounts.sessionExpiresAtMs(channel.token);
+      if (endsAtMs === null) return null;
+      return { kind: "operator", operatorId: account.id, tokenHash, endsAtMs };
     }
     const given = Buffer.from(channel.token);
     const bootstrap = deps.operatorToken ? Buffer.from(deps.operatorToken) : undefined;

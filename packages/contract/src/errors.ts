@@ -189,6 +189,8 @@ export const httpStatusByErrorCode = {
   bank_card_limit: 409,
   bank_card_not_found: 404,
   trigger_would_fire_now: 409,
+  operator_not_found: 404,
+  operator_disable_self: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

@@ -130,15 +130,33 @@ export const operatorMe = defineEndpoint({
   response: z.object({ operator: OperatorInfo }),
 });
 
+/** A named operator as an admin sees them in the accounts list. */
+export const OperatorAccountView = OperatorInfo.extend({
+  disabled: z.boolean(),
+  createdAt: z.string(),
+});
+
 export const operatorListAccounts = defineEndpoint({
   method: "GET",
   path: "/api/v1/operator/accounts",
   summary: "Every named operator (admin)",
   tag: "operator",
   auth: "operator",
-  response: z.object({
-    operators: z.array(OperatorInfo.extend({ disabled: z.boolean(), createdAt: z.string() })),
-  }),
+  response: z.object({ operators: z.array(OperatorAccountView) }),
+});
+
+export const operatorDisableAccount = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/accounts/:operatorId/disable",
+  summary:
+    "An admin disables another operator: every session of theirs ends at once, support-desk " +
+    "streams included; the account is kept (the audit log names it) and cannot sign in again",
+  tag: "operator",
+  auth: "operator",
+  params: z.strictObject({ operatorId: z.string().regex(/^\d{1,18}$/) }),
+  body: z.strictObject({ reason: OperatorReason }),
+  response: z.object({ operator: OperatorAccountView, sessionsEnded: z.number().int() }),
+  errors: ["forbidden", "operator_not_found", "operator_disable_self"],
 });
 
 export const operatorCreateAccount = defineEndpoint({

@@ -1,13 +1,14 @@
 // Profiles the kernel alone on the W4 stream: `node --cpu-prof --import tsx
-// packages/kernel/bench/profile-w4.ts` (ROUNDS=n for more rounds). Prints commands per second
-// of CPU time for each round and the best round.
+// packages/kernel/bench/profile-w4.ts` (ROUNDS=n for more rounds, OPERATIONS=n for a shorter
+// stream, e.g. under callgrind). Prints commands per second of CPU time for each round and the
+// best round.
 import { generate } from "./book-streams.ts";
 import { kernelNames, kernelSetup, runKernel } from "./kernel-workload.ts";
 
 const owners = 1_000;
 const stream = generate({
   seed: 4,
-  operations: 1_000_000,
+  operations: Number(process.env.OPERATIONS ?? 1_000_000),
   restingTarget: 1_000,
   levelsPerSide: 800,
   quantityMax: 100,

@@ -13,6 +13,8 @@ export interface AuthUser {
   demoOnly: boolean;
   /** SHA-256 of the bearer token, hex: identifies the session for logout. */
   sessionTokenHash: string;
+  /** When the session expires (epoch ms); open streams of the session end then. */
+  sessionExpiresAtMs?: number;
   /** True while an operator has frozen the user: nothing that changes anything is accepted. */
   frozen?: boolean;
 }

@@ -154,7 +154,17 @@ export function hold(
     assert(amount >= 0n, "hold must not be negative");
     const availableNext = account.available - amount;
     assert(availableNext >= 0n, "hold exceeds available");
-    setBalances(account, availableNext, account.held + amount);
+    // Often only the available balance is inexact (a large one): the held one then still
+    // moves in doubles.
+    const heldUnits = account.heldUnits + units;
+    if (units >= 0 && heldUnits <= Number.MAX_SAFE_INTEGER) {
+      account.available = availableNext;
+      account.availableUnits = unitsOfAmount(availableNext);
+      account.held = bigintOfSafeInteger(heldUnits);
+      account.heldUnits = heldUnits;
+    } else {
+      setBalances(account, availableNext, account.held + amount);
+    }
   }
   touch(state, account);
 }
@@ -166,13 +176,13 @@ export function hold(
  */
 export function holdUnitsOnly(state: KernelState, account: Account, units: number): void {
   if (holdExact(account, units)) touch(state, account);
-  else hold(state, account, BigInt(units), units);
+  else hold(state, account, bigintOfSafeInteger(units), units);
 }
 
 /** `release` of an amount known only as an exact double (see `holdUnitsOnly`). */
 export function releaseUnitsOnly(state: KernelState, account: Account, units: number): void {
   if (releaseExact(account, units)) touch(state, account);
-  else release(state, account, BigInt(units), units);
+  else release(state, account, bigintOfSafeInteger(units), units);
 }
 
 /** Held → available; `units` as for `hold`. */
@@ -184,9 +194,19 @@ export function release(
 ): void {
   if (!releaseExact(account, units)) {
     assert(amount >= 0n, "release must not be negative");
-    const heldNext = account.held - amount;
-    assert(heldNext >= 0n, "release exceeds held");
-    setBalances(account, account.available + amount, heldNext);
+    // As in `hold`: the held balance in doubles when it and `units` are exact.
+    const heldUnits = account.heldUnits - units;
+    if (units >= 0 && heldUnits >= 0) {
+      const availableNext = account.available + amount;
+      account.available = availableNext;
+      account.availableUnits = unitsOfAmount(availableNext);
+      account.held = bigintOfSafeInteger(heldUnits);
+      account.heldUnits = heldUnits;
+    } else {
+      const heldNext = account.held - amount;
+      assert(heldNext >= 0n, "release exceeds held");
+      setBalances(account, account.available + amount, heldNext);
+    }
   }
   touch(state, account);
 }

@@ -3,14 +3,15 @@
 import { divFloor } from "../amount/amount.ts";
 import { assert } from "../assert.ts";
 import { selfTradeModes, type OrderBook, type SelfTradeMode } from "../book/types.ts";
-import { accountOf, availableOf } from "../ledger/accounts.ts";
+import { accountOf } from "../ledger/accounts.ts";
+import { bigintOfSafeInteger } from "../amount/bigint-of.ts";
 import { amountCode, hold, release } from "../ledger/post.ts";
 import { PRICE_TICKS_MAX } from "../market-units.ts";
 import type { Handler } from "../module.ts";
 import type { MarketState } from "../reference/state.ts";
 import { fail } from "../reject-codes.ts";
 import { ok } from "../results.ts";
-import { bookRejectCode, holdFor, limitCode, lotsCode } from "./holds.ts";
+import { bookRejectCode, holdFor, holdUnits, limitCode, lotsCode } from "./holds.ts";
 import { openOrdersMax, traderOwner } from "./orders.ts";
 import { settleGone, settleRest, settleSelfTradeStopped } from "./settle.ts";
 import { openOrderIds, setHeld, unitsOf, type OrderState } from "./state.ts";
@@ -53,6 +54,8 @@ export function placeWith(
   let priceTicks: number;
   let lots: number;
   let holdAmount: bigint;
+  // `holdAmount` as an exact double when it is a safe integer, else -1.
+  let units: number;
   let byQuote = false;
   if (command.orderType === "limit") {
     if (command.priceTicks === null || command.quantityLots === null) {
@@ -63,7 +66,8 @@ export function placeWith(
     if (code !== null) return fail(code);
     priceTicks = command.priceTicks;
     lots = command.quantityLots;
-    holdAmount = holdFor(market, isBuy, priceTicks, lots);
+    units = holdUnits(market, isBuy, priceTicks, lots);
+    holdAmount = units >= 0 ? bigintOfSafeInteger(units) : holdFor(market, isBuy, priceTicks, lots);
   } else {
     if (tif !== "ioc") return fail("time_in_force_invalid");
     if (command.priceTicks !== null) return fail("order_type_invalid");
@@ -84,14 +88,27 @@ export function placeWith(
     if (priceTicks < 1 || priceTicks > PRICE_TICKS_MAX) return fail("price_outside_band");
     if (byQuote) {
       holdAmount = command.quoteAmount!;
+      units = unitsOf(holdAmount);
       lots = 0;
     } else {
       lots = command.quantityLots!;
-      holdAmount = holdFor(market, isBuy, priceTicks, lots);
+      units = holdUnits(market, isBuy, priceTicks, lots);
+      holdAmount =
+        units >= 0 ? bigintOfSafeInteger(units) : holdFor(market, isBuy, priceTicks, lots);
     }
   }
-  const holdAssetId = isBuy ? market.quote.assetId : market.base.assetId;
-  if (availableOf(owner, "fund", holdAssetId) < holdAmount) return fail("insufficient_balance");
+  // The owner's fund accounts of the market's assets, each looked up once (absent: none yet,
+  // so nothing available). Enough when the exact doubles say so; else the BigInts decide.
+  const baseFund = owner.fund.get(market.base.assetId);
+  const quoteFund = owner.fund.get(market.quote.assetId);
+  const holdFund = isBuy ? quoteFund : baseFund;
+  if (
+    holdFund === undefined
+      ? 0n < holdAmount
+      : !(units >= 0 && holdFund.availableUnits >= units) && holdFund.available < holdAmount
+  ) {
+    return fail("insufficient_balance");
+  }
   const spot = state.spot;
   const mayRest = tif === "gtc" || tif === "post_only";
   if (mayRest) {
@@ -103,8 +120,8 @@ export function placeWith(
   if (byQuote) lots = lotsForQuote(market, book, owner.index, priceTicks, holdAmount);
 
   // Validated: from here on the command succeeds, except for the book's own rejections.
-  const baseAccount = accountOf(state, owner, "fund", market.base.assetId);
-  const quoteAccount = accountOf(state, owner, "fund", market.quote.assetId);
+  const baseAccount = baseFund ?? accountOf(state, owner, "fund", market.base.assetId);
+  const quoteAccount = quoteFund ?? accountOf(state, owner, "fund", market.quote.assetId);
   const holdAccount = isBuy ? quoteAccount : baseAccount;
   const orderId = spot.orderIdNext++;
   const order: OrderState = {
@@ -123,7 +140,7 @@ export function placeWith(
     quoteAmount: byQuote ? holdAmount : null,
     filledLots: 0,
     heldAmount: holdAmount,
-    heldUnits: unitsOf(holdAmount),
+    heldUnits: units >= 0 ? units : unitsOf(holdAmount),
     holdAccount,
     baseAccount,
     quoteAccount,
@@ -141,7 +158,7 @@ export function placeWith(
     emit(state, { type: "order_done", orderId, status: "expired", filledLots: 0 });
     return ok({ orderId, orderStatus: "expired", filledLots: 0, restingLots: 0 });
   }
-  hold(state, holdAccount, holdAmount);
+  hold(state, holdAccount, holdAmount, units >= 0 ? units : Number.NaN);
   spot.orders.set(orderId, order);
   emit(state, { type: "order_accepted", order: orderView(order) });
   spot.taker = order;
@@ -161,7 +178,7 @@ export function placeWith(
     case "rejected_fok":
     case "rejected_book_full":
       assert(order.filledLots === 0, "a rejected submission filled");
-      release(state, holdAccount, holdAmount);
+      release(state, holdAccount, holdAmount, units >= 0 ? units : Number.NaN);
       spot.orders.delete(orderId);
       spot.orderIdNext--;
       return fail(bookRejectCode(outcome.outcome));

@@ -11,6 +11,7 @@ import { settleGone, settleRest, settleSelfTradeStopped } from "./settle.ts";
 import { setHeld, setHeldUnits } from "./state.ts";
 import type { OrderOutcome } from "./types.ts";
 import { emit } from "../events.ts";
+import { bigintOfSafeInteger } from "../amount/bigint-of.ts";
 
 export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   const order = commandedOrder(state, command.ownerId, command.mode, command.orderId);
@@ -49,7 +50,7 @@ export const replaceOrder: Handler<"replace_order"> = (state, command) => {
   if (
     grows &&
     !(account.availableUnits >= extraUnits) &&
-    account.available < (exact ? BigInt(extraUnits) : holdExtra)
+    account.available < (exact ? bigintOfSafeInteger(extraUnits) : holdExtra)
   ) {
     return fail("insufficient_balance");
   }

@@ -187,7 +187,11 @@ export function settleSelfTradeStopped(state: KernelState, order: OrderState): v
 /** Releases an open (already out of the book) order's hold and reports it cancelled. */
 function finishCancelled(state: KernelState, order: OrderState, reason: CancelReason): void {
   const released = order.heldAmount;
-  if (released > 0n) release(state, order.holdAccount, released);
+  // The hold's exact double (when it is one) lets `release` skip the BigInt arithmetic.
+  const units = order.heldUnits;
+  if (units > 0 || (units < 0 && released > 0n)) {
+    release(state, order.holdAccount, released, units >= 0 ? units : Number.NaN);
+  }
   setHeld(order, 0n);
   emit(state, {
     type: "order_cancelled",
@@ -283,7 +287,10 @@ export function settleGone(
   order: OrderState,
   status: "filled" | "expired",
 ): void {
-  if (order.heldAmount > 0n) release(state, order.holdAccount, order.heldAmount);
+  const units = order.heldUnits;
+  if (units > 0 || (units < 0 && order.heldAmount > 0n)) {
+    release(state, order.holdAccount, order.heldAmount, units >= 0 ? units : Number.NaN);
+  }
   setHeld(order, 0n);
   removeOpenOrder(state, order, status);
 }

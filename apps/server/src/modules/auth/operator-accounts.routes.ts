@@ -3,6 +3,7 @@ import {
   operatorBootstrap,
   operatorConfirmTotp,
   operatorCreateAccount,
+  operatorDisableAccount,
   operatorListAccounts,
   operatorMe,
   operatorSignIn,
@@ -102,6 +103,20 @@ export const operatorAccountsModule: FastifyPluginAsync<{ accounts: OperatorAcco
     if (!request.operatorAccount) throw new AppError("forbidden");
     const { reason, ...input } = body;
     return accounts.create(request.operatorAccount, input, reason);
+  });
+
+  defineRoute(app, operatorDisableAccount, { bodyBytes: 2_048 }, async ({ params, request }) => {
+    // Admins only (role table); the bootstrap token is nobody and disables no one.
+    if (!request.operatorAccount) throw new AppError("forbidden");
+    const { operator, sessionsEnded } = await accounts.disable(
+      request.operatorAccount,
+      params.operatorId,
+    );
+    const { createdAtMs, ...rest } = operator;
+    return {
+      operator: { ...rest, createdAt: new Date(createdAtMs).toISOString() },
+      sessionsEnded,
+    };
   });
 
   defineRoute(app, operatorAuditLog, {}, async ({ query }) => {

@@ -134,6 +134,46 @@ export class OperatorAccounts {
     }));
   }
 
+  /**
+   * An admin disables another operator: `disabled_at` is set (the row is kept: the audit log
+   * names it), and every live session of theirs is revoked and told to the sign-out listeners
+   * (here and, through the session bus, on every node), so their open desk streams end at once.
+   * An admin cannot disable themselves, so an admin always remains.
+   */
+  async disable(
+    actor: { id: string; role: string },
+    operatorId: string,
+  ): Promise<{
+    operator: Operator & { disabled: boolean; createdAtMs: number };
+    sessionsEnded: number;
+  }> {
+    if (actor.role !== "admin") throw new AppError("forbidden");
+    if (actor.id === operatorId) throw new AppError("operator_disable_self");
+    const now = new Date(this.now());
+    const updated = await sql<Record<string, unknown>>`
+      UPDATE operators SET disabled_at = COALESCE(disabled_at, ${now})
+      WHERE id = ${operatorId}
+      RETURNING id, email, display_name, role, created_at`.execute(this.db);
+    const row = updated.rows[0];
+    if (!row) throw new AppError("operator_not_found");
+    const revoked = await sql<{ token_hash: string }>`
+      UPDATE operator_sessions SET revoked_at = ${now}
+      WHERE operator_id = ${operatorId} AND revoked_at IS NULL AND expires_at > ${now}
+      RETURNING token_hash`.execute(this.db);
+    for (const { token_hash: tokenHash } of revoked.rows) {
+      this.bus?.publish({ kind: "operator_revoke", tokenHash });
+      this.signedOut(tokenHash);
+    }
+    return {
+      operator: {
+        ...toOperator(row),
+        disabled: true,
+        createdAtMs: new Date(row.created_at as string | Date).getTime(),
+      },
+      sessionsEnded: revoked.rows.length,
+    };
+  }
+
   private async insert(
     input: { email: string; displayName: string; password: string; role: OperatorRole },
     createdBy: string | null,
@@ -205,6 +245,15 @@ export class OperatorAccounts {
         AND s.expires_at > ${new Date(this.now())} AND o.disabled_at IS NULL`.execute(this.db);
     const row = result.rows[0];
     return row ? toOperator(row) : null;
+  }
+
+  /** When the session of `token` expires (epoch ms); null when it is unknown or revoked. */
+  async sessionExpiresAtMs(token: string): Promise<number | null> {
+    const result = await sql<{ expires_at: Date | string }>`
+      SELECT expires_at FROM operator_sessions
+      WHERE token_hash = ${sha256Hex(token)} AND revoked_at IS NULL`.execute(this.db);
+    const row = result.rows[0];
+    return row ? new Date(row.expires_at).getTime() : null;
   }
 
   private readonly signOutListeners: ((tokenHash: string) => void)[] = [];

@@ -100,6 +100,7 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "POST /api/v1/operator/sign-out": anyRole,
   "GET /api/v1/operator/accounts": admin,
   "POST /api/v1/operator/accounts": admin,
+  "POST /api/v1/operator/accounts/:operatorId/disable": admin,
   "GET /api/v1/operator/audit": ["compliance", "admin"],
 };
 

@@ -195,6 +195,7 @@ export class Sessions implements SessionLookup {
       mode: row.demoOnly ? "demo" : row.mode,
       demoOnly: row.demoOnly,
       sessionTokenHash: tokenHash,
+      sessionExpiresAtMs: expiresAtMs,
       ...(row.frozen ? { frozen: true } : {}),
     };
     if (generation !== this.generation) return { ...user }; // A change raced this read.

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { buildApp } from "../../app.ts";
+import { sessionLifetimeMs } from "../auth/sessions.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
 import { createMarketModule } from "./market.module.ts";
@@ -219,5 +220,15 @@ describeEachDatabase("WebSocket endpoint security", (database) => {
     expect(again.socket).toBeDefined();
     sockets.push(again.socket!);
     for (const socket of sockets) socket.close();
+  });
+
+  // Last in this file: the sweep below runs at a time days ahead, which ends every connection.
+  it("ends a private stream with 4003 when its session expires", async () => {
+    const token = await register();
+    const stream = await privateStream(token);
+    market.hub.sweep(Date.now() + 1_000);
+    expect(await within(stream.closed, 200)).toBe("timeout");
+    market.hub.sweep(Date.now() + sessionLifetimeMs + 60_000);
+    expect(await within(stream.closed, 2_000)).toBe(wsCloseCodes.sessionEnded);
   });
 });

@@ -115,6 +115,13 @@ async function identityOf(
   if (!app.hasDecorator("sessionUser")) return undefined;
   const user = await app.sessionUser({ headers } as unknown as FastifyRequest).catch(() => null);
   return user
-    ? { userId: user.id.toString(), mode: user.mode, sessionTokenHash: user.sessionTokenHash }
+    ? {
+        userId: user.id.toString(),
+        mode: user.mode,
+        sessionTokenHash: user.sessionTokenHash,
+        ...(user.sessionExpiresAtMs === undefined
+          ? {}
+          : { sessionEndsAtMs: user.sessionExpiresAtMs }),
+      }
     : undefined;
 }

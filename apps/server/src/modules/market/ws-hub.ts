@@ -25,6 +25,8 @@ export interface WsIdentity {
   mode: "real" | "demo";
   /** SHA-256 of the session's token: its streams end when that session ends. Never sent. */
   sessionTokenHash?: string;
+  /** When that session expires (epoch ms): the sweep closes the connection then. */
+  sessionEndsAtMs?: number;
 }
 
 export interface WsHubOptions {
@@ -56,6 +58,8 @@ export type SupportAudience =
       operatorId: string;
       /** SHA-256 of the operator's session token: its subscription ends with the session. */
       tokenHash?: string;
+      /** When the operator's session expires (epoch ms): the sweep closes the stream then. */
+      endsAtMs?: number;
     };
 
 /** Checks a support channel's access; null refuses it (`unauthorized`). */
@@ -72,6 +76,8 @@ class HubConnection {
   supportAudience: SupportAudience | undefined;
   /** The operator session of the `support_operator` subscription, once subscribed. */
   supportOperatorTokenHash: string | undefined;
+  /** When the `support_operator` subscription's session expires (epoch ms). */
+  supportOperatorEndsAtMs: number | undefined;
   lastSeenMs: number;
   badMessages = 0;
   closed = false;
@@ -218,10 +224,20 @@ export class WsHub implements MarketPublisher {
     }
   }
 
-  /** Closes connections silent for more than two heartbeats. */
+  /**
+   * Closes connections silent for more than two heartbeats, and (with 4003) those whose
+   * session — the user's, or the operator's of a support-desk stream — has expired.
+   */
   sweep(nowMs: number): void {
     for (const connection of this.connections) {
-      if (nowMs - connection.lastSeenMs > 2 * this.heartbeatMs) {
+      const userEnds = connection.identity?.sessionEndsAtMs;
+      const operatorEnds = connection.supportOperatorEndsAtMs;
+      if (
+        (userEnds !== undefined && nowMs >= userEnds) ||
+        (operatorEnds !== undefined && nowMs >= operatorEnds)
+      ) {
+        this.close(connection, wsCloseCodes.sessionEnded, "session ended");
+      } else if (nowMs - connection.lastSeenMs > 2 * this.heartbeatMs) {
         this.close(connection, wsCloseCodes.heartbeatTimeout, "heartbeat timeout");
       }
     }
@@ -331,6 +347,7 @@ export class WsHub implements MarketPublisher {
     }
     let supportAudience: SupportAudience | undefined;
     let operatorTokenHash: string | undefined;
+    let operatorEndsAtMs: number | undefined;
     for (const channel of channels) {
       if (isSupportChannel(channel)) {
         const audience = this.supportAccess
@@ -342,7 +359,10 @@ export class WsHub implements MarketPublisher {
           return;
         }
         if (channel.channel === "support") supportAudience = audience;
-        if (audience.kind === "operator") operatorTokenHash = audience.tokenHash;
+        if (audience.kind === "operator") {
+          operatorTokenHash = audience.tokenHash;
+          operatorEndsAtMs = audience.endsAtMs;
+        }
         continue;
       }
       const code = isPrivateChannel(channel)
@@ -357,6 +377,7 @@ export class WsHub implements MarketPublisher {
     }
     if (supportAudience) connection.supportAudience = supportAudience;
     if (operatorTokenHash) connection.supportOperatorTokenHash = operatorTokenHash;
+    if (operatorEndsAtMs !== undefined) connection.supportOperatorEndsAtMs = operatorEndsAtMs;
     const streams = channels.map(streamKey);
     for (const stream of streams) {
       connection.streams.add(stream);

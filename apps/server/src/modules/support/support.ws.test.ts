@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { buildApp } from "../../app.ts";
+import { operatorSessionMs } from "../auth/operator-accounts.ts";
 import { totpCode } from "../auth/totp.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { registerByPhone } from "../../testing/register-phone.ts";
@@ -22,13 +23,14 @@ interface Frame {
 describeEachDatabase("support chat on the WebSocket", (database) => {
   const operatorToken = "support-ws-operator-token";
   let app: FastifyInstance;
+  let market: Awaited<ReturnType<typeof createMarketModule>>;
   let wsUrl = "";
   const sockets: WebSocket[] = [];
   let userA = { token: "", id: "" };
   let userB = { token: "", id: "" };
 
   beforeAll(async () => {
-    const market = await createMarketModule({
+    market = await createMarketModule({
       database: database(),
       now: Date.now,
       backfillDays: 1,
@@ -258,5 +260,79 @@ describeEachDatabase("support chat on the WebSocket", (database) => {
     const retired = await connect();
     const answer = await retired.subscribe({ channel: "support_operator", token: operatorToken });
     expect(answer.error).toBe("unauthorized");
+
+    // An admin disables an operator: their desk stream ends at once, their session is refused,
+    // they cannot sign in again, and the audit log says who did it and why.
+    const email = "desk2@support-ws.test";
+    const created = await inject("POST", "/api/v1/operator/accounts", bearer(admin), {
+      email,
+      displayName: "Desk two",
+      password,
+      role: "support",
+      reason: "second desk",
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const desk2Id = created.json().data.operator.id as string;
+    const desk2 = await enrolAndSignIn(email, created.json().data.totpSecret);
+    const watching = await connect();
+    expect((await watching.subscribe({ channel: "support_operator", token: desk2 })).type).toBe(
+      "subscribed",
+    );
+    const ended = new Promise<number>((resolve) => watching.socket.once("close", resolve));
+    const disable = (token: string, id: string, payload: object) =>
+      inject("POST", `/api/v1/operator/accounts/${id}/disable`, bearer(token), payload);
+    // Not theirs to do, not themselves, not nobody, not without a reason, not a malformed id.
+    expect((await disable(desk2, desk2Id, { reason: "leaving" })).statusCode).toBe(403);
+    expect((await disable(tokens.finance!, desk2Id, { reason: "leaving" })).statusCode).toBe(403);
+    const self = await disable(admin, bootstrap.json().data.operator.id, { reason: "oops" });
+    expect([self.statusCode, self.json().error]).toEqual([409, "operator_disable_self"]);
+    const nobody = await disable(admin, "999999", { reason: "leaving" });
+    expect([nobody.statusCode, nobody.json().error]).toEqual([404, "operator_not_found"]);
+    expect((await disable(admin, desk2Id, {})).statusCode).toBe(400);
+    expect((await disable(admin, "-1", { reason: "leaving" })).statusCode).toBe(400);
+    expect((await disable(admin, desk2Id, { reason: "x".repeat(3_000) })).statusCode).toBe(413);
+    const german = await inject(
+      "POST",
+      `/api/v1/operator/accounts/${bootstrap.json().data.operator.id}/disable`,
+      { ...bearer(admin), "x-lang": "de" },
+      { reason: "oops" },
+    );
+    expect(german.json().message).toBe(
+      "Sie können Ihr eigenes Konto nicht deaktivieren; bitten Sie einen anderen Administrator",
+    );
+    const disabled = await disable(admin, desk2Id, { reason: "left the company" });
+    expect(disabled.statusCode, disabled.body).toBe(200);
+    expect(disabled.json().data).toMatchObject({
+      operator: { id: desk2Id, disabled: true },
+      sessionsEnded: 1,
+    });
+    expect(await ended).toBe(4003);
+    expect((await inject("GET", "/api/v1/operator/me", bearer(desk2))).statusCode).toBe(401);
+    const again = await inject(
+      "POST",
+      "/api/v1/operator/sign-in",
+      {},
+      { email, password, code: totpCode(created.json().data.totpSecret, Date.now() + 60_000) },
+    );
+    expect(again.json().error).toBe("invalid_credentials");
+    const listed = await inject("GET", "/api/v1/operator/accounts", bearer(admin));
+    expect(
+      listed.json().data.operators.find((o: { id: string }) => o.id === desk2Id).disabled,
+    ).toBe(true);
+    const audit = await inject("GET", "/api/v1/operator/audit?limit=5", bearer(admin));
+    expect(audit.json().data.entries[0]).toMatchObject({
+      action: "POST /api/v1/operator/accounts/:operatorId/disable",
+      reason: "left the company",
+      detail: JSON.stringify({ operatorId: desk2Id }),
+    });
+
+    // A desk stream ends with its session's expiry (8 hours), like a signed-out one.
+    const late = await connect();
+    expect((await late.subscribe({ channel: "support_operator", token: admin })).type).toBe(
+      "subscribed",
+    );
+    const expired = new Promise<number>((resolve) => late.socket.once("close", resolve));
+    market.hub.sweep(Date.now() + operatorSessionMs + 60_000);
+    expect(await expired).toBe(4003);
   });
 });

@@ -121,6 +121,10 @@ export function createOperator(body: {
   return callOperator(api.operatorCreateAccount, { body });
 }
 
+export function disableOperator(operatorId: string, reason: string) {
+  return callOperator(api.operatorDisableAccount, { params: { operatorId }, body: { reason } });
+}
+
 export function fetchAuditLog(query: { limit?: number; userId?: string; operatorId?: string }) {
   return callOperator(api.operatorAuditLog, { query });
 }

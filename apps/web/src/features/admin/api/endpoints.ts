@@ -14,6 +14,11 @@ export const adminEndpoints = endpointTable({
   operatorMe: { method: "GET", path: "/api/v1/operator/me", auth: "operator" },
   operatorListAccounts: { method: "GET", path: "/api/v1/operator/accounts", auth: "operator" },
   operatorCreateAccount: { method: "POST", path: "/api/v1/operator/accounts", auth: "operator" },
+  operatorDisableAccount: {
+    method: "POST",
+    path: "/api/v1/operator/accounts/:operatorId/disable",
+    auth: "operator",
+  },
   operatorAuditLog: { method: "GET", path: "/api/v1/operator/audit", auth: "operator" },
   // Users.
   operatorSearchUsers: { method: "GET", path: "/api/v1/operator/users", auth: "operator" },

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { adminKeys, createOperator, fetchOperators } from "../api/admin-api.ts";
-import type { OperatorRole } from "../lib/operator-session.ts";
+import { adminKeys, createOperator, disableOperator, fetchOperators } from "../api/admin-api.ts";
+import { useOperatorSession, type OperatorRole } from "../lib/operator-session.ts";
 import {
   ActionForm,
   AdminPage,
@@ -15,11 +15,16 @@ import {
 
 const roles: readonly OperatorRole[] = ["support", "compliance", "finance", "admin"];
 
-/** Operators (admin): the list, and a new operator with a role; their QR code shows once. */
+/**
+ * Operators (admin): the list, a new operator with a role (their QR code shows once), and
+ * disabling another operator (with a reason; their sessions end at once).
+ */
 export function OperatorsPage() {
   const t = useAdminT();
   const format = useAdminFormat();
   const queryClient = useQueryClient();
+  const me = useOperatorSession()?.operator.id;
+  const [disabling, setDisabling] = useState<{ id: string; displayName: string } | null>(null);
   const operators = useQuery({ queryKey: adminKeys.operators(), queryFn: fetchOperators });
   const [email, setEmail] = useState("");
   const [displayName, setDisplayName] = useState("");
@@ -41,6 +46,7 @@ export function OperatorsPage() {
                 <th scope="col">{t("operators.role")}</th>
                 <th scope="col">{t("users.status")}</th>
                 <th scope="col">{t("users.createdAt")}</th>
+                <th scope="col">{t("operators.actions")}</th>
               </tr>
             </thead>
             <tbody>
@@ -52,12 +58,49 @@ export function OperatorsPage() {
                   <td>{t(`roles.${operator.role}`)}</td>
                   <td>{operator.disabled ? t("operators.disabled") : t("users.active")}</td>
                   <td>{format.time(operator.createdAt)}</td>
+                  <td>
+                    {operator.id === me ? (
+                      t("operators.you")
+                    ) : operator.disabled ? null : (
+                      <button
+                        type="button"
+                        className="admin-button admin-secondary"
+                        data-testid={`admin-operator-disable-${operator.id}`}
+                        onClick={() => setDisabling(operator)}
+                      >
+                        {t("operators.disable")}
+                      </button>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
       </QueryView>
+      {disabling ? (
+        <>
+          <h2>{t("operators.disableTitle", { name: disabling.displayName })}</h2>
+          <p>{t("operators.disableHint")}</p>
+          <ActionForm
+            danger
+            submitLabel={t("operators.disableSubmit")}
+            testId="admin-operator-disable"
+            run={(reason) => disableOperator(disabling.id, reason.trim())}
+            onDone={() => {
+              setDisabling(null);
+              void queryClient.invalidateQueries({ queryKey: adminKeys.operators() });
+            }}
+          />
+          <button
+            type="button"
+            className="admin-button admin-secondary"
+            onClick={() => setDisabling(null)}
+          >
+            {t("operators.keep")}
+          </button>
+        </>
+      ) : null}
       <h2>{t("operators.create")}</h2>
       {enrolment ? (
         <>

@@ -8,7 +8,7 @@ import {
 } from "@candor/proof";
 import { ApiError, callEndpoint } from "../../../lib/api-client.ts";
 import { proofEndpoints } from "./endpoints.ts";
-import { checkMyInclusion } from "./proof-api.ts";
+import { checkMyInclusion, type CheckOutcome } from "./proof-api.ts";
 
 /** Where the CSV export downloads from (the session cookie signs the request). */
 export const statementCsvUrl = "/api/v1/wallet/statement/export?format=csv";
@@ -64,8 +64,14 @@ function savedCheck(key: string): SavedCheck | null {
  * up to the latest liabilities tree are summed and compared with the user's amounts in it, which
  * the inclusion proof ties to the public root; and the lines the previous check in this browser
  * saw must still be there, unchanged. The server's arithmetic is trusted for none of it.
+ *
+ * The tree is read before the statement, so the statement is complete up to the tree's sequence
+ * (or a later one). Read the other way round, a tree published between the two reads (the
+ * hourly publication, an operator's) is newer than the statement, and an honest statement
+ * would be reported as differing from it.
  */
 export async function checkMyStatement(userId: string, real: boolean): Promise<StatementOutcome> {
+  const inclusion = real ? await myInclusion(userId) : undefined;
   const statement = (await callEndpoint(proofEndpoints.exportStatement, {
     query: { format: "json" },
   })) as StatementExport;
@@ -75,7 +81,7 @@ export async function checkMyStatement(userId: string, real: boolean): Promise<S
     return { ok: false, reason: "malformed", detail: "the statement is someone else's" };
   }
 
-  const tree = real ? await compareWithTree(userId, statement) : null;
+  const tree = inclusion === undefined ? null : compareWithTree(inclusion, statement);
 
   const key = storageKey(userId, statement.mode);
   const saved = savedCheck(key);
@@ -95,15 +101,19 @@ export async function checkMyStatement(userId: string, real: boolean): Promise<S
   };
 }
 
-/** The statement's lines up to the latest tree's sequence against the user's verified leaf. */
-async function compareWithTree(
-  userId: string,
-  statement: StatementExport,
-): Promise<TreeComparison> {
-  const inclusion = await checkMyInclusion(userId).catch((error: unknown) => {
+/** The user's checked inclusion in the latest tree; null when the tree does not hold them. */
+function myInclusion(userId: string): Promise<CheckOutcome | null> {
+  return checkMyInclusion(userId).catch((error: unknown) => {
     if (error instanceof ApiError && error.code === "proof_not_included") return null;
     throw error;
   });
+}
+
+/** The statement's lines up to the latest tree's sequence against the user's verified leaf. */
+function compareWithTree(
+  inclusion: CheckOutcome | null,
+  statement: StatementExport,
+): TreeComparison {
   if (inclusion === null) return { state: "not_included" };
   if (!inclusion.ok) return { state: "proof_failed", reason: inclusion.reason };
   // The tree is built from the ledger at its sequence; the statement is complete up to a later one.
