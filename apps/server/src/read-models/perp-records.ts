@@ -1,5 +1,5 @@
 import type { Statement } from "../db/database.ts";
-import { insertRows, updateFromRows } from "./statements.ts";
+import { valuesStatements } from "./statements.ts";
 
 /*
  * Perpetuals in the read models (migration 0018): orders (rm_perp_orders) and each owner's
@@ -312,28 +312,21 @@ export class PerpRecords {
       String(o.sequence),
     ]);
     return [
-      ...insertRows(
-        "rm_perp_orders",
-        "order_id, client_order_id, owner_id, mode, market_id, side, order_type, time_in_force, price_ticks, quantity_lots, filled_lots, reduce_only, status, created_at_ms, sequence, updated_sequence",
-        rows,
+      ...valuesStatements(
+        "INSERT INTO rm_perp_orders (order_id, client_order_id, owner_id, mode, market_id, side, order_type, time_in_force, price_ticks, quantity_lots, filled_lots, reduce_only, status, created_at_ms, sequence, updated_sequence) VALUES",
         "ON CONFLICT (order_id) DO NOTHING",
+        rows,
       ),
-      ...updateFromRows(
-        "UPDATE rm_perp_orders o SET status = v.status, filled_lots = v.filled_lots, updated_sequence = v.sequence",
-        [
-          ["order_id", "int8"],
-          ["status", "text"],
-          ["filled_lots", "int8"],
-          ["sequence", "int8"],
-        ],
+      ...valuesStatements(
+        "UPDATE rm_perp_orders o SET status = v.status, filled_lots = v.filled_lots, updated_sequence = v.sequence FROM (VALUES",
+        ") AS v(order_id, status, filled_lots, sequence) WHERE o.order_id = v.order_id",
         updates,
-        "WHERE o.order_id = v.order_id",
+        ["int8", "text", "int8", "int8"],
       ),
-      ...insertRows(
-        "rm_perp_records",
-        "owner_id, mode, market_id, kind, ref, sequence, at_ms, tick_ids, data",
-        this.records,
+      ...valuesStatements(
+        "INSERT INTO rm_perp_records (owner_id, mode, market_id, kind, ref, sequence, at_ms, tick_ids, data) VALUES",
         "ON CONFLICT (sequence, kind, owner_id, ref) DO NOTHING",
+        this.records,
       ),
     ];
   }

@@ -3,7 +3,7 @@ import type { Database } from "../db/database.ts";
 import { silentLogger, type JournalLogger } from "../journal/journal.ts";
 import { PerpRecords } from "./perp-records.ts";
 import { fillColumns, fillRecordOf, fillValues, type FillEventShape } from "./fill-record.ts";
-import { insertRows, updateFromRows } from "./statements.ts";
+import { valuesStatements } from "./statements.ts";
 
 /*
  * The kernel's event shapes this projector reads (a structural subset of `@candor/kernel`'s
@@ -214,8 +214,6 @@ export class ReadModelProjector {
   private buffer: ProjectableCommand[] = [];
   private bufferedEvents = 0;
   private flushing: Promise<void> = Promise.resolve();
-  /** The flush waiting for the one in progress, if any (it takes the buffer when it begins). */
-  private queuedFlush: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private cursorSequence = 0n;
   /** Set after a failed write; nothing more is projected until a restart. */
@@ -261,28 +259,16 @@ export class ReadModelProjector {
     }
   }
 
-  /**
-   * Writes everything queued so far; resolves when it is committed. The batch is taken when
-   * the previous write has finished, not when this flush was asked for: while the database is
-   * behind, what arrived meanwhile goes in one larger transaction instead of a queue of 50 ms
-   * ones (issue 15, W6: each transaction and statement has a fixed cost in PGlite's worker).
-   */
+  /** Writes everything queued so far; resolves when it is committed. */
   flush(): Promise<void> {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    // A flush that has not begun yet will take everything queued so far: share it.
-    if (this.queuedFlush) return this.queuedFlush;
-    const queued = this.flushing.then(async () => {
-      this.queuedFlush = undefined;
-      if (this.timer) {
-        clearTimeout(this.timer);
-        this.timer = undefined;
-      }
-      const batch = this.buffer;
-      this.buffer = [];
-      this.bufferedEvents = 0;
+    const batch = this.buffer;
+    this.buffer = [];
+    this.bufferedEvents = 0;
+    this.flushing = this.flushing.then(async () => {
       if (batch.length === 0 || this.failed) return;
       try {
         await this.write(batch);
@@ -294,9 +280,7 @@ export class ReadModelProjector {
         this.logger.error({ error: String(error) }, "read models: projection failed, stopped");
       }
     });
-    this.queuedFlush = queued;
-    this.flushing = queued;
-    return queued;
+    return this.flushing;
   }
 
   private async write(batch: ProjectableCommand[]) {
@@ -683,97 +667,72 @@ export class ReadModelProjector {
     const text = "text";
     // One transaction, sent as one batch: statements in this order, the cursor last.
     await this.database.executeBatch([
-      ...insertRows(
-        "rm_orders",
-        "order_id, client_order_id, owner_id, mode, market_id, side, order_type, time_in_force, price_ticks, quantity_lots, filled_lots, remaining_lots, status, created_at_ms, sequence, updated_sequence",
+      ...valuesStatements(
+        "INSERT INTO rm_orders (order_id, client_order_id, owner_id, mode, market_id, side, order_type, time_in_force, price_ticks, quantity_lots, filled_lots, remaining_lots, status, created_at_ms, sequence, updated_sequence) VALUES",
+        "ON CONFLICT (order_id) DO NOTHING",
         newOrders,
-        "ON CONFLICT (order_id) DO NOTHING",
       ),
-      ...updateFromRows(
-        "UPDATE rm_orders o SET price_ticks = COALESCE(v.price_ticks, o.price_ticks), filled_lots = COALESCE(v.filled_absolute, o.filled_lots) + v.filled_delta, remaining_lots = COALESCE(v.remaining_absolute, o.remaining_lots) + v.remaining_delta, status = COALESCE(v.status, o.status), updated_sequence = v.sequence",
-        [
-          ["order_id", int8],
-          ["price_ticks", int8],
-          ["filled_absolute", int8],
-          ["filled_delta", int8],
-          ["remaining_absolute", int8],
-          ["remaining_delta", int8],
-          ["status", text],
-          ["sequence", int8],
-        ],
+      ...valuesStatements(
+        "UPDATE rm_orders o SET price_ticks = COALESCE(v.price_ticks, o.price_ticks), filled_lots = COALESCE(v.filled_absolute, o.filled_lots) + v.filled_delta, remaining_lots = COALESCE(v.remaining_absolute, o.remaining_lots) + v.remaining_delta, status = COALESCE(v.status, o.status), updated_sequence = v.sequence FROM (VALUES",
+        ") AS v(order_id, price_ticks, filled_absolute, filled_delta, remaining_absolute, remaining_delta, status, sequence) WHERE o.order_id = v.order_id",
         orderUpdates,
-        "WHERE o.order_id = v.order_id",
+        [int8, int8, int8, int8, int8, int8, text, int8],
       ),
-      ...insertRows(
-        "rm_spot_conditional_orders",
-        "order_id, client_order_id, owner_id, mode, market_id, side, kind, order_type, time_in_force, trigger_ticks, price_ticks, quantity_lots, quote_amount, self_trade_mode, oco_order_id, status, reason, tick_id, tick_price, result_order_id, reject_code, created_at_ms, done_at_ms, sequence, updated_sequence",
+      ...valuesStatements(
+        "INSERT INTO rm_spot_conditional_orders (order_id, client_order_id, owner_id, mode, market_id, side, kind, order_type, time_in_force, trigger_ticks, price_ticks, quantity_lots, quote_amount, self_trade_mode, oco_order_id, status, reason, tick_id, tick_price, result_order_id, reject_code, created_at_ms, done_at_ms, sequence, updated_sequence) VALUES",
+        "ON CONFLICT (order_id) DO NOTHING",
         newConditionals,
-        "ON CONFLICT (order_id) DO NOTHING",
       ),
-      ...updateFromRows(
-        "UPDATE rm_spot_conditional_orders o SET status = COALESCE(v.status, o.status), reason = COALESCE(v.reason, o.reason), tick_id = COALESCE(v.tick_id, o.tick_id), tick_price = COALESCE(v.tick_price, o.tick_price), result_order_id = COALESCE(v.result_order_id, o.result_order_id), reject_code = COALESCE(v.reject_code, o.reject_code), done_at_ms = COALESCE(v.done_at_ms, o.done_at_ms), updated_sequence = v.sequence",
-        [
-          ["order_id", int8],
-          ["status", text],
-          ["reason", text],
-          ["tick_id", text],
-          ["tick_price", text],
-          ["result_order_id", int8],
-          ["reject_code", text],
-          ["done_at_ms", int8],
-          ["sequence", int8],
-        ],
+      ...valuesStatements(
+        "UPDATE rm_spot_conditional_orders o SET status = COALESCE(v.status, o.status), reason = COALESCE(v.reason, o.reason), tick_id = COALESCE(v.tick_id, o.tick_id), tick_price = COALESCE(v.tick_price, o.tick_price), result_order_id = COALESCE(v.result_order_id, o.result_order_id), reject_code = COALESCE(v.reject_code, o.reject_code), done_at_ms = COALESCE(v.done_at_ms, o.done_at_ms), updated_sequence = v.sequence FROM (VALUES",
+        ") AS v(order_id, status, reason, tick_id, tick_price, result_order_id, reject_code, done_at_ms, sequence) WHERE o.order_id = v.order_id",
         conditionalUpdates,
-        "WHERE o.order_id = v.order_id",
+        [int8, text, text, text, text, int8, text, int8, int8],
       ),
-      ...insertRows("rm_fills", fillColumns, fills, "ON CONFLICT (fill_id) DO NOTHING"),
-      ...insertRows(
-        "rm_statement_lines",
-        "posting_seq, account, owner_id, mode, wallet, asset_id, amount, from_held, reason, command_id, sequence, at_ms, order_id, fill_id, tick_id, operator_id, reference",
-        lines,
+      ...valuesStatements(
+        `INSERT INTO rm_fills (${fillColumns}) VALUES`,
+        "ON CONFLICT (fill_id) DO NOTHING",
+        fills,
+      ),
+      ...valuesStatements(
+        "INSERT INTO rm_statement_lines (posting_seq, account, owner_id, mode, wallet, asset_id, amount, from_held, reason, command_id, sequence, at_ms, order_id, fill_id, tick_id, operator_id, reference) VALUES",
         "ON CONFLICT (posting_seq, account) DO NOTHING",
+        lines,
       ),
-      ...insertRows(
-        "rm_ticks",
-        "instrument_id, tick_id, price, tick_at_ms, recorded_at_ms, sequence",
-        ticks,
+      ...valuesStatements(
+        "INSERT INTO rm_ticks (instrument_id, tick_id, price, tick_at_ms, recorded_at_ms, sequence) VALUES",
         "ON CONFLICT (instrument_id, tick_id) DO NOTHING",
+        ticks,
       ),
-      ...insertRows(
-        "rm_seconds_contracts",
-        "contract_id, owner_id, mode, instrument_id, period_ms, asset_id, direction, stake, payout_bps, payout_max, bought_at_ms, expires_at_ms, open_tick_id, open_price, status, settle_tick_id, settle_price, settle_tick_at_ms, settled_at_ms, outcome, returned, sequence",
-        contractRows,
+      ...valuesStatements(
+        "INSERT INTO rm_seconds_contracts (contract_id, owner_id, mode, instrument_id, period_ms, asset_id, direction, stake, payout_bps, payout_max, bought_at_ms, expires_at_ms, open_tick_id, open_price, status, settle_tick_id, settle_price, settle_tick_at_ms, settled_at_ms, outcome, returned, sequence) VALUES",
         "ON CONFLICT (contract_id) DO UPDATE SET status = EXCLUDED.status, settle_tick_id = EXCLUDED.settle_tick_id, settle_price = EXCLUDED.settle_price, settle_tick_at_ms = EXCLUDED.settle_tick_at_ms, settled_at_ms = EXCLUDED.settled_at_ms, outcome = EXCLUDED.outcome, returned = EXCLUDED.returned, sequence = EXCLUDED.sequence WHERE rm_seconds_contracts.status = 'open'",
+        contractRows,
       ),
-      ...insertRows(
-        "rm_savings_subscriptions",
-        "subscription_id, owner_id, mode, plan_id, status, ended_at_ms, data, sequence",
-        savingsEnded,
+      ...valuesStatements(
+        "INSERT INTO rm_savings_subscriptions (subscription_id, owner_id, mode, plan_id, status, ended_at_ms, data, sequence) VALUES",
         "ON CONFLICT (subscription_id, sequence) DO NOTHING",
+        savingsEnded,
       ),
-      ...insertRows(
-        "rm_stock_orders",
-        "order_id, client_order_id, owner_id, mode, instrument_id, asset_id, side, kind, tif, origin, quantity, limit_price, prepaid, placed_at_ms, status, closed_at_ms, sequence",
-        stockOrderRows,
+      ...valuesStatements(
+        "INSERT INTO rm_stock_orders (order_id, client_order_id, owner_id, mode, instrument_id, asset_id, side, kind, tif, origin, quantity, limit_price, prepaid, placed_at_ms, status, closed_at_ms, sequence) VALUES",
         "ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status, closed_at_ms = EXCLUDED.closed_at_ms, sequence = EXCLUDED.sequence WHERE rm_stock_orders.status = 'pending'",
+        stockOrderRows,
       ),
-      ...insertRows(
-        "rm_stock_fills",
-        "order_id, owner_id, mode, instrument_id, asset_id, side, origin, quantity, price, notional, commission, stamp_duty, net, released, tick_id, tick_price, filled_at_ms, sequence",
-        stockFills,
+      ...valuesStatements(
+        "INSERT INTO rm_stock_fills (order_id, owner_id, mode, instrument_id, asset_id, side, origin, quantity, price, notional, commission, stamp_duty, net, released, tick_id, tick_price, filled_at_ms, sequence) VALUES",
         "ON CONFLICT (order_id) DO NOTHING",
+        stockFills,
       ),
-      ...insertRows(
-        "rm_referral_rebates",
-        "posting_seq, inviter_id, invitee_id, mode, product, asset_id, fee, rebate, at_ms, sequence",
-        rebates,
+      ...valuesStatements(
+        "INSERT INTO rm_referral_rebates (posting_seq, inviter_id, invitee_id, mode, product, asset_id, fee, rebate, at_ms, sequence) VALUES",
         "ON CONFLICT (posting_seq) DO NOTHING",
+        rebates,
       ),
-      ...insertRows(
-        "rm_agent_fees",
-        "fee_id, agent_id, member_id, mode, product, asset_id, fee, referral_rebate, rebate, level, at_ms, sequence",
-        agentFees,
+      ...valuesStatements(
+        "INSERT INTO rm_agent_fees (fee_id, agent_id, member_id, mode, product, asset_id, fee, referral_rebate, rebate, level, at_ms, sequence) VALUES",
         "ON CONFLICT (fee_id) DO NOTHING",
+        agentFees,
       ),
       ...(perp.empty ? [] : perp.statements()),
       {
