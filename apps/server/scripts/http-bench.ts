@@ -15,13 +15,8 @@ import autocannon from "autocannon";
 import Fastify from "fastify";
 import pg from "pg";
 import { openDatabase } from "../src/db/database.ts";
-import { migrate } from "../src/db/migrate.ts";
-import { buildApp } from "../src/app.ts";
-import { accountOpener } from "../src/engine/submit.ts";
-import { instruments } from "@candor/market";
-import { spotSetupCommands } from "../src/modules/market/spot-markets.ts";
-import { startTestEngine } from "../src/modules/spot/spot.testing.ts";
 import { registerByPhone } from "../src/testing/register-phone.ts";
+import { benchApp } from "./bench-app.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
@@ -81,26 +76,7 @@ async function serveFull(): Promise<Ready> {
         schema: benchSchema,
       })
     : await openDatabase({ kind: "pglite", worker: true });
-  await migrate(database);
-  // The projector batches as the server does (50 ms), not as the tests do.
-  const running = await startTestEngine(database, Date.now, { projectorFlushDelayMs: 50 });
-  for (const command of spotSetupCommands(instruments)) await running.engine.submit(command);
-  await running.engine.submit({
-    type: "record_tick",
-    id: "bench-tick-1",
-    tickId: "bench-1",
-    instrumentId: "BTCUSDT",
-    price: "30000",
-    tickAtMs: Date.now(),
-  });
-  const app = await buildApp({
-    database,
-    passwordCost: 10,
-    captcha: "off",
-    operatorToken: "bench-operator",
-    engine: running.engine,
-    accounts: accountOpener(running.engine),
-  });
+  const { app } = await benchApp(database);
   let ip = 0;
   const inject = async (url: string, payload: object, headers: Record<string, string> = {}) => {
     const response = await app.inject({

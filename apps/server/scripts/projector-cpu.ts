@@ -9,14 +9,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { sql } from "kysely";
 import pg from "pg";
-import { instruments } from "@candor/market";
 import { openDatabase, type Database } from "../src/db/database.ts";
 import { migrate } from "../src/db/migrate.ts";
-import { buildApp } from "../src/app.ts";
-import { accountOpener } from "../src/engine/submit.ts";
-import { spotSetupCommands } from "../src/modules/market/spot-markets.ts";
-import { startTestEngine } from "../src/modules/spot/spot.testing.ts";
 import { registerByPhone } from "../src/testing/register-phone.ts";
+import { benchApp } from "./bench-app.ts";
 import {
   ReadModelProjector,
   clearReadModels,
@@ -76,26 +72,8 @@ async function open(): Promise<Database> {
 
 async function record(): Promise<ProjectableCommand[]> {
   const database = await openDatabase({ kind: "pglite" });
-  await migrate(database);
-  const running = await startTestEngine(database, Date.now, { projectorFlushDelayMs: 50 });
+  const { running, app } = await benchApp(database);
   const recorded: ProjectableCommand[] = [];
-  for (const command of spotSetupCommands(instruments)) await running.engine.submit(command);
-  await running.engine.submit({
-    type: "record_tick",
-    id: "bench-tick-1",
-    tickId: "bench-1",
-    instrumentId: "BTCUSDT",
-    price: "30000",
-    tickAtMs: Date.now(),
-  });
-  const app = await buildApp({
-    database,
-    passwordCost: 10,
-    captcha: "off",
-    operatorToken: "bench-operator",
-    engine: running.engine,
-    accounts: accountOpener(running.engine),
-  });
   const user = async (index: number, asset: string, amount: string) => {
     const phone = `+49151${String(index).padStart(8, "0")}`;
     const registered = await registerByPhone(app, phone, "bench-operator", {
