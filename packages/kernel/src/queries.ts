@@ -18,7 +18,8 @@ export function getBalances(state: KernelState, ownerId: string, mode: Mode): Ac
   if (owner === undefined) return [];
   const out: AccountBalance[] = [];
   for (const account of owner.accounts.values()) {
-    if (account.available === 0n && account.held === 0n && account.postings.length === 0) continue;
+    if (account.available === 0n && account.held === 0n && account.postingSlots.length === 0)
+      continue;
     out.push(balanceView(account));
   }
   return out.sort((a, b) => compareStrings(a.account, b.account));
@@ -176,10 +177,11 @@ export function getStatement(
 ): Posting[] {
   const account = state.ledger.accounts.get(accountKey(ownerId, mode, wallet, assetId));
   if (account === undefined) return [];
+  const log = state.ledger.postingLog;
   const out: Posting[] = [];
-  for (const posting of account.postings) {
-    if (posting.seq <= afterSeq) continue;
-    out.push({ ...posting });
+  for (const slot of account.postingSlots) {
+    if (log.seqOf(slot) <= afterSeq) continue;
+    out.push(log.posting(slot));
     if (out.length >= limit) break;
   }
   return out;
@@ -260,7 +262,7 @@ export function getSystemAccounts(state: KernelState, mode: Mode): AccountBalanc
   for (const owner of byMode.values()) {
     if (!owner.system) continue;
     for (const account of owner.accounts.values()) {
-      if (account.available === 0n && account.held === 0n && account.postings.length === 0)
+      if (account.available === 0n && account.held === 0n && account.postingSlots.length === 0)
         continue;
       out.push(balanceView(account));
     }

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { apply } from "./apply.ts";
 import { createOrderBook } from "./book/index.ts";
 import { keptPostings } from "./ledger/module.ts";
+import type { PostingLog } from "./ledger/posting-log.ts";
 import type { Account } from "./ledger/state.ts";
 import type { Posting } from "./ledger/types.ts";
 import { resultToJson } from "./snapshot.ts";
@@ -24,9 +25,11 @@ function legacyRows(state: KernelState): unknown[] {
   return rows;
 }
 
-function legacyKept(accounts: readonly Account[]): Posting[] {
+function legacyKept(log: PostingLog, accounts: readonly Account[]): Posting[] {
   const kept = new Map<number, Posting>();
-  for (const account of accounts) for (const p of account.postings) kept.set(p.seq, p);
+  for (const account of accounts) {
+    for (const slot of account.postingSlots) kept.set(log.seqOf(slot), log.posting(slot));
+  }
   return [...kept.values()].sort((a, b) => a.seq - b.seq);
 }
 
@@ -114,9 +117,10 @@ describe("snapshot rows built without intermediate objects", () => {
       expect(rows.length).toBeGreaterThan(0);
       expect(JSON.stringify(rows)).toBe(JSON.stringify(legacyRows(state)));
       const accounts = [...state.ledger.accounts.values()];
-      const kept = keptPostings(accounts);
+      const log = state.ledger.postingLog;
+      const kept = keptPostings(log, accounts);
       expect(kept.length).toBeGreaterThan(0);
-      expect(kept).toEqual(legacyKept(accounts));
+      expect(kept).toEqual(legacyKept(log, accounts));
     });
   }
 
@@ -124,13 +128,14 @@ describe("snapshot rows built without intermediate objects", () => {
     const state = tradedState(4, 2);
     const accounts = [...state.ledger.accounts.values()];
     // Keep only the newest posting of one account and the oldest of another: a wide, thin range.
-    const withPostings = accounts.filter((a) => a.postings.length > 0);
+    const withPostings = accounts.filter((a) => a.postingSlots.length > 0);
     const a = withPostings[0]!;
     const b = withPostings[withPostings.length - 1]!;
     const copies = [
-      { ...a, postings: a.postings.slice(-1) },
-      { ...b, postings: b.postings.slice(0, 1) },
+      { ...a, postingSlots: a.postingSlots.slice(-1) },
+      { ...b, postingSlots: b.postingSlots.slice(0, 1) },
     ] as Account[];
-    expect(keptPostings(copies)).toEqual(legacyKept(copies));
+    const log = state.ledger.postingLog;
+    expect(keptPostings(log, copies)).toEqual(legacyKept(log, copies));
   });
 });

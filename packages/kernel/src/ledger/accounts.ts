@@ -95,7 +95,7 @@ export function accountOf(
       heldUnits: 0,
       negativeAllowed:
         owner.ownerId === systemOwners.external || owner.ownerId === systemOwners.demoFaucet,
-      postings: [],
+      postingSlots: [],
       touchedSerial: 0,
       heldExpected: 0n,
     };

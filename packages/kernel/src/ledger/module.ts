@@ -7,6 +7,7 @@ import type { KernelState } from "../state.ts";
 import type { Mode, Wallet } from "../types.ts";
 import { accountOf, balanceView, compareStrings, openOwner } from "./accounts.ts";
 import { setBalances } from "./post.ts";
+import { PostingLog } from "./posting-log.ts";
 import { createLedgerState, unitsOfAmount, type Account } from "./state.ts";
 import type { AccountBalance, Posting, PostingReason } from "./types.ts";
 import { emit } from "../events.ts";
@@ -58,31 +59,35 @@ export function checkLedgerHolds(state: KernelState): void {
 }
 
 /** Every posting some account in `accounts` still keeps, once, in sequence order. */
-export function keptPostings(accounts: readonly Account[]): Posting[] {
+export function keptPostings(log: PostingLog, accounts: readonly Account[]): Posting[] {
   let count = 0;
   let seqMin = Number.MAX_SAFE_INTEGER;
   let seqMax = 0;
   for (const account of accounts) {
-    const list = account.postings;
+    const list = account.postingSlots;
     if (list.length === 0) continue;
     count += list.length;
     // Each account keeps its postings in sequence order.
-    seqMin = Math.min(seqMin, list[0]!.seq);
-    seqMax = Math.max(seqMax, list[list.length - 1]!.seq);
+    seqMin = Math.min(seqMin, log.seqOf(list[0]!));
+    seqMax = Math.max(seqMax, log.seqOf(list[list.length - 1]!));
   }
   const ordered: Posting[] = [];
   if (count === 0) return ordered;
   if (seqMax - seqMin < 4 * count + 1_024) {
     // Dense enough: place by sequence number (a posting both its accounts keep lands once),
     // instead of a Map of every posting and a sort.
-    const slots = new Array<Posting | undefined>(seqMax - seqMin + 1);
-    for (const account of accounts) for (const p of account.postings) slots[p.seq - seqMin] = p;
-    for (const p of slots) if (p !== undefined) ordered.push(p);
+    const slots = new Int32Array(seqMax - seqMin + 1).fill(-1);
+    for (const account of accounts) {
+      for (const slot of account.postingSlots) slots[log.seqOf(slot) - seqMin] = slot;
+    }
+    for (const slot of slots) if (slot !== -1) ordered.push(log.posting(slot));
     return ordered;
   }
-  const kept = new Map<number, Posting>();
-  for (const account of accounts) for (const p of account.postings) kept.set(p.seq, p);
-  return [...kept.values()].sort((a, b) => a.seq - b.seq);
+  const kept = new Map<number, number>();
+  for (const account of accounts) {
+    for (const slot of account.postingSlots) kept.set(log.seqOf(slot), slot);
+  }
+  return [...kept.entries()].sort((a, b) => a[0] - b[0]).map(([, slot]) => log.posting(slot));
 }
 
 export const ledgerModule = {
@@ -91,12 +96,13 @@ export const ledgerModule = {
   snapshot: {
     write(state) {
       const ledger = state.ledger;
+      const log = ledger.postingLog;
       const owners = [...ledger.owners.values()]
         .sort((a, b) => compareStrings(a.key, b.key))
         .map((owner): Json => [owner.mode, owner.ownerId, owner.index]);
       // Accounts never used are left out: they are created lazily and carry nothing.
       const accountList = [...ledger.accounts.values()]
-        .filter((a) => a.available !== 0n || a.held !== 0n || a.postings.length > 0)
+        .filter((a) => a.available !== 0n || a.held !== 0n || a.postingSlots.length > 0)
         .sort((a, b) => compareStrings(a.key, b.key));
       const accounts = accountList.map((a): Json => [
         a.ownerId,
@@ -105,9 +111,9 @@ export const ledgerModule = {
         a.assetId,
         a.available.toString(),
         a.held.toString(),
-        a.postings.map((p) => p.seq),
+        a.postingSlots.map((slot) => log.seqOf(slot)),
       ]);
-      const postings = keptPostings(accountList).map((p): Json => [
+      const postings = keptPostings(log, accountList).map((p): Json => [
         p.seq,
         p.debitAccount,
         p.creditAccount,
@@ -143,7 +149,9 @@ export const ledgerModule = {
       }
       ledger.ownerIndexNext = json.ownerIndexNext as number;
       ledger.postingSeqLast = json.postingSeqLast as number;
-      const kept = new Map<number, Posting>();
+      const log = new PostingLog();
+      ledger.postingLog = log;
+      const kept = new Map<number, number>();
       for (const p of json.postings as Json[][]) {
         const posting: Posting = {
           seq: p[0] as number,
@@ -161,7 +169,7 @@ export const ledgerModule = {
           operatorId: p[12] as string | null,
           reference: p[13] as string | null,
         };
-        kept.set(posting.seq, posting);
+        kept.set(posting.seq, log.add(posting));
       }
       for (const [ownerId, mode, wallet, assetId, available, held, seqs] of json.accounts as [
         string,
@@ -177,9 +185,10 @@ export const ledgerModule = {
         const account = accountOf(state, owner, wallet, assetId);
         setBalances(account, BigInt(available), BigInt(held));
         for (const seq of seqs) {
-          const posting = kept.get(seq);
-          assert(posting !== undefined, "snapshot account keeps an unknown posting");
-          account.postings.push(posting);
+          const slot = kept.get(seq);
+          assert(slot !== undefined, "snapshot account keeps an unknown posting");
+          log.keep(slot);
+          account.postingSlots.push(slot);
         }
       }
     },

@@ -5,6 +5,7 @@
 import { assert } from "../assert.ts";
 import type { RejectCode } from "../reject-codes.ts";
 import type { KernelState } from "../state.ts";
+import type { PostingLog } from "./posting-log.ts";
 import { unitsOfAmount, type Account } from "./state.ts";
 import type { AssetState } from "../reference/state.ts";
 import type { Posting, PostingReason } from "./types.ts";
@@ -78,9 +79,11 @@ export function post(state: KernelState, input: PostingInput): number {
     operatorId: refs.operatorId ?? null,
     reference: refs.reference ?? null,
   };
+  const log = ledger.postingLog;
+  const slot = log.add(posting);
   const kept = state.options.statementPostingsMax;
-  keepPosting(debit, posting, kept);
-  keepPosting(credit, posting, kept);
+  keepPosting(log, debit, slot, kept);
+  keepPosting(log, credit, slot, kept);
   touch(state, debit);
   touch(state, credit);
   emit(state, { type: "posting", posting });
@@ -88,10 +91,12 @@ export function post(state: KernelState, input: PostingInput): number {
 }
 
 /** Appends to an account's statement, dropping the oldest half when it holds twice the limit. */
-function keepPosting(account: Account, posting: Posting, kept: number): void {
-  const list = account.postings;
-  list.push(posting);
-  if (list.length > 2 * kept) list.splice(0, list.length - kept);
+function keepPosting(log: PostingLog, account: Account, slot: number, kept: number): void {
+  const list = account.postingSlots;
+  log.keep(slot);
+  list.push(slot);
+  if (list.length > 2 * kept)
+    for (const dropped of list.splice(0, list.length - kept)) log.drop(dropped);
 }
 
 /**

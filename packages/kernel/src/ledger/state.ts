@@ -3,7 +3,7 @@
 // and `release`.
 
 import type { Mode, Wallet } from "../types.ts";
-import type { Posting } from "./types.ts";
+import { PostingLog } from "./posting-log.ts";
 
 /** One owner's balance of one asset in one wallet and mode. */
 export interface Account {
@@ -24,11 +24,11 @@ export interface Account {
   /** Only `system:external` and `system:demo_faucet` may go below zero. */
   negativeAllowed: boolean;
   /**
-   * The latest postings touching this account, oldest first: at least
-   * `KernelOptions.statementPostingsMax` of them (fewer only if there were fewer). The full
-   * history is in the event stream (and the server's read model).
+   * The latest postings touching this account, oldest first, as slots of the ledger's
+   * `postingLog`: at least `KernelOptions.statementPostingsMax` of them (fewer only if there
+   * were fewer). The full history is in the event stream (and the server's read model).
    */
-  postings: Posting[];
+  postingSlots: number[];
   /** Serial of the last command that touched it, to list each account once per command. */
   touchedSerial: number;
   /** Scratch for `checkInvariants`: the holds the products expect it to have. */
@@ -63,6 +63,8 @@ export interface LedgerState {
   accounts: Map<string, Account>;
   /** Sequence number of the last posting. */
   postingSeqLast: number;
+  /** The postings accounts keep for their statements. */
+  postingLog: PostingLog;
   /**
    * Scratch: the first `touchedCount` are the accounts the current command touched, in the
    * order it first touched them. Written by index and never truncated (setting a V8 array's
@@ -90,6 +92,7 @@ export function createLedgerState(): LedgerState {
     ownerIndexNext: 1,
     accounts: new Map(),
     postingSeqLast: 0,
+    postingLog: new PostingLog(),
     touched: [],
     touchedCount: 0,
   };
