@@ -1,6 +1,13 @@
 // Runs one named benchmark: `npm run bench -- <name>`. Each prints one JSON line per workload.
+// The benchmark is bundled first the way `npm run build` bundles the server (esbuild-node.ts),
+// so it measures the JavaScript `npm start` runs; BENCH_TSX=1 runs the TypeScript through tsx
+// instead. The bundle goes to apps/server/dist (three folders deep, like the sources, so
+// `import.meta.dirname` + "../../.." is still the repository, and `server-files.ts` finds the
+// server's run-time files as it does for `npm start`).
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { build, stop } from "esbuild";
+import { nodeBundleOptions } from "./esbuild-node.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -25,9 +32,27 @@ if (!script) {
   );
   process.exit(2);
 }
+let entry = path.join(root, script);
+const loader: string[] = [];
+if (process.env.BENCH_TSX) {
+  loader.push("--import", "tsx");
+} else {
+  const outfile = path.join(root, "apps/server/dist", `bench-${name}.mjs`);
+  await build({
+    ...nodeBundleOptions,
+    entryPoints: [entry],
+    outfile,
+    // CommonJS packages that the bundle imports by `require` (none today) would need it.
+    banner: {
+      js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);',
+    },
+  });
+  await stop();
+  entry = outfile;
+}
 const result = spawnSync(
   process.execPath,
-  ["--expose-gc", "--import", "tsx", path.join(root, script), ...process.argv.slice(3)],
+  ["--expose-gc", ...loader, entry, ...process.argv.slice(3)],
   { stdio: "inherit", cwd: root },
 );
 process.exit(result.status ?? 1);

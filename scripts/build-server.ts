@@ -1,12 +1,12 @@
 // `npm run build` (after the web app): the server as one ESM bundle in apps/server/dist, so
 // `npm start` runs plain JavaScript instead of compiling ~200 TypeScript files through tsx on
-// every start (about 1 s of a 2–3 s restart here). Our packages (@candor/*) are bundled;
-// everything from node_modules stays an import. The dynamic import in main.ts becomes its own
+// every start (about 1 s of a 2–3 s restart here), bundled as esbuild-node.ts says. The dynamic import in main.ts becomes its own
 // chunk, so the port still opens before the rest of the server loads. Files the server reads
 // at run time (migrations, workers, the web build) are found through `server-files.ts`.
 import { build } from "esbuild";
 import { rmSync } from "node:fs";
 import path from "node:path";
+import { nodeBundleOptions } from "./esbuild-node.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const outdir = path.join(root, "apps/server/dist");
@@ -14,24 +14,10 @@ const outdir = path.join(root, "apps/server/dist");
 rmSync(outdir, { recursive: true, force: true });
 
 await build({
+  ...nodeBundleOptions,
   entryPoints: [path.join(root, "apps/server/src/main.ts")],
   outdir,
-  bundle: true,
   splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
   outExtension: { ".js": ".mjs" },
   sourcemap: true,
-  logLevel: "warning",
-  plugins: [
-    {
-      name: "node-modules-external",
-      setup(builder) {
-        builder.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path.startsWith("@candor/") ? undefined : { path: args.path, external: true },
-        );
-      },
-    },
-  ],
 });

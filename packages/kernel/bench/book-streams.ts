@@ -420,6 +420,7 @@ export function measure(
     oursSeconds.push(timeRun(ours(), stream));
     peerSeconds.push(timeRun(peer(), stream));
   }
+  if (verbose) console.error(JSON.stringify({ workload, oursSeconds, peerSeconds }));
   const opsPerSecond = operations / median(oursSeconds);
   const peerOpsPerSecond = operations / median(peerSeconds);
   const [p50, p99] = latency();
