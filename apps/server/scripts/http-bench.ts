@@ -149,8 +149,8 @@ function startChild(kind: "bare" | "full"): Promise<{ child: ChildProcess; ready
       ...(kind === "full"
         ? (process.env.BENCH_FULL_NODE_FLAGS ?? "").split(" ").filter(Boolean)
         : []),
-      "--import",
-      "tsx",
+      // Bundled by `npm run bench` (plain JavaScript), or the source through tsx.
+      ...(import.meta.url.endsWith(".ts") ? ["--import", "tsx"] : []),
       fileURLToPath(import.meta.url),
       "--serve",
       kind,

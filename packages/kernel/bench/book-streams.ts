@@ -355,11 +355,17 @@ function timeRun(
 ): number {
   run(0, stream.preloadCount);
   collectGarbage();
+  const faultsStart = verbose ? process.resourceUsage().minorPageFault : 0;
   const wallStart = performance.now();
   const cpuStart = process.cpuUsage();
   run(stream.preloadCount, to);
-  if (wallClock) return (performance.now() - wallStart) / 1000;
   const cpu = process.cpuUsage(cpuStart);
+  if (verbose) {
+    const wall = (performance.now() - wallStart) / 1000;
+    const faults = process.resourceUsage().minorPageFault - faultsStart;
+    console.error(JSON.stringify({ wall, user: cpu.user / 1e6, system: cpu.system / 1e6, faults }));
+  }
+  if (wallClock) return (performance.now() - wallStart) / 1000;
   return (cpu.user + cpu.system) / 1_000_000;
 }
 
