@@ -4,6 +4,7 @@
 // W1: 1M operations in the exchange-core mix (9 % GTC limit, 3 % IOC or market, 6 % cancel,
 //     82 % move = cancel and replace) over ~1,000 resting orders on ~750 price levels.
 // W2: 200K operations in the same mix over ~10K resting orders on 5 levels per side.
+import { getHeapSpaceStatistics } from "node:v8";
 import { OrderBook as PeerBook, Side as PeerSide } from "nodejs-order-book";
 import { createOrderBook } from "../src/book/index.ts";
 import type { BookListener, OrderBook } from "../src/book/index.ts";
@@ -363,7 +364,11 @@ function timeRun(
   if (verbose) {
     const wall = (performance.now() - wallStart) / 1000;
     const faults = process.resourceUsage().minorPageFault - faultsStart;
-    console.error(JSON.stringify({ wall, user: cpu.user / 1e6, system: cpu.system / 1e6, faults }));
+    const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === "new_space");
+    const newSpaceMB = Math.round((newSpace?.space_size ?? 0) / 1e5) / 10;
+    console.error(
+      JSON.stringify({ wall, user: cpu.user / 1e6, system: cpu.system / 1e6, faults, newSpaceMB }),
+    );
   }
   if (wallClock) return (performance.now() - wallStart) / 1000;
   return (cpu.user + cpu.system) / 1_000_000;
