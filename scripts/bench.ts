@@ -42,10 +42,6 @@ if (process.env.BENCH_TSX) {
     ...nodeBundleOptions,
     entryPoints: [entry],
     outfile,
-    // CommonJS packages that the bundle imports by `require` (none today) would need it.
-    banner: {
-      js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);',
-    },
   });
   await stop();
   entry = outfile;

@@ -95,8 +95,9 @@ function keepPosting(log: PostingLog, account: Account, slot: number, kept: numb
   const list = account.postingSlots;
   log.keep(slot);
   list.push(slot);
-  if (list.length > 2 * kept)
+  if (list.length > 2 * kept) {
     for (const dropped of list.splice(0, list.length - kept)) log.drop(dropped);
+  }
 }
 
 /**
