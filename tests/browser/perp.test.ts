@@ -141,7 +141,10 @@ describe("Trade tab (perpetuals)", () => {
     const ok = (answer: { status: number; json: unknown }) =>
       expect(answer.status, JSON.stringify(answer.json)).toBe(200);
     // The operator funds the labelled market maker's real inventory, then its real contract
-    // wallet: only then does it quote the real books (money it was given, never minted).
+    // wallet: only then does it quote the real books (money it was given, never minted). The
+    // market maker starts quoting the ~10 real USDT spot books as soon as the inventory lands,
+    // each book holding up to 20 % of what is still available (0.8^10 ≈ 11 % stays free), so
+    // the inventory is twenty times the amount moved to the contract wallet next.
     const stamp = Date.now();
     ok(
       await api(
@@ -150,7 +153,7 @@ describe("Trade tab (perpetuals)", () => {
         {
           id: `real-perp-mm-${stamp}`,
           assetId: "USDT",
-          amount: "1000000",
+          amount: "20000000",
           reference: "browser test bank transfer",
           reason: "inventory for the real perpetual books",
         },
