@@ -114,9 +114,18 @@ describeEachDatabase("support chat routes", (database) => {
     expect(item.last.text).toBe("My deposit is not shown");
     expect(list.json().data.unreadConversations).toBeGreaterThanOrEqual(1);
 
-    const detail = await call("GET", `/api/v1/operator/support/conversations/${conversationId}`, {
-      headers: operator,
-    });
+    const detailUrl = `/api/v1/operator/support/conversations/${conversationId}`;
+    // The deposit reaches the read model with the projector's next flush, which may come after
+    // this request on a loaded machine.
+    await expect
+      .poll(
+        async () =>
+          (await call("GET", detailUrl, { headers: operator })).json().data.context.recentDeposits
+            .length,
+        { timeout: 10_000 },
+      )
+      .toBe(1);
+    const detail = await call("GET", detailUrl, { headers: operator });
     expect(detail.statusCode, detail.body).toBe(200);
     expect(detail.json().data.context).toEqual({
       mode: "real",
