@@ -335,19 +335,19 @@ describe("Trade tab (perpetuals)", () => {
     // The waiting order shows its trigger, unless the mark already fired it (then it has moved
     // to the history, checked below).
     type Forced = { kind: string; tickIds: string[] };
-    const fired = async () => {
-      const answer = await api<{ items: Forced[] }>(
-        "GET",
-        "/api/v1/perp/liquidations",
-        undefined,
-        token,
-      );
-      return answer.json.data.items.find((e) => e.kind === "stop_order") ?? null;
-    };
+    const forced = async () =>
+      (await api<{ items: Forced[] }>("GET", "/api/v1/perp/liquidations", undefined, token)).json
+        .data.items;
+    const fired = async () => (await forced()).find((e) => e.kind === "stop_order") ?? null;
+    // The list prints prices without trailing zeros ("91234", not the typed "91234.0").
+    const shown = trigger.replace(/\.0$/, "");
     const waiting = page.getByTestId("perp-conditional-order").filter({
-      has: page.getByTestId("perp-conditional-trigger").getByText(trigger, { exact: true }),
+      has: page.getByTestId("perp-conditional-trigger").getByText(shown, { exact: true }),
     });
-    await poll(async () => (await waiting.count()) > 0 || (await fired()) !== null).toBe(true);
+    // Gone from the list once fired, whether the order it placed was taken or refused.
+    const firedOrRefused = async () =>
+      (await forced()).some((e) => e.kind === "stop_order" || e.kind === "conditional_rejected");
+    await poll(async () => (await waiting.count()) > 0 || (await firedOrRefused())).toBe(true);
 
     // A sell stop 0.02 % below, through the API: the tape's next move either way fires one.
     for (let attempt = 0; attempt < 4; attempt++) {
