@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { build, stop } from "esbuild";
 import { nodeBundleOptions } from "./esbuild-node.ts";
+import { startCommand } from "./start-command.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -46,9 +47,12 @@ if (process.env.BENCH_TSX) {
   await stop();
   entry = outfile;
 }
+// With the Node flags `npm start` gives the server (a peer in the same process runs with them
+// too). Not its malloc settings, which are about idle memory: the benchmarks that start a
+// server process (startup) pass those to it.
 const result = spawnSync(
   process.execPath,
-  ["--expose-gc", ...loader, entry, ...process.argv.slice(3)],
+  [...startCommand().flags, "--expose-gc", ...loader, entry, ...process.argv.slice(3)],
   { stdio: "inherit", cwd: root },
 );
 process.exit(result.status ?? 1);

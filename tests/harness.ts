@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
+import { startCommand } from "../scripts/start-command.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -43,7 +44,7 @@ export async function startServer(
   // The server ends with this process even if the test never stops it (exit-with-parent.mjs).
   const preload = ["--import", pathToFileURL(path.join(root, "tests/exit-with-parent.mjs")).href];
   const entry = options.bundle
-    ? [...preload, "--enable-source-maps", "apps/server/dist/main.mjs"]
+    ? [...preload, ...startCommand().flags, "--enable-source-maps", "apps/server/dist/main.mjs"]
     : [...preload, "--import", "tsx", "apps/server/src/main.ts"];
   // `ip netns exec` enters the namespace and then execs node: the child's pid is node's.
   const [command, ...args] = options.netns

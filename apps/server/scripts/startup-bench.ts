@@ -11,34 +11,16 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { startCommand } from "../../../scripts/start-command.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const restarts = Number(process.env.STARTUP_RESTARTS ?? 3);
 const runSeconds = Number(process.env.STARTUP_RUN_SECONDS ?? 5);
 // After the first start: idle this long (the backfill's candle writes finish), then read RSS.
 const idleSeconds = Number(process.env.STARTUP_IDLE_SECONDS ?? 60);
-// The Node flags `npm start` runs the server with (package.json "start"), so RSS is measured as
-// an operator's server runs.
-const startScript = (
-  JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
-    scripts: Record<string, string>;
-  }
-).scripts.start!;
-const startMatch = /((?:\w+=\S+ )*)node ((?:--\S+ )*)apps\/server\/dist\/main\.mjs/.exec(
-  startScript,
-)!;
-const startFlags = startMatch[2]!.split(" ").filter(Boolean);
-// Environment the start script sets (GLIBC_TUNABLES: malloc returns freed memory, see
-// docs/decisions.md), passed to the server as `npm start` passes it.
-const startEnv = Object.fromEntries(
-  startMatch[1]!
-    .split(" ")
-    .filter(Boolean)
-    .map((assignment) => [
-      assignment.slice(0, assignment.indexOf("=")),
-      assignment.slice(assignment.indexOf("=") + 1),
-    ]),
-);
+// The Node flags and environment `npm start` runs the server with, so RSS is measured as an
+// operator's server runs.
+const { flags: startFlags, env: startEnv } = startCommand();
 const port = 18_000 + Math.floor(Math.random() * 2_000);
 const url = `http://127.0.0.1:${port}`;
 

@@ -1,0 +1,35 @@
+// How `npm start` runs the built server (package.json "start": `[VAR=value ...] node [--flag
+// ...] apps/server/dist/main.mjs`): the environment it sets and the Node flags it passes. The
+// benchmarks and the tests that start the bundle run it the same way.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+export interface StartCommand {
+  /** Environment assignments before `node` (GLIBC_TUNABLES: see docs/decisions.md). */
+  env: Record<string, string>;
+  /** Node and V8 flags before the entry (see docs/decisions.md). */
+  flags: string[];
+}
+
+export function startCommand(): StartCommand {
+  const script = (
+    JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts.start!;
+  const match = /((?:\w+=\S+ )*)node ((?:--\S+ )*)apps\/server\/dist\/main\.mjs/.exec(script);
+  if (!match)
+    throw new Error(`package.json "start" is not "... node [flags] apps/server/dist/main.mjs"`);
+  const words = (text: string) => text.split(" ").filter(Boolean);
+  return {
+    env: Object.fromEntries(
+      words(match[1]!).map((assignment) => {
+        const at = assignment.indexOf("=");
+        return [assignment.slice(0, at), assignment.slice(at + 1)];
+      }),
+    ),
+    flags: words(match[2]!),
+  };
+}
