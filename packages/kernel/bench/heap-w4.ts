@@ -29,7 +29,7 @@ await post("HeapProfiler.enable");
 await post("HeapProfiler.startSampling", {
   samplingInterval: 1024,
   includeObjectsCollectedByMajorGC: true,
-  includeObjectsCollectedByMinorGC: true,
+  includeObjectsCollectedByMinorGC: process.env.MINOR !== "0",
 });
 runKernel(run, stream, names, 0, stream.length);
 const { profile } = (await post("HeapProfiler.stopSampling")) as { profile: unknown };

@@ -13,6 +13,7 @@ import {
   verbose,
 } from "./book-streams.ts";
 import { kernelNames, kernelSetup, runKernel } from "./kernel-workload.ts";
+import { heapSampled } from "./heap-sample.ts";
 
 const selected = new Set(process.argv.slice(2).filter((argument) => /^W\d$/.test(argument)));
 const wanted = (workload: string) => selected.size === 0 || selected.has(workload);
@@ -55,7 +56,7 @@ if (wanted("W4")) {
     stream,
     () => {
       const run = kernelSetup(stream, names);
-      return (from, to) => runKernel(run, stream, names, from, to);
+      return heapSampled(stream.preloadCount, (from, to) => runKernel(run, stream, names, from, to));
     },
     () => {
       const book = new PeerBook();
