@@ -1,7 +1,8 @@
 // Allocation sampling of the kernel alone on a 300K-operation W4 stream, garbage included (the
 // `--heap-prof` flag keeps only what is live at the end): `node --import tsx
 // packages/kernel/bench/heap-w4.ts` (OUT=file). One warm-up run, then one sampled run on a fresh
-// kernel; open the profile in Chrome DevTools (Memory) or sum its nodes' `selfSize`.
+// kernel; open the profile in Chrome DevTools (Memory) or sum its nodes' `selfSize`. MINOR=0
+// leaves out what scavenges collect: what is left was promoted or allocated in the old generation.
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { generate } from "./book-streams.ts";
