@@ -56,7 +56,9 @@ if (wanted("W4")) {
     stream,
     () => {
       const run = kernelSetup(stream, names);
-      return heapSampled(stream.preloadCount, (from, to) => runKernel(run, stream, names, from, to));
+      return heapSampled(stream.preloadCount, (from, to) =>
+        runKernel(run, stream, names, from, to),
+      );
     },
     () => {
       const book = new PeerBook();
