@@ -1,10 +1,20 @@
 // How `npm start` runs the built server (package.json "start": `[VAR=value ...] node [--flag
 // ...] apps/server/dist/main.mjs`): the environment it sets and the Node flags it passes. The
 // benchmarks and the tests that start the bundle run it the same way.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-const root = path.resolve(import.meta.dirname, "..");
+/** The repository's package.json: found upwards, since a bundled benchmark runs from dist/. */
+function rootPackage(): { name?: string; scripts?: Record<string, string> } {
+  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, "package.json");
+    if (existsSync(file)) {
+      const json = JSON.parse(readFileSync(file, "utf8")) as { name?: string };
+      if (json.name === "candor") return json;
+    }
+    if (path.dirname(dir) === dir) throw new Error("the repository's package.json was not found");
+  }
+}
 
 export interface StartCommand {
   /** Environment assignments before `node` (GLIBC_TUNABLES: see docs/decisions.md). */
@@ -14,11 +24,7 @@ export interface StartCommand {
 }
 
 export function startCommand(): StartCommand {
-  const script = (
-    JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
-      scripts: Record<string, string>;
-    }
-  ).scripts.start!;
+  const script = rootPackage().scripts?.start ?? "";
   const match = /((?:\w+=\S+ )*)node ((?:--\S+ )*)apps\/server\/dist\/main\.mjs/.exec(script);
   if (!match)
     throw new Error(`package.json "start" is not "... node [flags] apps/server/dist/main.mjs"`);
