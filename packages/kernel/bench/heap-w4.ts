@@ -4,8 +4,8 @@
 // kernel; open the profile in Chrome DevTools (Memory) or sum its nodes' `selfSize`. MINOR=0
 // leaves out what scavenges collect: what is left was promoted or allocated in the old generation.
 import { writeFileSync } from "node:fs";
-import { Session } from "node:inspector";
 import { generate } from "./book-streams.ts";
+import { sampleAllocations } from "./heap-sample.ts";
 import { kernelNames, kernelSetup, runKernel } from "./kernel-workload.ts";
 
 const owners = 1_000;
@@ -20,19 +20,9 @@ const stream = generate({
 const names = kernelNames(stream, owners);
 runKernel(kernelSetup(stream, names), stream, names, 0, stream.length);
 const run = kernelSetup(stream, names);
-const session = new Session();
-session.connect();
-const post = (method: string, params: object = {}) =>
-  new Promise<unknown>((resolve, reject) => {
-    session.post(method, params, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-await post("HeapProfiler.enable");
-await post("HeapProfiler.startSampling", {
-  samplingInterval: 1024,
-  includeObjectsCollectedByMajorGC: true,
-  includeObjectsCollectedByMinorGC: process.env.MINOR !== "0",
+const profile = sampleAllocations(() => runKernel(run, stream, names, 0, stream.length), {
+  minorGarbage: process.env.MINOR !== "0",
+  intervalBytes: 1024,
 });
-runKernel(run, stream, names, 0, stream.length);
-const { profile } = (await post("HeapProfiler.stopSampling")) as { profile: unknown };
 writeFileSync(process.env.OUT ?? "w4.heapprofile", JSON.stringify(profile));
 console.log(`sampled ${stream.length} commands`);
