@@ -3,6 +3,7 @@
 // command and result objects alive for the whole window made every command survive garbage
 // collection into the old generation, which cost more than everything else the kernel does.
 
+import { assert } from "./assert.ts";
 import { Fingerprinter } from "./fingerprint.ts";
 import { IdIndex, type IdSource } from "./id-index.ts";
 import type { Json, ResultField } from "./module.ts";
@@ -30,8 +31,6 @@ function statusCode(status: OrderStatus): number {
       return 4;
   }
 }
-/** Slot of each numeric result field in `numbers` (orderStatus has its own array). */
-const numberSlots = { orderId: 0, filledLots: 1, restingLots: 2, cancelledCount: 3, postingSeq: 4 };
 
 /** The result values the memory reads field by field without a generic walk. */
 const enum ResultShape {
@@ -60,21 +59,45 @@ const resultShapes: Readonly<Uint8Array> = (() => {
   return shapes;
 })();
 
+/** The six result fields snapshots write, in their order. */
+const snapshotFields = [
+  "orderId",
+  "orderStatus",
+  "filledLots",
+  "restingLots",
+  "cancelledCount",
+  "postingSeq",
+] as const satisfies readonly ResultField[];
+
+/** Number slots per entry: a type's numeric result fields take slots 0, 1, … in order. */
+const NUMBER_SLOTS = 3;
+
 /**
- * Which of the six snapshot result fields (orderId, orderStatus, filledLots, restingLots,
- * cancelledCount, postingSeq) each command type's result has, by type code.
+ * For each type code, the number slot of each of the six snapshot fields: -1 when the type's
+ * result does not have the field, -2 for `orderStatus` (kept in the entry's meta word).
  */
-const resultFieldsByCode: readonly (readonly boolean[])[] = commandTypesByCode.map((type) => {
+const fieldSlotsByCode: readonly Int8Array[] = commandTypesByCode.map((type) => {
   const fields: readonly ResultField[] = commandCodecs[type].result;
-  return [
-    "orderId",
-    "orderStatus",
-    "filledLots",
-    "restingLots",
-    "cancelledCount",
-    "postingSeq",
-  ].map((field) => fields.includes(field as ResultField));
+  const numeric = fields.filter((field) => field !== "orderStatus");
+  assert(numeric.length <= NUMBER_SLOTS, `too many numbers in the result of ${type}`);
+  return Int8Array.from(snapshotFields, (field) =>
+    !fields.includes(field) ? -1 : field === "orderStatus" ? -2 : numeric.indexOf(field),
+  );
 });
+
+/** Int32 words per entry in `words`: print0, print1, index hash, meta. */
+const WORDS = 4;
+
+/**
+ * The meta word: type code (8 bits), reject code index + 1 (16 bits; 0 = ok), status index + 1
+ * (8 bits; 0 = null).
+ */
+function meta(typeCode: number, code: number, status: number): number {
+  return typeCode | ((code + 1) << 8) | ((status + 1) << 24);
+}
+const typeOfMeta = (word: number) => word & 0xff;
+const codeOfMeta = (word: number) => ((word >>> 8) & 0xffff) - 1;
+const statusOfMeta = (word: number) => (word >>> 24) - 1;
 
 /** One remembered command, as snapshots carry it. */
 export interface RememberedCommand {
@@ -88,7 +111,10 @@ export interface RememberedCommand {
 /**
  * Remembered commands in arrival (and so time) order. Positions grow for the kernel's life; the
  * entry at position `p` lives in slot `p & mask` of ring buffers (typed arrays, and one array of
- * ids), so forgetting the oldest moves nothing and no compaction ever copies the window.
+ * ids), so forgetting the oldest moves nothing and no compaction ever copies the window. An
+ * entry is 56 bytes in four arrays (id, time, four int32 words, three numbers): the ring is
+ * written once per command and read once more when the entry expires, and every byte of it is
+ * memory traffic the trading path waits for.
  */
 export class CommandMemory implements IdSource {
   /**
@@ -103,16 +129,10 @@ export class CommandMemory implements IdSource {
   /** The next position to fill. */
   private tail = 0;
   private atMs = new Float64Array(1024);
-  private types = new Uint8Array(1024);
-  private prints = new Int32Array(2048);
-  /** The index hash of each id, so expiry needs no rehashing. */
-  private hashes = new Int32Array(1024);
-  /** -1 = ok, else the reject code's index. */
-  private codes = new Int16Array(1024);
-  /** -1 = null, else the status index. */
-  private statuses = new Int8Array(1024);
-  /** orderId, filledLots, restingLots, cancelledCount, postingSeq; NaN = null. */
-  private numbers = new Float64Array(5 * 1024);
+  /** Per slot: print0, print1, the id's index hash (expiry needs no rehashing), meta word. */
+  private words = new Int32Array(WORDS * 1024);
+  /** Per slot: the result's numeric fields (see `fieldSlotsByCode`); NaN = null. */
+  private numbers = new Float64Array(NUMBER_SLOTS * 1024);
   private readonly index: IdIndex;
   private readonly print = new Int32Array(2);
   private readonly fingerprinter = new Fingerprinter();
@@ -133,23 +153,31 @@ export class CommandMemory implements IdSource {
 
   /** True when `command` has the content of the one remembered at `position`. */
   sameContent(position: number, command: Command): boolean {
-    const at = position & this.mask;
-    if (commandTypesByCode[this.types[at]!] !== command.type) return false;
+    const w = WORDS * (position & this.mask);
+    if (commandTypesByCode[typeOfMeta(this.words[w + 3]!)] !== command.type) return false;
     this.fingerprinter.fingerprint(command, this.print);
-    return this.prints[2 * at] === this.print[0] && this.prints[2 * at + 1] === this.print[1];
+    return this.words[w] === this.print[0] && this.words[w + 1] === this.print[1];
   }
 
   /** The first result of the command at `position`, as a fresh object. */
   result(position: number): CommandResult {
     const at = position & this.mask;
-    const code = this.codes[at]!;
+    const word = this.words[WORDS * at + 3]!;
+    const code = codeOfMeta(word);
     if (code >= 0) return { ok: false, code: rejectCodes[code]! };
     // The value has the fields of its command type's result, in their order.
-    const type = commandTypesByCode[this.types[at]!]!;
-    const value: Partial<Record<ResultField, number | OrderStatus>> = {};
-    for (const field of commandCodecs[type].result) {
-      if (field === "orderStatus") value.orderStatus = statuses[this.statuses[at]!]!;
-      else value[field] = this.numbers[5 * at + numberSlots[field]]!;
+    const typeCode = typeOfMeta(word);
+    const slots = fieldSlotsByCode[typeCode]!;
+    const value: Partial<Record<ResultField, number | OrderStatus | null>> = {};
+    for (const field of commandCodecs[commandTypesByCode[typeCode]!].result) {
+      const slot = slots[snapshotFields.indexOf(field)]!;
+      if (slot === -2) {
+        const status = statusOfMeta(word);
+        value.orderStatus = status >= 0 ? statuses[status]! : null;
+      } else {
+        const number = this.numbers[NUMBER_SLOTS * at + slot]!;
+        value[field] = Number.isNaN(number) ? null : number;
+      }
     }
     return { ok: true, value } as CommandResult;
   }
@@ -187,65 +215,58 @@ export class CommandMemory implements IdSource {
     const position = this.tail++;
     const at = position & this.mask;
     this.index.set(id, position);
-    this.hashes[at] = this.index.hashOf(id);
     this.ids[at] = id;
     this.atMs[at] = atMs;
-    this.types[at] = typeCode;
-    this.prints[2 * at] = print0;
-    this.prints[2 * at + 1] = print1;
-    const n = this.numbers;
-    const slot = 5 * at;
-    n[slot] = Number.NaN;
-    n[slot + 1] = Number.NaN;
-    n[slot + 2] = Number.NaN;
-    n[slot + 3] = Number.NaN;
-    n[slot + 4] = Number.NaN;
-    this.statuses[at] = -1;
+    const w = WORDS * at;
+    const words = this.words;
+    words[w] = print0;
+    words[w + 1] = print1;
+    words[w + 2] = this.index.hashOf(id);
     if (!result.ok) {
-      this.codes[at] = codeIndex[result.code];
+      words[w + 3] = meta(typeCode, codeIndex[result.code], -1);
       return;
     }
-    this.codes[at] = -1;
-    // Read the value by its type's shape: one object shape per read, no generic walk.
+    // Read the value by its type's shape: one object shape per read, no generic walk. Each
+    // numeric field goes to its slot (`fieldSlotsByCode`); `result` and `rows` read only those.
+    const n = this.numbers;
+    const slot = NUMBER_SLOTS * at;
+    let status = -1;
     switch (resultShapes[typeCode]) {
       case ResultShape.None:
         break;
       case ResultShape.OrderOutcome: {
         const v = result.value as OrderOutcome;
-        n[5 * at] = v.orderId;
-        this.statuses[at] = statusCode(v.orderStatus);
-        n[5 * at + 1] = v.filledLots;
-        n[5 * at + 2] = v.restingLots;
+        n[slot] = v.orderId;
+        status = statusCode(v.orderStatus);
+        n[slot + 1] = v.filledLots;
+        n[slot + 2] = v.restingLots;
         break;
       }
       case ResultShape.CancelOrder: {
         const v = result.value as CancelOrderValue;
-        n[5 * at] = v.orderId;
-        n[5 * at + 3] = v.cancelledCount;
+        n[slot] = v.orderId;
+        n[slot + 1] = v.cancelledCount;
         break;
       }
       case ResultShape.CancelledCount:
-        n[5 * at + 3] = (result.value as CancelledValue).cancelledCount;
+        n[slot] = (result.value as CancelledValue).cancelledCount;
         break;
       case ResultShape.PostingSeq:
-        n[5 * at + 4] = (result.value as PostingValue).postingSeq;
+        n[slot] = (result.value as PostingValue).postingSeq;
         break;
       default: {
+        // Any field may be absent or null here: NaN (and status -1) say null.
         const v = result.value as Partial<Record<ResultField, number | OrderStatus | null>>;
-        const status = v.orderStatus;
-        this.statuses[at] = typeof status === "string" ? statusCode(status) : -1;
-        for (const field of [
-          "orderId",
-          "filledLots",
-          "restingLots",
-          "cancelledCount",
-          "postingSeq",
-        ] as const) {
-          const value = v[field];
-          if (typeof value === "number") n[5 * at + numberSlots[field]] = value;
+        const slots = fieldSlotsByCode[typeCode]!;
+        for (let k = 0; k < snapshotFields.length; k++) {
+          const to = slots[k]!;
+          const value = v[snapshotFields[k]!];
+          if (to === -2) status = typeof value === "string" ? statusCode(value) : -1;
+          else if (to >= 0) n[slot + to] = typeof value === "number" ? value : Number.NaN;
         }
       }
     }
+    words[w + 3] = meta(typeCode, -1, status);
   }
 
   /** Forgets up to `countMax` of the oldest commands older than `cutoffMs`. */
@@ -256,7 +277,7 @@ export class CommandMemory implements IdSource {
     while (head < end) {
       const at = head & mask;
       if (this.atMs[at]! >= cutoffMs) break;
-      this.index.delete(this.ids[at]!, head, this.hashes[at]);
+      this.index.delete(this.ids[at]!, head, this.words[WORDS * at + 2]);
       this.ids[at] = undefined;
       head++;
     }
@@ -273,33 +294,33 @@ export class CommandMemory implements IdSource {
   rows(): Json[] {
     const rows = new Array<Json>(this.tail - this.head);
     const n = this.numbers;
-    const num = (value: number): number | null => (Number.isFinite(value) ? value : null);
     for (let position = this.head; position < this.tail; position++) {
       const at = position & this.mask;
-      const typeCode = this.types[at]!;
-      const code = this.codes[at]!;
+      const w = WORDS * at;
+      const word = this.words[w + 3]!;
+      const typeCode = typeOfMeta(word);
+      const code = codeOfMeta(word);
       let result: Json;
       if (code >= 0) {
         result = ["reject", rejectCodes[code]!];
       } else {
-        const has = resultFieldsByCode[typeCode]!;
-        const status = this.statuses[at]!;
-        result = [
-          "ok",
-          has[0] ? num(n[5 * at]!) : null,
-          has[1] && status >= 0 ? statuses[status]! : null,
-          has[2] ? num(n[5 * at + 1]!) : null,
-          has[3] ? num(n[5 * at + 2]!) : null,
-          has[4] ? num(n[5 * at + 3]!) : null,
-          has[5] ? num(n[5 * at + 4]!) : null,
-        ];
+        const slots = fieldSlotsByCode[typeCode]!;
+        const status = statusOfMeta(word);
+        const field = (k: number): Json => {
+          const slot = slots[k]!;
+          if (slot === -1) return null;
+          if (slot === -2) return status >= 0 ? statuses[status]! : null;
+          const value = n[NUMBER_SLOTS * at + slot]!;
+          return Number.isFinite(value) ? value : null;
+        };
+        result = ["ok", field(0), field(1), field(2), field(3), field(4), field(5)];
       }
       rows[position - this.head] = [
         this.ids[at]!,
         this.atMs[at]!,
         commandTypesByCode[typeCode]!,
-        this.prints[2 * at]!,
-        this.prints[2 * at + 1]!,
+        this.words[w]!,
+        this.words[w + 1]!,
         result,
       ];
     }
@@ -310,11 +331,12 @@ export class CommandMemory implements IdSource {
   *entries(): IterableIterator<RememberedCommand> {
     for (let position = this.head; position < this.tail; position++) {
       const at = position & this.mask;
+      const w = WORDS * at;
       yield {
         id: this.ids[at]!,
         atMs: this.atMs[at]!,
-        type: commandTypesByCode[this.types[at]!]!,
-        print: [this.prints[2 * at]!, this.prints[2 * at + 1]!],
+        type: commandTypesByCode[typeOfMeta(this.words[w + 3]!)]!,
+        print: [this.words[w]!, this.words[w + 1]!],
         result: this.result(position),
       };
     }
@@ -327,32 +349,22 @@ export class CommandMemory implements IdSource {
     const mask = capacity - 1;
     const ids = new Array<string | undefined>(capacity).fill(undefined);
     const atMs = new Float64Array(capacity);
-    const types = new Uint8Array(capacity);
-    const prints = new Int32Array(2 * capacity);
-    const hashes = new Int32Array(capacity);
-    const codes = new Int16Array(capacity);
-    const statuses = new Int8Array(capacity);
-    const numbers = new Float64Array(5 * capacity);
+    const words = new Int32Array(WORDS * capacity);
+    const numbers = new Float64Array(NUMBER_SLOTS * capacity);
     for (let position = this.head; position < this.tail; position++) {
       const from = position & oldMask;
       const to = position & mask;
       ids[to] = this.ids[from];
       atMs[to] = this.atMs[from]!;
-      types[to] = this.types[from]!;
-      prints[2 * to] = this.prints[2 * from]!;
-      prints[2 * to + 1] = this.prints[2 * from + 1]!;
-      hashes[to] = this.hashes[from]!;
-      codes[to] = this.codes[from]!;
-      statuses[to] = this.statuses[from]!;
-      for (let k = 0; k < 5; k++) numbers[5 * to + k] = this.numbers[5 * from + k]!;
+      words.set(this.words.subarray(WORDS * from, WORDS * from + WORDS), WORDS * to);
+      numbers.set(
+        this.numbers.subarray(NUMBER_SLOTS * from, NUMBER_SLOTS * from + NUMBER_SLOTS),
+        NUMBER_SLOTS * to,
+      );
     }
     this.ids = ids;
     this.atMs = atMs;
-    this.types = types;
-    this.prints = prints;
-    this.hashes = hashes;
-    this.codes = codes;
-    this.statuses = statuses;
+    this.words = words;
     this.numbers = numbers;
     this.mask = mask;
   }
