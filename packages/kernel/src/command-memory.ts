@@ -99,6 +99,9 @@ const typeOfMeta = (word: number) => word & 0xff;
 const codeOfMeta = (word: number) => ((word >>> 8) & 0xffff) - 1;
 const statusOfMeta = (word: number) => (word >>> 24) - 1;
 
+/** Forgotten ids are removed from the index this many at a time. */
+const UNINDEX_BATCH = 32;
+
 /** One remembered command, as snapshots carry it. */
 export interface RememberedCommand {
   id: string;
@@ -127,7 +130,12 @@ export class CommandMemory implements IdSource {
   /** Oldest remembered position; positions before it are forgotten. */
   head = 0;
   /** The next position to fill. */
-  private tail = 0;
+  tail = 0;
+  /**
+   * Oldest position still in the index. Forgotten ids leave the index in batches
+   * (`UNINDEX_BATCH`): each removal is a random cache miss, and a batch's misses overlap.
+   */
+  private indexed = 0;
   private atMs = new Float64Array(1024);
   /** Per slot: print0, print1, the id's index hash (expiry needs no rehashing), meta word. */
   private words = new Int32Array(WORDS * 1024);
@@ -143,7 +151,7 @@ export class CommandMemory implements IdSource {
 
   /** How many commands are remembered. */
   get size(): number {
-    return this.index.size;
+    return this.tail - this.head;
   }
 
   /** The position of a remembered id, or -1. */
@@ -211,7 +219,10 @@ export class CommandMemory implements IdSource {
     print1: number,
     result: CommandResult,
   ): void {
-    if (this.tail - this.head > this.mask) this.grow();
+    if (this.tail - this.indexed > this.mask) {
+      this.unindex();
+      if (this.tail - this.head > this.mask) this.grow();
+    }
     const position = this.tail++;
     const at = position & this.mask;
     this.index.set(id, position);
@@ -277,11 +288,22 @@ export class CommandMemory implements IdSource {
     while (head < end) {
       const at = head & mask;
       if (this.atMs[at]! >= cutoffMs) break;
-      this.index.delete(this.ids[at]!, head, this.words[WORDS * at + 2]);
       this.ids[at] = undefined;
       head++;
     }
     this.head = head;
+    if (head - this.indexed >= UNINDEX_BATCH) this.unindex();
+  }
+
+  /** Removes the forgotten ids still in the index (their slots keep their hashes until reused). */
+  private unindex(): void {
+    const mask = this.mask;
+    const words = this.words;
+    const index = this.index;
+    for (let position = this.indexed; position < this.head; position++) {
+      index.delete(position, words[WORDS * (position & mask) + 2]!);
+    }
+    this.indexed = this.head;
   }
 
   /**

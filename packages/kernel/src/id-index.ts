@@ -6,14 +6,16 @@
 import { assert } from "./assert.ts";
 
 /**
- * Where the ids live (the caller keeps them): the id at position `p` is `ids[p & mask]`, and no
- * position before `head` is indexed (live positions span at most `mask + 1`). Read as fields,
- * not called, on every probe.
+ * Where the ids live (the caller keeps them): the id at position `p` is `ids[p & mask]`, and the
+ * live positions are `head` to `tail - 1` (at most `mask + 1` of them). Positions before `head`
+ * may still be indexed until the caller deletes them (a batch at a time); lookups skip them.
+ * Read as fields, not called, on every probe.
  */
 export interface IdSource {
   readonly ids: readonly (string | undefined)[];
   readonly mask: number;
   readonly head: number;
+  readonly tail: number;
 }
 
 const EMPTY = 0;
@@ -73,7 +75,7 @@ export class IdIndex {
     return this.lastHash;
   }
 
-  /** The position of `id`, or -1. */
+  /** The position of a live `id`, or -1. */
   get(id: string): number {
     const hash = this.hashOf(id);
     const table = this.table;
@@ -82,9 +84,10 @@ export class IdIndex {
       const slot = table[index * 2]!;
       if (slot === EMPTY) return -1;
       if (table[index * 2 + 1] === hash) {
+        // A forgotten entry not yet deleted resolves to `tail` or later.
         const position = this.absolute(slot);
         const source = this.source;
-        if (source.ids[position & source.mask] === id) return position;
+        if (position < source.tail && source.ids[position & source.mask] === id) return position;
       }
       index = (index + 1) & this.mask;
     }
@@ -103,8 +106,8 @@ export class IdIndex {
     this.live++;
   }
 
-  /** Removes `id` (which must be at `position`); `hash` is its `hashOf`, when known. */
-  delete(id: string, position: number, hash = hashId(id)): void {
+  /** Removes the entry of `position`, whose id hashes to `hash` (`hashOf`). */
+  delete(position: number, hash: number): void {
     const stored = (position % MODULUS) + 1;
     const table = this.table;
     const mask = this.mask;
