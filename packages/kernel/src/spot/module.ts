@@ -252,30 +252,31 @@ export const spotModule = {
         const side = r[5] as Side;
         const baseAccount = accountOf(state, owner, "fund", market.base.assetId);
         const quoteAccount = accountOf(state, owner, "fund", market.quote.assetId);
+        // Fields in place.ts's order (one object shape).
         const order: OrderState = {
           orderId: r[0] as number,
-          clientOrderId: r[1] as string,
-          owner,
           ownerId: owner.ownerId,
           mode,
           market,
           book: mode === "real" ? market.bookReal : market.bookDemo,
+          ocoConditionalId: (r[15] as number | undefined) ?? 0,
           side,
-          orderType: r[6] as OrderType,
           timeInForce: r[7] as TimeInForce,
+          selfTradeMode: (r[14] as SelfTradeMode | undefined) ?? "cancel_resting",
           priceTicks: r[8] as number,
           quantityLots: r[9] as number,
-          quoteAmount: r[10] === null ? null : BigInt(r[10] as string),
           filledLots: r[11] as number,
-          heldAmount: BigInt(r[12] as string),
           heldUnits: unitsOf(BigInt(r[12] as string)),
+          heldAmount: BigInt(r[12] as string),
           holdAccount: side === "buy" ? quoteAccount : baseAccount,
+          owner,
+          clientOrderId: r[1] as string,
+          orderType: r[6] as OrderType,
+          quoteAmount: r[10] === null ? null : BigInt(r[10] as string),
           baseAccount,
           quoteAccount,
           status: "open",
           createdAtMs: r[13] as number,
-          selfTradeMode: (r[14] as SelfTradeMode | undefined) ?? "cancel_resting",
-          ocoConditionalId: (r[15] as number | undefined) ?? 0,
           fromConditionalId: (r[16] as number | undefined) ?? 0,
         };
         spot.orders.set(order.orderId, order);

@@ -124,30 +124,32 @@ export function placeWith(
   const quoteAccount = quoteFund ?? accountOf(state, owner, "fund", market.quote.assetId);
   const holdAccount = isBuy ? quoteAccount : baseAccount;
   const orderId = spot.orderIdNext++;
+  // The fields a replace reads come first, so they share the object's first cache lines (the
+  // restore in module.ts builds orders with the same fields in the same order: one shape).
   const order: OrderState = {
     orderId,
-    clientOrderId: command.id,
-    owner,
     ownerId: owner.ownerId,
     mode: owner.mode,
     market,
     book,
+    ocoConditionalId: 0,
     side: command.side,
-    orderType: command.orderType,
     timeInForce: tif,
+    selfTradeMode,
     priceTicks,
     quantityLots: lots,
-    quoteAmount: byQuote ? holdAmount : null,
     filledLots: 0,
-    heldAmount: holdAmount,
     heldUnits: units >= 0 ? units : unitsOf(holdAmount),
+    heldAmount: holdAmount,
     holdAccount,
+    owner,
+    clientOrderId: command.id,
+    orderType: command.orderType,
+    quoteAmount: byQuote ? holdAmount : null,
     baseAccount,
     quoteAccount,
     status: "open",
     createdAtMs: command.atMs,
-    selfTradeMode,
-    ocoConditionalId: 0,
     fromConditionalId,
   };
   if (lots === 0) {
