@@ -92,6 +92,7 @@ const WORDS = 4;
  * The meta word: type code (8 bits), reject code index + 1 (16 bits; 0 = ok), status index + 1
  * (8 bits; 0 = null).
  */
+assert(commandTypesByCode.length <= 0x100 && rejectCodes.length < 0xffff, "meta word too small");
 function meta(typeCode: number, code: number, status: number): number {
   return typeCode | ((code + 1) << 8) | ((status + 1) << 24);
 }

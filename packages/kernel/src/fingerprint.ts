@@ -1,6 +1,7 @@
 // The content fingerprint behind idempotency: two 32-bit hashes of a command's fields (all but
 // `atMs`), so the memory can tell a repeat from a reused id without keeping the command.
 
+import { assert } from "./assert.ts";
 import { COMMAND_STRING_LENGTH_MAX } from "./command-codec.ts";
 import { commandCodecs } from "./registry.ts";
 import type { Command, CommandType } from "./types.ts";
@@ -183,6 +184,7 @@ export class Fingerprinter {
  * returns the next free index (see `WORDS_MAX` for the room).
  */
 function stringWords(words: Int32Array, at: number, value: string): number {
+  assert(at + 1 + value.length <= words.length, "fingerprint of a command that failed its check");
   words[at] = value.length ^ 0x73000000;
   for (let k = 0; k < value.length; k++) words[at + 1 + k] = value.charCodeAt(k);
   return at + 1 + value.length;

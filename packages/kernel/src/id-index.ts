@@ -93,7 +93,7 @@ export class IdIndex {
     }
   }
 
-  /** Adds `id` at `position`; the id must not be present. */
+  /** Adds `id` at `position`; the id must not be live (a forgotten entry of it may linger). */
   set(id: string, position: number): void {
     assert(position >= 0 && position < Number.MAX_SAFE_INTEGER, "id position out of range");
     if ((this.live + 1) * 2 > this.mask + 1) this.grow();
