@@ -29,12 +29,11 @@ try {
   const entry = path.join(root, "apps/server/dist/kernel-ab-entry.ts");
   writeFileSync(
     entry,
-    `import { generate } from ${JSON.stringify(path.join(root, "packages/kernel/bench/book-streams.ts"))};
-import * as A from ${JSON.stringify(path.join(base, workload))};
+    `import * as A from ${JSON.stringify(path.join(base, workload))};
 import * as B from ${JSON.stringify(path.join(root, workload))};
-const owners = 1_000;
-const stream = generate({ seed: 4, operations: 1_000_000, restingTarget: 1_000, levelsPerSide: 800, quantityMax: 100, owners });
-const names = A.kernelNames(stream, owners);
+// The stream and its names from the working tree: both kernels get the same commands.
+const stream = B.w4Stream();
+const names = B.kernelNames(stream, B.w4Owners);
 const chunk = 50_000;
 const cpu = () => { const used = process.cpuUsage(); return used.user + used.system; };
 const speedUps = [];

@@ -4,20 +4,11 @@
 // kernel; open the profile in Chrome DevTools (Memory) or sum its nodes' `selfSize`. MINOR=0
 // leaves out what scavenges collect: what is left was promoted or allocated in the old generation.
 import { writeFileSync } from "node:fs";
-import { generate } from "./book-streams.ts";
 import { sampleAllocations } from "./heap-sample.ts";
-import { kernelNames, kernelSetup, runKernel } from "./kernel-workload.ts";
+import { kernelNames, kernelSetup, runKernel, w4Owners, w4Stream } from "./kernel-workload.ts";
 
-const owners = 1_000;
-const stream = generate({
-  seed: 4,
-  operations: 300_000,
-  restingTarget: 1_000,
-  levelsPerSide: 800,
-  quantityMax: 100,
-  owners,
-});
-const names = kernelNames(stream, owners);
+const stream = w4Stream(300_000);
+const names = kernelNames(stream, w4Owners);
 runKernel(kernelSetup(stream, names), stream, names, 0, stream.length);
 const run = kernelSetup(stream, names);
 const profile = sampleAllocations(() => runKernel(run, stream, names, 0, stream.length), {

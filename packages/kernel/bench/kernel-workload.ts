@@ -4,9 +4,24 @@
 // server would, and its time counts against us.
 import { createOrderBook } from "../src/book/index.ts";
 import { apply, createKernelState, type Command, type KernelState } from "../src/index.ts";
-import type { Stream } from "./book-streams.ts";
+import { generate, type Stream } from "./book-streams.ts";
 
 const marketId = "BTC-USDT";
+
+/** W4's owners: few, so every owner has many orders and some trade with themselves. */
+export const w4Owners = 1_000;
+
+/** The W4 stream (the W1 shape with `w4Owners` owners); shorter with `operations`. */
+export function w4Stream(operations = 1_000_000): Stream {
+  return generate({
+    seed: 4,
+    operations,
+    restingTarget: 1_000,
+    levelsPerSide: 800,
+    quantityMax: 100,
+    owners: w4Owners,
+  });
+}
 const clockTickEvery = 10_000;
 
 /** A kernel ready for a stream: assets, an open market with a tick, funded owners. */

@@ -3,16 +3,8 @@
 // median of 3 timed runs after a warm-up run. Prints one JSON line per workload.
 // Set BENCH_VERBOSE=1 for stream statistics on stderr.
 import { OrderBook as PeerBook } from "nodejs-order-book";
-import {
-  bookWorkload,
-  counters,
-  generate,
-  measure,
-  percentiles,
-  runPeer,
-  verbose,
-} from "./book-streams.ts";
-import { kernelNames, kernelSetup, runKernel } from "./kernel-workload.ts";
+import { bookWorkload, counters, measure, percentiles, runPeer, verbose } from "./book-streams.ts";
+import { kernelNames, kernelSetup, runKernel, w4Owners, w4Stream } from "./kernel-workload.ts";
 import { heapSampled } from "./heap-sample.ts";
 
 const selected = new Set(process.argv.slice(2).filter((argument) => /^W\d$/.test(argument)));
@@ -41,16 +33,8 @@ if (wanted("W2")) {
   console.log(JSON.stringify(figures));
 }
 if (wanted("W4")) {
-  const owners = 1_000;
-  const stream = generate({
-    seed: 4,
-    operations: 1_000_000,
-    restingTarget: 1_000,
-    levelsPerSide: 800,
-    quantityMax: 100,
-    owners,
-  });
-  const names = kernelNames(stream, owners);
+  const stream = w4Stream();
+  const names = kernelNames(stream, w4Owners);
   const figures = measure(
     "W4",
     stream,

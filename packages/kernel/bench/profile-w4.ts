@@ -2,19 +2,10 @@
 // packages/kernel/bench/profile-w4.ts` (ROUNDS=n for more rounds, OPERATIONS=n for a shorter
 // stream, e.g. under callgrind). Prints commands per second of CPU time for each round and the
 // best round.
-import { generate } from "./book-streams.ts";
-import { kernelNames, kernelSetup, runKernel } from "./kernel-workload.ts";
+import { kernelNames, kernelSetup, runKernel, w4Owners, w4Stream } from "./kernel-workload.ts";
 
-const owners = 1_000;
-const stream = generate({
-  seed: 4,
-  operations: Number(process.env.OPERATIONS ?? 1_000_000),
-  restingTarget: 1_000,
-  levelsPerSide: 800,
-  quantityMax: 100,
-  owners,
-});
-const names = kernelNames(stream, owners);
+const stream = w4Stream(Number(process.env.OPERATIONS ?? 1_000_000));
+const names = kernelNames(stream, w4Owners);
 const rounds = Number(process.env.ROUNDS ?? 3);
 let best = 0;
 for (let round = 0; round < rounds; round++) {
