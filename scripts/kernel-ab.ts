@@ -58,9 +58,12 @@ console.log("median speed-up of the working tree over ${rev}: " + speedUps[Math.
 `,
   );
   const outfile = path.join(root, "apps/server/dist/kernel-ab.mjs");
-  await build({ ...nodeBundleOptions, entryPoints: [entry], outfile });
-  await stop();
-  rmSync(entry);
+  try {
+    await build({ ...nodeBundleOptions, entryPoints: [entry], outfile });
+  } finally {
+    await stop();
+    rmSync(entry, { force: true });
+  }
   const result = spawnSync(process.execPath, [...startCommand().flags, outfile], {
     stdio: "inherit",
     cwd: root,
