@@ -80,10 +80,8 @@ export function apply<C extends Command>(
 
   state.nowMs = atMs;
   // Forget expired ids a few at a time on every command (a steady index, no bursts), and all
-  // of them on a clock tick. Done before the handler, not after it: its table access (a cache
-  // miss, the id expiring was indexed a window ago) then overlaps the miss of `find` above
-  // instead of following the handler's own misses. Handlers never read the memory, and the
-  // command's id is remembered after this either way, so the state is the same.
+  // of them on a clock tick. Handlers never read the memory, and the command's id is
+  // remembered after this, so pruning before the handler or after it gives the same state.
   memory.prune(
     atMs - state.options.idempotencyWindowMs,
     type === "clock_tick" ? Number.MAX_SAFE_INTEGER : 2,

@@ -85,8 +85,8 @@ const fieldSlotsByCode: readonly Int8Array[] = commandTypesByCode.map((type) => 
   );
 });
 
-/** Int32 words per entry in `words`: print0, print1, index hash, meta. */
-const WORDS = 4;
+/** Int32 words per entry in `words`: print0, print1, the id's index hash, meta, index slot. */
+const WORDS = 5;
 
 /**
  * The meta word: type code (8 bits), reject code index + 1 (16 bits; 0 = ok), status index + 1
@@ -99,9 +99,6 @@ function meta(typeCode: number, code: number, status: number): number {
 const typeOfMeta = (word: number) => word & 0xff;
 const codeOfMeta = (word: number) => ((word >>> 8) & 0xffff) - 1;
 const statusOfMeta = (word: number) => (word >>> 24) - 1;
-
-/** Forgotten ids are removed from the index this many at a time. */
-const UNINDEX_BATCH = 32;
 
 /** One remembered command, as snapshots carry it. */
 export interface RememberedCommand {
@@ -116,7 +113,7 @@ export interface RememberedCommand {
  * Remembered commands in arrival (and so time) order. Positions grow for the kernel's life; the
  * entry at position `p` lives in slot `p & mask` of ring buffers (typed arrays, and one array of
  * ids), so forgetting the oldest moves nothing and no compaction ever copies the window. An
- * entry is 56 bytes in four arrays (id, time, four int32 words, three numbers): the ring is
+ * entry is 60 bytes in four arrays (id, time, five int32 words, three numbers): the ring is
  * written once per command and read once more when the entry expires, and every byte of it is
  * memory traffic the trading path waits for.
  */
@@ -132,13 +129,11 @@ export class CommandMemory implements IdSource {
   head = 0;
   /** The next position to fill. */
   tail = 0;
-  /**
-   * Oldest position still in the index. Forgotten ids leave the index in batches
-   * (`UNINDEX_BATCH`): each removal is a random cache miss, and a batch's misses overlap.
-   */
-  private indexed = 0;
   private atMs = new Float64Array(1024);
-  /** Per slot: print0, print1, the id's index hash (expiry needs no rehashing), meta word. */
+  /**
+   * Per slot: print0, print1, the id's index hash (for the index's rebuilds), the meta word and
+   * the id's slot in the index (so forgetting it needs no probe).
+   */
   private words = new Int32Array(WORDS * 1024);
   /** Per slot: the result's numeric fields (see `fieldSlotsByCode`); NaN = null. */
   private numbers = new Float64Array(NUMBER_SLOTS * 1024);
@@ -220,13 +215,9 @@ export class CommandMemory implements IdSource {
     print1: number,
     result: CommandResult,
   ): void {
-    if (this.tail - this.indexed > this.mask) {
-      this.unindex();
-      if (this.tail - this.head > this.mask) this.grow();
-    }
+    if (this.tail - this.head > this.mask) this.grow();
     const position = this.tail++;
     const at = position & this.mask;
-    this.index.set(id, position);
     this.ids[at] = id;
     this.atMs[at] = atMs;
     const w = WORDS * at;
@@ -234,6 +225,7 @@ export class CommandMemory implements IdSource {
     words[w] = print0;
     words[w + 1] = print1;
     words[w + 2] = this.index.hashOf(id);
+    words[w + 4] = this.index.set(id, position);
     if (!result.ok) {
       words[w + 3] = meta(typeCode, codeIndex[result.code], -1);
       return;
@@ -289,22 +281,19 @@ export class CommandMemory implements IdSource {
     while (head < end) {
       const at = head & mask;
       if (this.atMs[at]! >= cutoffMs) break;
+      this.index.delete(this.words[WORDS * at + 4]!);
       this.ids[at] = undefined;
       head++;
     }
     this.head = head;
-    if (head - this.indexed >= UNINDEX_BATCH) this.unindex();
   }
 
-  /** Removes the forgotten ids still in the index (their slots keep their hashes until reused). */
-  private unindex(): void {
-    const mask = this.mask;
-    const words = this.words;
-    const index = this.index;
-    for (let position = this.indexed; position < this.head; position++) {
-      index.delete(position, words[WORDS * (position & mask) + 2]!);
-    }
-    this.indexed = this.head;
+  hashAt(position: number): number {
+    return this.words[WORDS * (position & this.mask) + 2]!;
+  }
+
+  slotMoved(position: number, slot: number): void {
+    this.words[WORDS * (position & this.mask) + 4] = slot;
   }
 
   /**

@@ -1,26 +1,34 @@
 // The idempotency index: command id → position, as an open-addressing hash table over typed
-// arrays. A Map<string, number> of the same size spent a sixth of the whole kernel's time in
-// lookups that miss (almost every command is new) and churned the heap as ids expired; here a
-// miss is usually one probe in a compact typed array and nothing is allocated per entry.
+// arrays. Almost every command is new, so the hot operations are a lookup that misses, an insert
+// and, a window later, a delete. A lookup reads only a one-byte tag per slot (a table of 64K
+// live ids has 128 KB of tags, which mostly stays in the caches) and a delete only writes a
+// tag: neither waits for the 4-byte position array, which a lookup reads only on a tag match.
 
 import { assert } from "./assert.ts";
 
 /**
  * Where the ids live (the caller keeps them): the id at position `p` is `ids[p & mask]`, and the
- * live positions are `head` to `tail - 1` (at most `mask + 1` of them). Positions before `head`
- * may still be indexed until the caller deletes them (a batch at a time); lookups skip them.
- * Read as fields, not called, on every probe.
+ * live positions are `head` to `tail - 1` (at most `mask + 1` of them). Every live position is
+ * indexed; a position leaves the index (`delete`) when it leaves the live range.
  */
 export interface IdSource {
   readonly ids: readonly (string | undefined)[];
   readonly mask: number;
   readonly head: number;
   readonly tail: number;
+  /** The hash (`hashId`) of the id at live `position`. */
+  hashAt(position: number): number;
+  /** Records that live `position` is now in table slot `slot` (the index moved it). */
+  slotMoved(position: number, slot: number): void;
 }
 
+/** Slot tags: 0 empty, 1 deleted, 2–254 an entry whose hash has that tag (`tagOf`). */
 const EMPTY = 0;
+const DELETED = 1;
 /** Positions are stored modulo this (plus one, so 0 can mean empty). */
 const MODULUS = 0x7ffffffe;
+/** Slots in use (entries and deleted ones) before the table is rebuilt, as a share of all. */
+const FILL_MAX = 0.75;
 
 /** 32-bit FNV-1a over UTF-16 code units. */
 export function hashId(id: string): number {
@@ -32,34 +40,47 @@ export function hashId(id: string): number {
   return hash | 0;
 }
 
+/** A hash's tag, 2–254, from its top eight bits (the slot comes from its low bits). */
+function tagOf(hash: number): number {
+  return 2 + (((hash >>> 24) * 253) >>> 8);
+}
+
 /**
- * Slots are pairs in one Int32Array, [position + 1 (mod 2^31) | EMPTY, hash], so a probe
- * touches one cache line. Positions grow for the kernel's lifetime, but live ones span less
- * than 2^31, so they are stored modulo 2^31 and resolved against the oldest live position.
- * Linear probing with backward-shift deletion: no tombstones, so expiry never degrades probes
- * and the table is only rebuilt to grow.
+ * Linear probing over two parallel arrays: `tags` (one byte a slot) and `positions` (position + 1
+ * modulo 2^31, resolved against the oldest live position). A delete marks its slot deleted
+ * through the slot the caller was given at insert (no probe), and an insert reuses the first
+ * deleted slot on its path. Deleted slots lengthen the probes of misses, so when entries and
+ * deleted slots together pass `FILL_MAX` of the table, it is rebuilt from the caller's live
+ * positions in order (doubled when the entries alone fill half), every slot handed back through
+ * `slotMoved`.
  */
 export class IdIndex {
-  private table: Int32Array;
+  private tags: Uint8Array;
+  private positions: Int32Array;
   private mask: number;
   private live = 0;
+  /** Slots not empty: entries and deleted ones. */
+  private used = 0;
+  private usedMax: number;
 
   constructor(
     private readonly source: IdSource,
     capacity = 1024,
   ) {
-    assert((capacity & (capacity - 1)) === 0, "capacity must be a power of two");
-    this.table = new Int32Array(capacity * 2);
+    assert((capacity & (capacity - 1)) === 0 && capacity >= 4, "capacity must be a power of two");
+    this.tags = new Uint8Array(capacity);
+    this.positions = new Int32Array(capacity);
     this.mask = capacity - 1;
+    this.usedMax = Math.floor(capacity * FILL_MAX);
   }
 
   get size(): number {
     return this.live;
   }
 
-  private absolute(stored: number): number {
-    const oldest = this.source.head;
-    return oldest + ((stored - 1 - (oldest % MODULUS) + MODULUS) % MODULUS);
+  /** Slots in the table. */
+  get capacity(): number {
+    return this.mask + 1;
   }
 
   // The last id looked up and its hash: `set` after a missed `get` (every new command) reuses it.
@@ -78,81 +99,78 @@ export class IdIndex {
   /** The position of a live `id`, or -1. */
   get(id: string): number {
     const hash = this.hashOf(id);
-    const table = this.table;
-    let index = hash & this.mask;
-    for (;;) {
-      const slot = table[index * 2]!;
-      if (slot === EMPTY) return -1;
-      if (table[index * 2 + 1] === hash) {
-        // A forgotten entry not yet deleted resolves to `tail` or later.
-        const position = this.absolute(slot);
-        const source = this.source;
-        if (position < source.tail && source.ids[position & source.mask] === id) return position;
-      }
-      index = (index + 1) & this.mask;
-    }
-  }
-
-  /** Adds `id` at `position`; the id must not be live (a forgotten entry of it may linger). */
-  set(id: string, position: number): void {
-    assert(position >= 0 && position < Number.MAX_SAFE_INTEGER, "id position out of range");
-    if ((this.live + 1) * 2 > this.mask + 1) this.grow();
-    const hash = this.hashOf(id);
-    const table = this.table;
-    let index = hash & this.mask;
-    while (table[index * 2] !== EMPTY) index = (index + 1) & this.mask;
-    table[index * 2] = (position % MODULUS) + 1;
-    table[index * 2 + 1] = hash;
-    this.live++;
-  }
-
-  /** Removes the entry of `position`, whose id hashes to `hash` (`hashOf`). */
-  delete(position: number, hash: number): void {
-    const stored = (position % MODULUS) + 1;
-    const table = this.table;
+    const tag = tagOf(hash);
+    const tags = this.tags;
     const mask = this.mask;
     let index = hash & mask;
     for (;;) {
-      const slot = table[index * 2]!;
-      assert(slot !== EMPTY, "deleting an id that is not indexed");
-      if (slot === stored) break;
+      const found = tags[index]!;
+      if (found === EMPTY) return -1;
+      if (found === tag) {
+        const source = this.source;
+        const position = this.absolute(this.positions[index]!);
+        if (source.ids[position & source.mask] === id) return position;
+      }
       index = (index + 1) & mask;
     }
-    this.live--;
-    // Backward shift: move later entries of the probe run into the hole when their home slot
-    // allows it, so every remaining entry stays reachable from its home without tombstones.
-    let hole = index;
-    let next = (hole + 1) & mask;
-    for (;;) {
-      const slot = table[next * 2]!;
-      if (slot === EMPTY) break;
-      const home = table[next * 2 + 1]! & mask;
-      if (((next - home) & mask) >= ((next - hole) & mask)) {
-        table[hole * 2] = slot;
-        table[hole * 2 + 1] = table[next * 2 + 1]!;
-        hole = next;
-      }
-      next = (next + 1) & mask;
-    }
-    table[hole * 2] = EMPTY;
-    table[hole * 2 + 1] = 0;
   }
 
-  /** Re-inserts the entries into a table twice the size. */
-  private grow(): void {
-    const old = this.table;
-    const capacity = (this.mask + 1) * 2;
-    const table = new Int32Array(capacity * 2);
-    const mask = capacity - 1;
-    for (let i = 0; i < old.length; i += 2) {
-      const slot = old[i]!;
-      if (slot === EMPTY) continue;
-      let index = old[i + 1]! & mask;
-      while (table[index * 2] !== EMPTY) index = (index + 1) & mask;
-      table[index * 2] = slot;
-      table[index * 2 + 1] = old[i + 1]!;
+  /**
+   * Adds `id` at `position` and returns its slot (for `delete`). The id must not be live, and
+   * every position from the source's `head` up to `position` must be indexed already.
+   */
+  set(id: string, position: number): number {
+    assert(position >= 0 && position < Number.MAX_SAFE_INTEGER, "id position out of range");
+    if (this.used >= this.usedMax) this.rebuild(position);
+    return this.insert(this.hashOf(id), position);
+  }
+
+  /**
+   * Removes the entry in `slot` (as `set` or `slotMoved` gave it). Only writes: the slot is not
+   * read back (a cache miss per command); `rebuild` checks the count of live entries instead.
+   */
+  delete(slot: number): void {
+    this.tags[slot] = DELETED;
+    this.live--;
+  }
+
+  private insert(hash: number, position: number): number {
+    const tags = this.tags;
+    const mask = this.mask;
+    let index = hash & mask;
+    while (tags[index]! > DELETED) index = (index + 1) & mask;
+    if (tags[index] === EMPTY) this.used++;
+    tags[index] = tagOf(hash);
+    this.positions[index] = (position % MODULUS) + 1;
+    this.live++;
+    return index;
+  }
+
+  private absolute(stored: number): number {
+    const oldest = this.source.head;
+    return oldest + ((stored - 1 - (oldest % MODULUS) + MODULUS) % MODULUS);
+  }
+
+  /**
+   * Empties the table (doubling it when the live entries fill half of it) and inserts the live
+   * positions before `end` again, in order.
+   */
+  private rebuild(end: number): void {
+    const source = this.source;
+    assert(end - source.head === this.live, "the index lost track of its entries");
+    const capacity = this.mask + 1;
+    if ((this.live + 1) * 2 > capacity) {
+      this.tags = new Uint8Array(capacity * 2);
+      this.positions = new Int32Array(capacity * 2);
+      this.mask = capacity * 2 - 1;
+      this.usedMax = Math.floor(capacity * 2 * FILL_MAX);
+    } else {
+      this.tags.fill(EMPTY);
     }
-    this.table = table;
-    this.mask = mask;
+    this.live = 0;
+    this.used = 0;
+    for (let position = source.head; position < end; position++) {
+      source.slotMoved(position, this.insert(source.hashAt(position), position));
+    }
   }
 }
