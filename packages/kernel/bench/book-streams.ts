@@ -344,34 +344,60 @@ function collectGarbage(): void {
 /** `BENCH_CLOCK=wall` times runs by the wall clock instead of the process's CPU time. */
 const wallClock = process.env.BENCH_CLOCK === "wall";
 
+/** Operations per chunk: a round runs the two sides in turns of this many operations. */
+const CHUNK = 50_000;
+
+/** A young-generation collection (`--expose-gc`; the benchmark's Node flags include it). */
+function collectYoungGarbage(): void {
+  (globalThis as { gc?: (options: { type: "minor" }) => void }).gc?.({ type: "minor" });
+}
+
 /**
- * Seconds for the timed part of one fresh run: CPU time of the whole process (every thread, so
- * garbage collection counts), because on a shared machine the wall clock mostly measures how
- * long we waited for a core.
+ * Seconds of one chunk: CPU time of the whole process (every thread, so garbage collection
+ * counts), because on a shared machine the wall clock mostly measures how long we waited for a
+ * core. The chunk ends with a young-generation collection, timed with it, so each side pays for
+ * its own garbage and the next chunk starts with an empty young generation.
  */
-function timeRun(
-  run: (from: number, to: number) => void,
-  stream: Stream,
-  to = stream.length,
-): number {
-  run(0, stream.preloadCount);
-  collectGarbage();
-  const faultsStart = verbose ? process.resourceUsage().minorPageFault : 0;
+function timeChunk(run: (from: number, to: number) => void, from: number, to: number): number {
   const wallStart = performance.now();
   const cpuStart = process.cpuUsage();
-  run(stream.preloadCount, to);
+  run(from, to);
+  collectYoungGarbage();
+  if (wallClock) return (performance.now() - wallStart) / 1000;
   const cpu = process.cpuUsage(cpuStart);
+  return (cpu.user + cpu.system) / 1_000_000;
+}
+
+/**
+ * One round: fresh runs of both sides, preloaded, then the stream up to `to` in turns of
+ * `CHUNK` operations, ours then the peer's. Returns the seconds of each side's timed part. Both
+ * sides see the same moments of a shared machine, so a change in its load between rounds moves
+ * both; the ratio of a round is what the benchmark reports (the median of the rounds').
+ */
+function timeRound(
+  ours: (from: number, to: number) => void,
+  peer: (from: number, to: number) => void,
+  stream: Stream,
+  to = stream.length,
+): [number, number] {
+  ours(0, stream.preloadCount);
+  peer(0, stream.preloadCount);
+  collectGarbage();
+  const faultsStart = verbose ? process.resourceUsage().minorPageFault : 0;
+  let oursSeconds = 0;
+  let peerSeconds = 0;
+  for (let from = stream.preloadCount; from < to; from += CHUNK) {
+    const end = Math.min(to, from + CHUNK);
+    oursSeconds += timeChunk(ours, from, end);
+    peerSeconds += timeChunk(peer, from, end);
+  }
   if (verbose) {
-    const wall = (performance.now() - wallStart) / 1000;
     const faults = process.resourceUsage().minorPageFault - faultsStart;
     const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === "new_space");
     const newSpaceMB = Math.round((newSpace?.space_size ?? 0) / 1e5) / 10;
-    console.error(
-      JSON.stringify({ wall, user: cpu.user / 1e6, system: cpu.system / 1e6, faults, newSpaceMB }),
-    );
+    console.error(JSON.stringify({ oursSeconds, peerSeconds, faults, newSpaceMB }));
   }
-  if (wallClock) return (performance.now() - wallStart) / 1000;
-  return (cpu.user + cpu.system) / 1_000_000;
+  return [oursSeconds, peerSeconds];
 }
 
 function median(values: number[]): number {
@@ -410,7 +436,10 @@ export interface Figures {
   p99_us: number;
 }
 
-/** Measures one workload: a warm-up run each, then three timed runs each, interleaved. */
+/** Rounds per workload (see `timeRound`); the figures are their medians. */
+const ROUNDS = 5;
+
+/** Measures one workload: warm-up runs, then `ROUNDS` rounds of both sides in turns. */
 export function measure(
   workload: string,
   stream: Stream,
@@ -423,23 +452,25 @@ export function measure(
   // passes before V8's optimising compiler has settled; the peer's per-operation work is large
   // enough that one pass does it.
   const warmUpEnd = Math.min(stream.length, stream.preloadCount + 100_000);
-  for (let pass = 0; pass < 3; pass++) timeRun(ours(), stream, warmUpEnd);
-  timeRun(peer(), stream, warmUpEnd);
+  const idle = () => {};
+  for (let pass = 0; pass < 3; pass++)
+    timeRound(ours(), pass === 0 ? peer() : idle, stream, warmUpEnd);
   const oursSeconds: number[] = [];
   const peerSeconds: number[] = [];
-  for (let round = 0; round < 3; round++) {
-    oursSeconds.push(timeRun(ours(), stream));
-    peerSeconds.push(timeRun(peer(), stream));
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const [oursRound, peerRound] = timeRound(ours(), peer(), stream);
+    oursSeconds.push(oursRound);
+    peerSeconds.push(peerRound);
+    ratios.push(peerRound / oursRound);
   }
-  if (verbose) console.error(JSON.stringify({ workload, oursSeconds, peerSeconds }));
-  const opsPerSecond = operations / median(oursSeconds);
-  const peerOpsPerSecond = operations / median(peerSeconds);
+  if (verbose) console.error(JSON.stringify({ workload, oursSeconds, peerSeconds, ratios }));
   const [p50, p99] = latency();
   return {
     workload,
-    ops_per_s: Math.round(opsPerSecond),
-    peer_ops_per_s: Math.round(peerOpsPerSecond),
-    ratio: Math.round((opsPerSecond / peerOpsPerSecond) * 100) / 100,
+    ops_per_s: Math.round(operations / median(oursSeconds)),
+    peer_ops_per_s: Math.round(operations / median(peerSeconds)),
+    ratio: Math.round(median(ratios) * 100) / 100,
     p50_us: Math.round(p50 * 100) / 100,
     p99_us: Math.round(p99 * 100) / 100,
   };
