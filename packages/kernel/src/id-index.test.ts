@@ -10,10 +10,10 @@ class Source implements IdSource {
   head = 0;
   tail = 0;
   hashAt(position: number): number {
-    return hashId(this.ids[position]!);
+    return hashId(this.ids[position & this.mask]!);
   }
   slotMoved(position: number, slot: number): void {
-    this.slots[position] = slot;
+    this.slots[position & this.mask] = slot;
   }
 }
 
@@ -62,5 +62,24 @@ describe("IdIndex", () => {
     for (let n = 0; n < 1_000; n++) expect(index.get(`x${n}`)).toBe(-1);
     expect(index.get("c199999")).toBe(199_999);
     expect(index.get("c199699")).toBe(-1);
+  });
+
+  it("finds positions past 2^31 (stored modulo 2^31 − 1)", () => {
+    const source = new Source();
+    source.mask = 1023;
+    const first = 2 ** 31 - 700;
+    source.head = source.tail = first;
+    const index = new IdIndex(source, 16);
+    for (let position = first; position < first + 1_400; position++) {
+      source.ids[position & source.mask] = `p${position}`;
+      source.tail = position + 1;
+      source.slots[position & source.mask] = index.set(`p${position}`, position);
+      if (source.tail - source.head > 300) {
+        index.delete(source.slots[source.head & source.mask]!);
+        source.head++;
+      }
+      expect(index.get(`p${position}`)).toBe(position);
+      expect(index.get(`p${source.head}`)).toBe(source.head);
+    }
   });
 });

@@ -25,8 +25,8 @@ export interface IdSource {
 /** Slot tags: 0 empty, 1 deleted, 2–254 an entry whose hash has that tag (`tagOf`). */
 const EMPTY = 0;
 const DELETED = 1;
-/** Positions are stored modulo this (plus one, so 0 can mean empty). */
-const MODULUS = 0x7ffffffe;
+/** Positions are stored modulo this. */
+const MODULUS = 0x7fffffff;
 /** Slots in use (entries and deleted ones) before the table is rebuilt, as a share of all. */
 const FILL_MAX = 0.75;
 
@@ -46,8 +46,8 @@ function tagOf(hash: number): number {
 }
 
 /**
- * Linear probing over two parallel arrays: `tags` (one byte a slot) and `positions` (position + 1
- * modulo 2^31, resolved against the oldest live position). A delete marks its slot deleted
+ * Linear probing over two parallel arrays: `tags` (one byte a slot) and `positions` (position modulo
+ * 2^31 − 1, resolved against the oldest live position). A delete marks its slot deleted
  * through the slot the caller was given at insert (no probe), and an insert reuses the first
  * deleted slot on its path. Deleted slots lengthen the probes of misses, so when entries and
  * deleted slots together pass `FILL_MAX` of the table, it is rebuilt from the caller's live
@@ -141,14 +141,14 @@ export class IdIndex {
     while (tags[index]! > DELETED) index = (index + 1) & mask;
     if (tags[index] === EMPTY) this.used++;
     tags[index] = tagOf(hash);
-    this.positions[index] = (position % MODULUS) + 1;
+    this.positions[index] = position % MODULUS;
     this.live++;
     return index;
   }
 
   private absolute(stored: number): number {
     const oldest = this.source.head;
-    return oldest + ((stored - 1 - (oldest % MODULUS) + MODULUS) % MODULUS);
+    return oldest + ((stored - (oldest % MODULUS) + MODULUS) % MODULUS);
   }
 
   /**
