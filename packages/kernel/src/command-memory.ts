@@ -128,7 +128,7 @@ export class CommandMemory implements IdSource {
   /** Oldest remembered position; positions before it are forgotten. */
   head = 0;
   /** The next position to fill. */
-  tail = 0;
+  private tail = 0;
   private atMs = new Float64Array(1024);
   /**
    * Per slot: print0, print1, the id's index hash (for the index's rebuilds), the meta word and

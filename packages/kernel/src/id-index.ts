@@ -8,14 +8,13 @@ import { assert } from "./assert.ts";
 
 /**
  * Where the ids live (the caller keeps them): the id at position `p` is `ids[p & mask]`, and the
- * live positions are `head` to `tail - 1` (at most `mask + 1` of them). Every live position is
- * indexed; a position leaves the index (`delete`) when it leaves the live range.
+ * live positions run from `head` (at most `mask + 1` of them). Every live position is indexed; a
+ * position leaves the index (`delete`) when it leaves the live range.
  */
 export interface IdSource {
   readonly ids: readonly (string | undefined)[];
   readonly mask: number;
   readonly head: number;
-  readonly tail: number;
   /** The hash (`hashId`) of the id at live `position`. */
   hashAt(position: number): number;
   /** Records that live `position` is now in table slot `slot` (the index moved it). */
