@@ -355,6 +355,14 @@ describe("orders on the Coin-Coin screen", () => {
     );
     for (const { orderId: pendingId } of pending.json.data.items) {
       await api("DELETE", `/api/v1/spot/conditional-orders/${pendingId}`, undefined, user.token);
+      // The finished card says who cancelled it, in words.
+      const card = page.getByTestId("conditional-orders").locator(`[data-order-id="${pendingId}"]`);
+      await poll(() =>
+        card
+          .getByTestId("conditional-reason")
+          .textContent({ timeout: 1_000 })
+          .catch(() => null),
+      ).toBe(t.coinCoin.order.cancelReason.user);
     }
     const cancelled = await api("POST", "/api/v1/spot/orders/cancel-all", {}, user.token);
     expect(cancelled.status, JSON.stringify(cancelled.json)).toBe(200);

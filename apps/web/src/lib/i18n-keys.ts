@@ -9,7 +9,13 @@ export function errorKey(
   code: string,
   exists: (key: string) => boolean = (key) => i18n.exists(key),
 ): `errors.${ErrorTextCode}` {
-  return exists(`errors.${code}`)
-    ? (`errors.${code}` as `errors.${ErrorTextCode}`)
-    : "errors.internal_error";
+  return knownErrorKey(code, exists) ?? "errors.internal_error";
+}
+
+/** The translation key of an error code, or null when it has no text. */
+export function knownErrorKey(
+  code: string,
+  exists: (key: string) => boolean = (key) => i18n.exists(key),
+): `errors.${ErrorTextCode}` | null {
+  return exists(`errors.${code}`) ? (`errors.${code}` as `errors.${ErrorTextCode}`) : null;
 }

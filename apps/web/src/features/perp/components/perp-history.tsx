@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { useFormat } from "../../../lib/format.ts";
+import { knownErrorKey } from "../../../lib/i18n-keys.ts";
 import {
   fetchPerpFills,
   fetchPerpForcedEvents,
@@ -35,6 +36,11 @@ export function PerpHistory({ instrumentOf }: { instrumentOf: (marketId: string)
   const { t } = useTranslation();
   const format = useFormat();
   const [kind, setKind] = useState<Kind>("orders");
+  // A refusal in the user's words; its code when it has no text.
+  const refusalText = (code: string) => {
+    const key = knownErrorKey(code);
+    return key === null ? code : t(key);
+  };
   const history = useQuery({
     queryKey: perpKeys.history(kind),
     queryFn: async () => {
@@ -101,8 +107,11 @@ export function PerpHistory({ instrumentOf }: { instrumentOf: (marketId: string)
               {e.price ? ` · ${e.price}` : ""}
               {e.contracts ? ` · ${e.contracts}` : ""}
               {e.amount ? ` · ${e.amount}` : ""}
-              {e.rank === null ? "" : ` · ${t("perp.forced.rank", { rank: e.rank })}`} ·{" "}
-              {t("perp.forced.tick")}: <Ticks instrumentId={e.instrumentId} tickIds={e.tickIds} />
+              {e.rank === null ? "" : ` · ${t("perp.forced.rank", { rank: e.rank })}`}
+              {e.rejectCode
+                ? ` · ${t("perp.forced.reason")}: ${refusalText(e.rejectCode)}`
+                : ""} · {t("perp.forced.tick")}:{" "}
+              <Ticks instrumentId={e.instrumentId} tickIds={e.tickIds} />
             </p>
           ))
         : null}

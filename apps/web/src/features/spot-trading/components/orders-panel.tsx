@@ -8,6 +8,7 @@ import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { EmptyState, EndOfList, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
+import { conditionalReason } from "../lib/conditional-reason.ts";
 import {
   amendSpotOrder,
   cancelAllSpotOrders,
@@ -98,6 +99,7 @@ export function ConditionalCard({
 }) {
   const { t } = useTranslation();
   const format = useFormat();
+  const reason = conditionalReason(order);
   return (
     <li className="order-card" data-testid="conditional-card" data-order-id={order.orderId}>
       <div className="order-card-head">
@@ -126,6 +128,14 @@ export function ConditionalCard({
             <dt>{t("coinCoin.order.firedBy")}</dt>
             <dd data-testid="conditional-tick">
               {order.tickId} · <Amount value={order.tickPrice ?? undefined} />
+            </dd>
+          </>
+        ) : null}
+        {reason ? (
+          <>
+            <dt>{t("coinCoin.order.reason")}</dt>
+            <dd data-testid="conditional-reason">
+              {"key" in reason ? t(reason.key) : reason.code}
             </dd>
           </>
         ) : null}
