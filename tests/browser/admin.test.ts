@@ -352,6 +352,34 @@ describe("back office", () => {
     const row = page.getByTestId("admin-operator-list").locator("tr", { hasText: financeEmail });
     await poll(() => row.textContent()).toContain(admin.operators.disabled);
     expect(await page.getByTestId(`admin-operator-disable-${finance.id}`).count()).toBe(0);
+
+    // The admin lets them back in with a new password; a new QR code shows once, and the
+    // operator confirms it before signing in under the same id.
+    await page.getByTestId(`admin-operator-enable-${finance.id}`).click();
+    const returningPassword = "finance password 2";
+    await page.getByTestId("admin-operator-enable-password").fill(returningPassword);
+    await act(
+      page.getByTestId("admin-operators"),
+      "admin-operator-enable",
+      "Back from leave",
+      false,
+    );
+    await page.getByTestId("operator-qr").waitFor();
+    const returningSecret = (await page.getByTestId("operator-totp-secret").textContent())!.trim();
+    expect(returningSecret).not.toBe(financeSecret);
+    await poll(() => row.textContent()).toContain(admin.users.active);
+    const returning: Operator = {
+      ...finance,
+      password: returningPassword,
+      secret: returningSecret,
+    };
+    await open("/admin/confirm", "en", desktop);
+    await page.getByTestId("admin-confirm-email").fill(financeEmail);
+    await page.getByTestId("admin-confirm-password").fill(returningPassword);
+    await page.getByTestId("admin-confirm-code").fill(await freshCode(returning));
+    await page.getByRole("button", { name: admin.confirm.submit }).click();
+    await page.getByTestId("admin-confirmed").waitFor();
+    await signInOperator(returning);
   }, 300_000);
 
   it("changes a spot market's fees for later orders; the market endpoint shows them", async () => {

@@ -60,12 +60,16 @@ describeEachDatabase("named operators over HTTP", (database) => {
   ];
 
   /** Confirms TOTP and signs in over HTTP (a new 30-second step each time). */
-  async function enrolAndSignIn(email: string, secret: string): Promise<string> {
+  async function enrolAndSignIn(
+    email: string,
+    secret: string,
+    withPassword = password,
+  ): Promise<string> {
     suite.tick(31_000);
     data(
       await inject("POST", "/api/v1/operator/totp/confirm", undefined, {
         email,
-        password,
+        password: withPassword,
         code: totpCode(secret, suite.now()),
       }),
     );
@@ -73,7 +77,7 @@ describeEachDatabase("named operators over HTTP", (database) => {
     const signedIn: { token: string } = data(
       await inject("POST", "/api/v1/operator/sign-in", undefined, {
         email,
-        password,
+        password: withPassword,
         code: totpCode(secret, suite.now()),
       }),
     );
@@ -241,6 +245,104 @@ describeEachDatabase("named operators over HTTP", (database) => {
         }
       }
     }
+  });
+
+  it("an admin lets a disabled operator back in: same id, a new password and authenticator, confirmed first", async () => {
+    const admin = ops.admin!;
+    const email = "returning@candor.test";
+    const created: { operator: { id: string }; totpSecret: string } = data(
+      await inject("POST", "/api/v1/operator/accounts", admin.token, {
+        email,
+        displayName: "Returning",
+        password,
+        role: "support",
+        reason: "new desk hire",
+      }),
+    );
+    const id = created.operator.id;
+    await enrolAndSignIn(email, created.totpSecret);
+    const newPassword = "a different horse, stapled";
+    const body = { password: newPassword, reason: "back from long leave" };
+    const enable = (token: string, operatorId: string, payload: object, lang = "en") =>
+      inject("POST", `/api/v1/operator/accounts/${operatorId}/enable`, token, payload, {
+        "x-lang": lang,
+      });
+    const disabled = async () => {
+      const list: { operators: { id: string; disabled: boolean }[] } = data(
+        await inject("GET", "/api/v1/operator/accounts", admin.token),
+      );
+      return list.operators.find((o) => o.id === id)!.disabled;
+    };
+    // Only a disabled operator comes back (an enabled one keeps their own credentials).
+    expect(errorOf(await enable(admin.token, id, body))).toEqual([409, "operator_not_disabled"]);
+    data(
+      await inject("POST", `/api/v1/operator/accounts/${id}/disable`, admin.token, {
+        reason: "long leave",
+      }),
+    );
+    // Refused, and nothing changes: not an admin, nobody, malformed ids and bodies, oversized.
+    expect(errorOf(await enable(ops.finance!.token, id, body))).toEqual([403, "forbidden"]);
+    expect(errorOf(await enable(admin.token, "999999", body))).toEqual([404, "operator_not_found"]);
+    for (const [operatorId, payload] of [
+      ["-1", body],
+      ["1.5", body],
+      ["1".repeat(19), body],
+      [id, { reason: body.reason }],
+      [id, { password: newPassword }],
+      [id, { password: "too short", reason: body.reason }],
+      [id, { password: "x".repeat(129), reason: body.reason }],
+      [id, { ...body, role: "admin" }],
+    ] as const) {
+      const refused = await enable(admin.token, operatorId, payload);
+      expect(errorOf(refused), `${operatorId} ${JSON.stringify(payload)}`).toEqual([
+        400,
+        "validation_failed",
+      ]);
+    }
+    const oversized = await enable(admin.token, id, { ...body, reason: "x".repeat(3_000) });
+    expect(oversized.statusCode).toBe(413);
+    const english = await enable(admin.token, "999999", body);
+    const german = await enable(admin.token, "999999", body, "de");
+    expect(german.json().message).not.toBe(english.json().message);
+    expect(await disabled()).toBe(true);
+
+    const back: { operator: { id: string; email: string }; totpSecret: string } = data(
+      await enable(admin.token, id, body),
+    );
+    expect(back.operator).toMatchObject({ id, email });
+    expect(back.totpSecret).not.toBe(created.totpSecret);
+    expect(await disabled()).toBe(false);
+    // What they held when they left opens nothing; the new password needs the new authenticator
+    // confirmed first.
+    suite.tick(31_000);
+    const old = await inject("POST", "/api/v1/operator/sign-in", undefined, {
+      email,
+      password,
+      code: totpCode(created.totpSecret, suite.now()),
+    });
+    expect(errorOf(old)).toEqual([401, "invalid_credentials"]);
+    const unconfirmed = await inject("POST", "/api/v1/operator/sign-in", undefined, {
+      email,
+      password: newPassword,
+      code: totpCode(back.totpSecret, suite.now()),
+    });
+    expect(errorOf(unconfirmed)[1]).toBe("two_factor_not_enabled");
+    const token = await enrolAndSignIn(email, back.totpSecret, newPassword);
+    const me: { operator: { id: string } } = data(
+      await inject("GET", "/api/v1/operator/me", token),
+    );
+    expect(me.operator.id).toBe(id);
+    // Audited with the reason; the password is not copied into the log.
+    const audit: { entries: { action: string; reason: string; detail: string }[] } = data(
+      await inject("GET", "/api/v1/operator/audit?limit=20", admin.token),
+    );
+    const entry = audit.entries.find(
+      (e) => e.action === "POST /api/v1/operator/accounts/:operatorId/enable",
+    );
+    expect(entry).toMatchObject({
+      reason: body.reason,
+      detail: JSON.stringify({ operatorId: id }),
+    });
   });
 
   it("requires a reason: missing, too short or too long → 400 in the caller's language", async () => {

@@ -191,6 +191,7 @@ export const httpStatusByErrorCode = {
   trigger_would_fire_now: 409,
   operator_not_found: 404,
   operator_disable_self: 409,
+  operator_not_disabled: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

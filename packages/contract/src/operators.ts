@@ -159,6 +159,21 @@ export const operatorDisableAccount = defineEndpoint({
   errors: ["forbidden", "operator_not_found", "operator_disable_self"],
 });
 
+export const operatorEnableAccount = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/accounts/:operatorId/enable",
+  summary:
+    "An admin lets a disabled operator back in, under the same id and e-mail: with a new " +
+    "password from the admin and a new authenticator secret (shown once) that they confirm " +
+    "before their first sign-in; the old password and codes no longer work",
+  tag: "operator",
+  auth: "operator",
+  params: z.strictObject({ operatorId: z.string().regex(/^\d{1,18}$/) }),
+  body: z.strictObject({ password: OperatorPassword, reason: OperatorReason }),
+  response: OperatorEnrolment,
+  errors: ["forbidden", "operator_not_found", "operator_not_disabled"],
+});
+
 export const operatorCreateAccount = defineEndpoint({
   method: "POST",
   path: "/api/v1/operator/accounts",

@@ -4,6 +4,7 @@ import {
   operatorConfirmTotp,
   operatorCreateAccount,
   operatorDisableAccount,
+  operatorEnableAccount,
   operatorListAccounts,
   operatorMe,
   operatorSignIn,
@@ -118,6 +119,22 @@ export const operatorAccountsModule: FastifyPluginAsync<{ accounts: OperatorAcco
       sessionsEnded,
     };
   });
+
+  defineRoute(
+    app,
+    operatorEnableAccount,
+    { bodyBytes: 2_048 },
+    async ({ params, body, request }) => {
+      // Admins only (role table); the bootstrap token is nobody and lets no one back in.
+      if (!request.operatorAccount) throw new AppError("forbidden");
+      return accounts.enable(
+        request.operatorAccount,
+        params.operatorId,
+        body.password,
+        body.reason,
+      );
+    },
+  );
 
   defineRoute(app, operatorAuditLog, {}, async ({ query }) => {
     const entries = await accounts.auditLog(query);

@@ -174,16 +174,56 @@ export class OperatorAccounts {
     };
   }
 
+  /**
+   * An admin lets a disabled operator back in under the same id and e-mail (the audit log,
+   * approvals and statements keep naming one person). They come back with a new password from
+   * the admin and a new authenticator secret, confirmed before their first sign-in: whatever
+   * they held when they left (password, authenticator, recovery of either) opens nothing.
+   */
+  async enable(
+    actor: { id: string; role: string },
+    operatorId: string,
+    password: string,
+    reason: string,
+  ): Promise<OperatorEnrolment> {
+    if (actor.role !== "admin") throw new AppError("forbidden");
+    requireReason(reason);
+    const { secret, passwordHash } = await this.newCredentials(password);
+    const updated = await sql<Record<string, unknown>>`
+      UPDATE operators SET disabled_at = NULL, password_hash = ${passwordHash},
+        totp_secret = ${secret}, totp_confirmed_at = NULL, totp_last_used_step = NULL
+      WHERE id = ${operatorId} AND disabled_at IS NOT NULL
+      RETURNING id, email, display_name, role`.execute(this.db);
+    const row = updated.rows[0];
+    if (!row) {
+      const found = await sql`SELECT 1 FROM operators WHERE id = ${operatorId}`.execute(this.db);
+      throw new AppError(found.rows.length > 0 ? "operator_not_disabled" : "operator_not_found");
+    }
+    const operator = toOperator(row);
+    return {
+      operator,
+      totpSecret: secret,
+      otpauthUri: otpauthUri(secret, operator.email, "Candor operator"),
+    };
+  }
+
+  /** A password's hash and a fresh authenticator secret, for a new or returning operator. */
+  private async newCredentials(password: string) {
+    if (password.length < 12) throw new AppError("validation_failed");
+    return {
+      secret: newTotpSecret(),
+      passwordHash: await hashPassword(password, this.passwordCost),
+    };
+  }
+
   private async insert(
     input: { email: string; displayName: string; password: string; role: OperatorRole },
     createdBy: string | null,
   ): Promise<OperatorEnrolment> {
-    if (input.password.length < 12) throw new AppError("validation_failed");
     const email = input.email.trim().toLowerCase();
     const taken = await sql`SELECT 1 FROM operators WHERE email = ${email}`.execute(this.db);
     if (taken.rows.length > 0) throw new AppError("validation_failed");
-    const secret = newTotpSecret();
-    const passwordHash = await hashPassword(input.password, this.passwordCost);
+    const { secret, passwordHash } = await this.newCredentials(input.password);
     const result = await sql<Record<string, unknown>>`
       INSERT INTO operators (email, display_name, role, password_hash, totp_secret, created_by, created_at)
       VALUES (${email}, ${input.displayName}, ${input.role}, ${passwordHash}, ${secret},

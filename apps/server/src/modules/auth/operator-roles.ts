@@ -101,6 +101,7 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "GET /api/v1/operator/accounts": admin,
   "POST /api/v1/operator/accounts": admin,
   "POST /api/v1/operator/accounts/:operatorId/disable": admin,
+  "POST /api/v1/operator/accounts/:operatorId/enable": admin,
   "GET /api/v1/operator/audit": ["compliance", "admin"],
 };
 

@@ -125,6 +125,13 @@ export function disableOperator(operatorId: string, reason: string) {
   return callOperator(api.operatorDisableAccount, { params: { operatorId }, body: { reason } });
 }
 
+export function enableOperator(operatorId: string, password: string, reason: string) {
+  return callOperator(api.operatorEnableAccount, {
+    params: { operatorId },
+    body: { password, reason },
+  });
+}
+
 export function fetchAuditLog(query: { limit?: number; userId?: string; operatorId?: string }) {
   return callOperator(api.operatorAuditLog, { query });
 }

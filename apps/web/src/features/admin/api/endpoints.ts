@@ -19,6 +19,11 @@ export const adminEndpoints = endpointTable({
     path: "/api/v1/operator/accounts/:operatorId/disable",
     auth: "operator",
   },
+  operatorEnableAccount: {
+    method: "POST",
+    path: "/api/v1/operator/accounts/:operatorId/enable",
+    auth: "operator",
+  },
   operatorAuditLog: { method: "GET", path: "/api/v1/operator/audit", auth: "operator" },
   // Users.
   operatorSearchUsers: { method: "GET", path: "/api/v1/operator/users", auth: "operator" },

@@ -1,6 +1,12 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { adminKeys, createOperator, disableOperator, fetchOperators } from "../api/admin-api.ts";
+import {
+  adminKeys,
+  createOperator,
+  disableOperator,
+  enableOperator,
+  fetchOperators,
+} from "../api/admin-api.ts";
 import { useOperatorSession, type OperatorRole } from "../lib/operator-session.ts";
 import {
   ActionForm,
@@ -15,9 +21,12 @@ import {
 
 const roles: readonly OperatorRole[] = ["support", "compliance", "finance", "admin"];
 
+type Enrolment = Awaited<ReturnType<typeof createOperator>>;
+
 /**
- * Operators (admin): the list, a new operator with a role (their QR code shows once), and
- * disabling another operator (with a reason; their sessions end at once).
+ * Operators (admin): the list, a new operator with a role (their QR code shows once),
+ * disabling another operator (with a reason; their sessions end at once) and letting a disabled
+ * one back in (a new password and authenticator; the QR code shows once).
  */
 export function OperatorsPage() {
   const t = useAdminT();
@@ -25,14 +34,15 @@ export function OperatorsPage() {
   const queryClient = useQueryClient();
   const me = useOperatorSession()?.operator.id;
   const [disabling, setDisabling] = useState<{ id: string; displayName: string } | null>(null);
+  const [enabling, setEnabling] = useState<{ id: string; displayName: string } | null>(null);
+  const [returningPassword, setReturningPassword] = useState("");
+  const [returned, setReturned] = useState<Enrolment | null>(null);
   const operators = useQuery({ queryKey: adminKeys.operators(), queryFn: fetchOperators });
   const [email, setEmail] = useState("");
   const [displayName, setDisplayName] = useState("");
   const [password, setPassword] = useState("");
   const [role, setRole] = useState<OperatorRole>("support");
-  const [enrolment, setEnrolment] = useState<Awaited<ReturnType<typeof createOperator>> | null>(
-    null,
-  );
+  const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
   return (
     <AdminPage title={t("operators.title")} testId="admin-operators">
       <QueryView query={operators} isEmpty={(data) => data.operators.length === 0}>
@@ -61,7 +71,20 @@ export function OperatorsPage() {
                   <td>
                     {operator.id === me ? (
                       t("operators.you")
-                    ) : operator.disabled ? null : (
+                    ) : operator.disabled ? (
+                      <button
+                        type="button"
+                        className="admin-button admin-secondary"
+                        data-testid={`admin-operator-enable-${operator.id}`}
+                        onClick={() => {
+                          setReturned(null);
+                          setReturningPassword("");
+                          setEnabling(operator);
+                        }}
+                      >
+                        {t("operators.enable")}
+                      </button>
+                    ) : (
                       <button
                         type="button"
                         className="admin-button admin-secondary"
@@ -101,6 +124,54 @@ export function OperatorsPage() {
           </button>
         </>
       ) : null}
+      {enabling ? (
+        <>
+          <h2>{t("operators.enableTitle", { name: enabling.displayName })}</h2>
+          {returned ? (
+            <>
+              <EnrolmentCard enrolment={returned} />
+              <button
+                type="button"
+                className="admin-button admin-secondary"
+                onClick={() => setEnabling(null)}
+              >
+                {t("operators.hideQr")}
+              </button>
+            </>
+          ) : (
+            <>
+              <p>{t("operators.enableHint")}</p>
+              <ActionForm
+                submitLabel={t("operators.enableSubmit")}
+                testId="admin-operator-enable"
+                valid={returningPassword.length >= 12}
+                run={(reason) => enableOperator(enabling.id, returningPassword, reason.trim())}
+                onDone={(result) => {
+                  setReturned(result as Enrolment);
+                  setReturningPassword("");
+                  void queryClient.invalidateQueries({ queryKey: adminKeys.operators() });
+                }}
+              >
+                <Field
+                  label={t("operators.password")}
+                  type="password"
+                  value={returningPassword}
+                  onChange={setReturningPassword}
+                  autoComplete="new-password"
+                  testId="admin-operator-enable-password"
+                />
+              </ActionForm>
+              <button
+                type="button"
+                className="admin-button admin-secondary"
+                onClick={() => setEnabling(null)}
+              >
+                {t("operators.keepDisabled")}
+              </button>
+            </>
+          )}
+        </>
+      ) : null}
       <h2>{t("operators.create")}</h2>
       {enrolment ? (
         <>
@@ -128,7 +199,7 @@ export function OperatorsPage() {
             })
           }
           onDone={(result) => {
-            setEnrolment(result as Awaited<ReturnType<typeof createOperator>>);
+            setEnrolment(result as Enrolment);
             setEmail("");
             setDisplayName("");
             setPassword("");
