@@ -385,6 +385,36 @@ describe("Trade tab (perpetuals)", () => {
       path: path.join(artifactsDir, "perp-stop-fired-en.png"),
       fullPage: true,
     });
+    // The stop that did not fire is cancelled: the history keeps it, saying who cancelled it.
+    const pending = await api<{ items: { orderId: string }[] }>(
+      "GET",
+      "/api/v1/perp/conditional-orders",
+      undefined,
+      token,
+    );
+    let cancelledCount = 0;
+    for (const { orderId } of pending.json.data.items) {
+      const cancelled = await api(
+        "DELETE",
+        `/api/v1/perp/conditional-orders/${orderId}`,
+        undefined,
+        token,
+      );
+      // (It may have fired since the read: then it is not found.)
+      expect([200, 404], JSON.stringify(cancelled.json)).toContain(cancelled.status);
+      if (cancelled.status === 200) cancelledCount++;
+    }
+    if (cancelledCount > 0) {
+      await poll(() =>
+        page.getByTestId("perp-forced-conditional_cancelled").allTextContents(),
+      ).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(
+            `${t.perp.forced.conditional_cancelled}.* · ${t.perp.forced.reason}: ${t.perp.forced.cancelReason.user}$`,
+          ),
+        ]),
+      );
+    }
   }, 210_000);
 
   it("liquidates a demo user's 50× position on a simulated crash and shows the tick (en)", async () => {

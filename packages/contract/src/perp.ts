@@ -186,6 +186,8 @@ export const PerpForcedEventView = z.object({
     "take_profit_order",
     /** A stop or take-profit order fired but its order was refused (`rejectCode`). */
     "conditional_rejected",
+    /** A waiting stop or take-profit order was cancelled before it fired (`reason`). */
+    "conditional_cancelled",
   ]),
   marketId: z.string(),
   /** The tape instrument of the tick ids (for the tape link). */
@@ -200,6 +202,8 @@ export const PerpForcedEventView = z.object({
   rank: z.number().int().nullable(),
   /** `conditional_rejected`: why the fired order was refused (an error code). */
   rejectCode: z.string().nullable().optional(),
+  /** `conditional_cancelled`: who cancelled it (`user`, `demo_reset`). */
+  reason: z.string().nullable().optional(),
   tickIds: z.array(z.string()),
 });
 export type PerpForcedEventView = z.infer<typeof PerpForcedEventView>;
@@ -482,7 +486,7 @@ export const perpConditionalOrders = defineEndpoint({
   method: "GET",
   path: "/api/v1/perp/conditional-orders",
   summary:
-    "The session's waiting perpetual stop and take-profit orders, oldest first (fired ones are in the forced-events history with their tick ids)",
+    "The session's waiting perpetual stop and take-profit orders, oldest first (fired and cancelled ones are in the forced-events history, fired ones with their tick ids)",
   tag: "perp",
   auth: "user",
   query: z.strictObject({ marketId: PerpMarketId.optional() }),

@@ -243,21 +243,24 @@ export class PerpRecords {
           });
           break;
         case "perp_conditional_done":
-          // A stop or take-profit order that fired: what it placed, or why that was refused.
-          if (e.status === "cancelled") break;
+          // A stop or take-profit order that ended: what it placed, why that was refused, or
+          // who cancelled it before it fired.
           record(e.ownerId as string, "forced", String(index), {
             kind:
-              e.status === "rejected"
-                ? "conditional_rejected"
-                : e.kind === "stop"
-                  ? "stop_order"
-                  : "take_profit_order",
+              e.status === "cancelled"
+                ? "conditional_cancelled"
+                : e.status === "rejected"
+                  ? "conditional_rejected"
+                  : e.kind === "stop"
+                    ? "stop_order"
+                    : "take_profit_order",
             markTicks: e.markTicks,
             priceTicks: BigInt(e.triggerTicks as number),
             lots: e.quantityLots,
             amount: null,
             rank: null,
             rejectCode: e.rejectCode,
+            reason: e.reason,
           });
           break;
         case "perp_funding_settled": {

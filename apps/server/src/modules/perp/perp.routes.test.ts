@@ -542,6 +542,18 @@ describeEachDatabase("perpetuals API", (database) => {
       cancelled: true,
     });
     expect(await listed()).toHaveLength(0);
+    // The history keeps it, with who cancelled it (newest first; once, though asked twice).
+    await settled();
+    const history = (await call("GET", "/api/v1/perp/liquidations", { user: "stopper" })).json()
+      .data.items as { kind: string }[];
+    expect(history.filter((e) => e.kind === "conditional_cancelled")).toHaveLength(1);
+    expect(history[0]).toMatchObject({
+      kind: "conditional_cancelled",
+      reason: "user",
+      price: String(m + 5_000),
+      contracts: "2",
+      tickIds: [],
+    });
     const unknown = "/api/v1/perp/conditional-orders/999999";
     expect((await call("DELETE", unknown, { user: "stopper" })).json().error).toBe(
       "order_not_found",

@@ -600,6 +600,7 @@ export class PerpService {
           d.amount === null ? null : formatAmount(BigInt(d.amount as string), t.info.quoteScale),
         rank: d.rank === null ? null : Number(d.rank),
         ...(typeof d.rejectCode === "string" ? { rejectCode: d.rejectCode } : {}),
+        ...(typeof d.reason === "string" ? { reason: d.reason } : {}),
         tickIds: r.tickIds,
       };
     });

@@ -41,6 +41,9 @@ export function PerpHistory({ instrumentOf }: { instrumentOf: (marketId: string)
     const key = knownErrorKey(code);
     return key === null ? code : t(key);
   };
+  // Who cancelled a waiting stop (the kernel's reasons); the reason itself when it is new.
+  const cancelText = (reason: string) =>
+    reason === "user" || reason === "demo_reset" ? t(`perp.forced.cancelReason.${reason}`) : reason;
   const history = useQuery({
     queryKey: perpKeys.history(kind),
     queryFn: async () => {
@@ -108,10 +111,15 @@ export function PerpHistory({ instrumentOf }: { instrumentOf: (marketId: string)
               {e.contracts ? ` · ${e.contracts}` : ""}
               {e.amount ? ` · ${e.amount}` : ""}
               {e.rank === null ? "" : ` · ${t("perp.forced.rank", { rank: e.rank })}`}
-              {e.rejectCode
-                ? ` · ${t("perp.forced.reason")}: ${refusalText(e.rejectCode)}`
-                : ""} · {t("perp.forced.tick")}:{" "}
-              <Ticks instrumentId={e.instrumentId} tickIds={e.tickIds} />
+              {e.rejectCode ? ` · ${t("perp.forced.reason")}: ${refusalText(e.rejectCode)}` : ""}
+              {e.reason ? ` · ${t("perp.forced.reason")}: ${cancelText(e.reason)}` : ""}
+              {e.tickIds.length > 0 ? (
+                <>
+                  {" "}
+                  · {t("perp.forced.tick")}:{" "}
+                  <Ticks instrumentId={e.instrumentId} tickIds={e.tickIds} />
+                </>
+              ) : null}
             </p>
           ))
         : null}
