@@ -1,6 +1,6 @@
 import i18n from "i18next";
 import { describe, expect, it } from "vitest";
-import { errorKey } from "./i18n-keys.ts";
+import { errorKey, knownErrorKey } from "./i18n-keys.ts";
 
 describe("typed translation keys", () => {
   it("does not compile a key that English lacks (checked by tsc)", () => {
@@ -16,5 +16,7 @@ describe("typed translation keys", () => {
     expect(errorKey("market_closed", exists)).toBe("errors.market_closed");
     expect(errorKey("network", exists)).toBe("errors.network");
     expect(errorKey("no_such_code", exists)).toBe("errors.internal_error");
+    expect(knownErrorKey("market_closed", exists)).toBe("errors.market_closed");
+    expect(knownErrorKey("no_such_code", exists)).toBeNull();
   });
 });

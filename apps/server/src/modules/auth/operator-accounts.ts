@@ -177,8 +177,8 @@ export class OperatorAccounts {
   /**
    * An admin lets a disabled operator back in under the same id and e-mail (the audit log,
    * approvals and statements keep naming one person). They come back with a new password from
-   * the admin and a new authenticator secret, confirmed before their first sign-in: whatever
-   * they held when they left (password, authenticator, recovery of either) opens nothing.
+   * the admin and a new authenticator secret, confirmed before their first sign-in: the password
+   * and authenticator they held when they left open nothing.
    */
   async enable(
     actor: { id: string; role: string },

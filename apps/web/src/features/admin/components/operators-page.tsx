@@ -23,6 +23,19 @@ const roles: readonly OperatorRole[] = ["support", "compliance", "finance", "adm
 
 type Enrolment = Awaited<ReturnType<typeof createOperator>>;
 
+/** A new or returning operator's authenticator secret, until the admin hides it. */
+function EnrolmentShownOnce({ enrolment, onHide }: { enrolment: Enrolment; onHide: () => void }) {
+  const t = useAdminT();
+  return (
+    <>
+      <EnrolmentCard enrolment={enrolment} />
+      <button type="button" className="admin-button admin-secondary" onClick={onHide}>
+        {t("operators.hideQr")}
+      </button>
+    </>
+  );
+}
+
 /**
  * Operators (admin): the list, a new operator with a role (their QR code shows once),
  * disabling another operator (with a reason; their sessions end at once) and letting a disabled
@@ -128,16 +141,7 @@ export function OperatorsPage() {
         <>
           <h2>{t("operators.enableTitle", { name: enabling.displayName })}</h2>
           {returned ? (
-            <>
-              <EnrolmentCard enrolment={returned} />
-              <button
-                type="button"
-                className="admin-button admin-secondary"
-                onClick={() => setEnabling(null)}
-              >
-                {t("operators.hideQr")}
-              </button>
-            </>
+            <EnrolmentShownOnce enrolment={returned} onHide={() => setEnabling(null)} />
           ) : (
             <>
               <p>{t("operators.enableHint")}</p>
@@ -174,16 +178,7 @@ export function OperatorsPage() {
       ) : null}
       <h2>{t("operators.create")}</h2>
       {enrolment ? (
-        <>
-          <EnrolmentCard enrolment={enrolment} />
-          <button
-            type="button"
-            className="admin-button admin-secondary"
-            onClick={() => setEnrolment(null)}
-          >
-            {t("operators.hideQr")}
-          </button>
-        </>
+        <EnrolmentShownOnce enrolment={enrolment} onHide={() => setEnrolment(null)} />
       ) : (
         <ActionForm
           submitLabel={t("operators.createSubmit")}
