@@ -202,88 +202,64 @@ export function OrdersPanel({
 
   const refresh = useRefreshOrders(onFundsChanged);
 
-  const amend = async (order: SpotOrderView) => {
+  /**
+   * Asks `dialog` to be confirmed; then runs `action` under the loading mask, says how it went
+   * and refreshes the orders.
+   */
+  const confirmThen = async (
+    dialog: Omit<Parameters<typeof Dialog.confirm>[0], "confirmText" | "cancelText">,
+    action: () => Promise<unknown>,
+  ) => {
+    const confirmed = await Dialog.confirm({
+      ...dialog,
+      confirmText: t("common.confirm"),
+      cancelText: t("common.cancel"),
+    });
+    if (!confirmed) return;
+    try {
+      await withLoading(action());
+      showSuccess();
+    } catch (error) {
+      showError(error);
+    }
+    refresh();
+  };
+  const question = (text: string) => ({ content: text, "aria-label": text });
+
+  const amend = (order: SpotOrderView) => {
     let quantity = order.remainingQuantity;
-    const confirmed = await Dialog.confirm({
-      title: t("coinCoin.order.amendTitle"),
-      content: (
-        <div>
-          <p className="hint">{t("coinCoin.order.amendHint")}</p>
-          <Input
-            className="boxed-input"
-            inputMode="decimal"
-            defaultValue={quantity}
-            onChange={(text) => {
-              quantity = text.replace(",", ".");
-            }}
-            aria-label={t("coinCoin.form.quantity")}
-            data-testid="amend-quantity"
-          />
-        </div>
-      ),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
-    try {
-      await withLoading(amendSpotOrder(order.orderId, quantity));
-      showSuccess();
-    } catch (error) {
-      showError(error);
-    }
-    refresh();
+    return confirmThen(
+      {
+        title: t("coinCoin.order.amendTitle"),
+        content: (
+          <div>
+            <p className="hint">{t("coinCoin.order.amendHint")}</p>
+            <Input
+              className="boxed-input"
+              inputMode="decimal"
+              defaultValue={quantity}
+              onChange={(text) => {
+                quantity = text.replace(",", ".");
+              }}
+              aria-label={t("coinCoin.form.quantity")}
+              data-testid="amend-quantity"
+            />
+          </div>
+        ),
+      },
+      () => amendSpotOrder(order.orderId, quantity),
+    );
   };
-
-  const cancelConditional = async (order: SpotConditionalOrderView) => {
-    const confirmed = await Dialog.confirm({
-      content: t("coinCoin.order.cancelConfirm"),
-      "aria-label": t("coinCoin.order.cancelConfirm"),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
-    try {
-      await withLoading(cancelConditionalOrder(order.orderId));
-      showSuccess();
-    } catch (error) {
-      showError(error);
-    }
-    refresh();
-  };
-
-  const cancel = async (order: SpotOrderView) => {
-    const confirmed = await Dialog.confirm({
-      content: t("coinCoin.order.cancelConfirm"),
-      "aria-label": t("coinCoin.order.cancelConfirm"),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
-    try {
-      await withLoading(cancelSpotOrder(order.orderId));
-      showSuccess();
-    } catch (error) {
-      showError(error);
-    }
-    refresh();
-  };
-
-  const cancelAll = async () => {
-    const confirmed = await Dialog.confirm({
-      content: t("coinCoin.order.cancelAllConfirm"),
-      "aria-label": t("coinCoin.order.cancelAllConfirm"),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
-    try {
-      await withLoading(cancelAllSpotOrders(instrumentId));
-      showSuccess();
-    } catch (error) {
-      showError(error);
-    }
-    refresh();
-  };
+  const cancelConditional = (order: SpotConditionalOrderView) =>
+    confirmThen(question(t("coinCoin.order.cancelConfirm")), () =>
+      cancelConditionalOrder(order.orderId),
+    );
+  const cancel = (order: SpotOrderView) =>
+    confirmThen(question(t("coinCoin.order.cancelConfirm")), () => cancelSpotOrder(order.orderId));
+  const cancelAll = () =>
+    confirmThen(question(t("coinCoin.order.cancelAllConfirm")), () =>
+      cancelAllSpotOrders(instrumentId),
+    );
 
   const historyItems = history.data?.pages.flatMap((page) => page.items) ?? [];
   return (
