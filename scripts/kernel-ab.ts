@@ -6,7 +6,7 @@
 // speed-up of the working tree (rounds after the first), once with each kernel imported first
 // (the one imported second runs up to ~7 % faster), and the geometric mean of the two medians.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { build, stop } from "esbuild";
@@ -56,6 +56,7 @@ try {
 async function runOrdered(first: string, second: string, treeSecond: boolean): Promise<string> {
   const entry = path.join(root, "apps/server/dist/kernel-ab-entry.ts");
   const outfile = path.join(root, "apps/server/dist/kernel-ab.mjs");
+  mkdirSync(path.dirname(entry), { recursive: true });
   writeFileSync(
     entry,
     `import * as First from ${JSON.stringify(first)};
