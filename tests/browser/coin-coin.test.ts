@@ -206,7 +206,7 @@ describe("orders on the Coin-Coin screen", () => {
     });
   });
 
-  it("cancels an open order after confirming", async () => {
+  it("changes an open order's size in the dialog, then cancels it after confirming", async () => {
     await open("/coin-coin", "en");
     if (!(await spotReady())) return;
     const user = await newUser();
@@ -224,6 +224,19 @@ describe("orders on the Coin-Coin screen", () => {
     }
     await page.getByTestId("confirm-order").click();
     await poll(() => page.getByTestId("open-orders").getByTestId("order-card").count()).toBe(1);
+    // A smaller size, typed with a decimal comma: the card and the API show it.
+    await page.getByTestId("order-amend").click();
+    await page.getByText("Change the order size").waitFor();
+    await page.getByTestId("amend-quantity").locator("input").fill("0,0005");
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await poll(() => page.getByTestId("order-card-quantity").textContent()).toMatch(/^0\.00050*$/);
+    const listed = await api<{ items: { quantity: string }[] }>(
+      "GET",
+      "/api/v1/spot/orders/open?instrumentId=BTCUSDT",
+      undefined,
+      user.token,
+    );
+    expect(listed.json.data.items.map((o) => toUnits(o.quantity, 8))).toEqual([50_000n]);
     await page.getByTestId("order-cancel").click();
     await page.getByText("Confirm order cancellation?").waitFor();
     await page.getByRole("button", { name: "Confirm" }).click();

@@ -133,6 +133,38 @@ describe("Trade tab (perpetuals)", () => {
         path: path.join(artifactsDir, "perp-closed-de.png"),
         fullPage: true,
       });
+
+      // A resting bid 2 % under the mark, made smaller in the size dialog: it stays open with
+      // the new size, as the API says too.
+      const bid = String((BigInt((await btcPerp())!.markPrice!.split(".")[0]!) * 98n) / 100n);
+      const placed = await api<{ status: string }>(
+        "POST",
+        "/api/v1/perp/orders",
+        {
+          clientOrderId: `perp-amend-${Date.now()}`,
+          marketId: "BTC-PERP",
+          side: "buy",
+          orderType: "limit",
+          price: bid,
+          contracts: 3,
+        },
+        demo.json.data.token,
+      );
+      expect(placed.json.data.status, JSON.stringify(placed.json)).toBe("open");
+      const resting = page.getByTestId("perp-open-order");
+      await poll(() => resting.textContent(), { timeout: 15_000 }).toContain("0/3");
+      await resting.getByTestId("perp-order-amend").click();
+      await page.getByText(t.coinCoin.order.amendTitle).waitFor();
+      await page.getByTestId("perp-amend-contracts").locator("input").fill("2");
+      await page.getByRole("button", { name: t.common.confirm }).click();
+      await poll(() => resting.textContent(), { timeout: 15_000 }).toContain("0/2");
+      const listed = await api<{ items: { contracts: number }[] }>(
+        "GET",
+        "/api/v1/perp/orders/open",
+        undefined,
+        demo.json.data.token,
+      );
+      expect(listed.json.data.items.map((o) => o.contracts)).toEqual([2]);
     },
   );
 

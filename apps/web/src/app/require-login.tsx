@@ -2,6 +2,7 @@ import { Dialog } from "antd-mobile";
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { confirm } from "../lib/dialogs.tsx";
 import { useAppNavigation } from "../lib/navigation/navigation-store.ts";
 import { useSession } from "../lib/session.ts";
 
@@ -17,16 +18,13 @@ export function RequireLogin({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (session) return;
     let cancelled = false;
-    void Dialog.confirm({
-      content: t("auth.notLoggedIn"),
-      "aria-label": t("auth.notLoggedIn"),
-      confirmText: t("auth.login.submit"),
-      cancelText: t("common.cancel"),
-    }).then((confirmed) => {
-      if (cancelled) return;
-      if (confirmed) void navigate("/login");
-      else navigation.back();
-    });
+    void confirm({ content: t("auth.notLoggedIn"), confirmText: t("auth.login.submit") }).then(
+      (confirmed) => {
+        if (cancelled) return;
+        if (confirmed) void navigate("/login");
+        else navigation.back();
+      },
+    );
     return () => {
       cancelled = true;
       Dialog.clear();

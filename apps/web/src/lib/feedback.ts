@@ -39,3 +39,21 @@ export function showError(error: unknown) {
 export function showSuccess(message = i18n.t("common.success")) {
   Toast.show({ icon: "success", content: message, duration: toastMs });
 }
+
+/**
+ * Runs `work` under the loading mask and says how it went: `success` as a toast ("Operation
+ * successful" unless given; `null` for none), or the error. True when the work succeeded.
+ */
+export async function runWithFeedback(
+  work: () => Promise<unknown>,
+  success: string | null = i18n.t("common.success"),
+): Promise<boolean> {
+  try {
+    await withLoading(work());
+    if (success !== null) showSuccess(success);
+    return true;
+  } catch (error) {
+    showError(error);
+    return false;
+  }
+}

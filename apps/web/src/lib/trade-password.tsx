@@ -1,6 +1,7 @@
-import { Dialog, Input } from "antd-mobile";
+import { Input } from "antd-mobile";
 import i18n from "i18next";
 import { callEndpoint } from "./api-client.ts";
+import { confirm } from "./dialogs.tsx";
 import { endpointTable } from "./api-endpoints.ts";
 import { showError, showSuccess, withLoading } from "./feedback.ts";
 
@@ -14,8 +15,8 @@ const endpoints = endpointTable({
  */
 export async function askToSetTradePassword() {
   let password = "";
-  let confirm = "";
-  const go = await Dialog.confirm({
+  let repeated = "";
+  const go = await confirm({
     "aria-label": i18n.t("coinCoin.password.goSet"),
     title: i18n.t("coinCoin.password.goSet"),
     content: (
@@ -30,19 +31,17 @@ export async function askToSetTradePassword() {
           type="password"
           aria-label={i18n.t("coinCoin.password.confirm")}
           placeholder={i18n.t("coinCoin.password.confirm")}
-          onChange={(value) => (confirm = value)}
+          onChange={(value) => (repeated = value)}
         />
         <p className="hint">{i18n.t("auth.fields.passwordRule")}</p>
       </div>
     ),
-    confirmText: i18n.t("common.confirm"),
-    cancelText: i18n.t("common.cancel"),
   });
   if (!go) return;
   try {
     await withLoading(
       callEndpoint(endpoints.setTradePassword, {
-        body: { tradePassword: password, tradePasswordConfirm: confirm },
+        body: { tradePassword: password, tradePasswordConfirm: repeated },
       }),
     );
     showSuccess();

@@ -1,9 +1,9 @@
-import { Button, Card, Dialog, Tag } from "antd-mobile";
+import { Button, Card, Tag } from "antd-mobile";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
-import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
+import { confirmThenRun } from "../../../lib/dialogs.tsx";
 import { useFormat } from "../../../lib/format.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { useSession } from "../../../lib/session.ts";
@@ -44,25 +44,21 @@ export function ActivityPage() {
     });
 
   const reserve = async (a: ActivityView) => {
-    const confirmed = await Dialog.confirm({
-      title: t("activity.confirmTitle"),
-      content: (
-        <div data-testid="activity-confirm-terms">
-          <p>{terms(a)}</p>
-          <p>{t("activity.lapseRule", { days: a.depositDays })}</p>
-        </div>
-      ),
-      confirmText: t("activity.reserve"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
-    try {
-      await withLoading(reserveActivity(a.activityId, newIdempotencyKey()));
-      showSuccess(t("activity.reserved"));
-    } catch (error) {
-      showError(error);
-    }
-    await client.invalidateQueries({ queryKey: key });
+    const outcome = await confirmThenRun(
+      {
+        title: t("activity.confirmTitle"),
+        content: (
+          <div data-testid="activity-confirm-terms">
+            <p>{terms(a)}</p>
+            <p>{t("activity.lapseRule", { days: a.depositDays })}</p>
+          </div>
+        ),
+        confirmText: t("activity.reserve"),
+      },
+      () => reserveActivity(a.activityId, newIdempotencyKey()),
+      t("activity.reserved"),
+    );
+    if (outcome !== "dismissed") await client.invalidateQueries({ queryKey: key });
   };
 
   const list = activities.data?.activities;

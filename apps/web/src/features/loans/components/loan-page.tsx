@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Checkbox, Dialog, Input, Selector } from "antd-mobile";
+import { Button, Checkbox, Input, Selector } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { confirm } from "../../../lib/dialogs.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { useFormat } from "../../../lib/format.ts";
@@ -77,7 +78,7 @@ export function LoanPage() {
       showError(new Error(t("loans.agreementRequired")));
       return;
     }
-    const confirmed = await Dialog.confirm({
+    const confirmed = await confirm({
       content: t("loans.confirm", {
         amount,
         asset: product.loanAsset,
@@ -88,8 +89,6 @@ export function LoanPage() {
         price: q.liquidationPrice ?? "--",
       }),
       "aria-label": t("loans.confirmTitle"),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
     });
     if (!confirmed) return;
     try {

@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Dialog, Input } from "antd-mobile";
+import { Button, Input } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { confirmThenRun } from "../../../lib/dialogs.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { useFormat } from "../../../lib/format.ts";
 import {
@@ -43,26 +44,21 @@ export function MyLoansPage() {
   };
 
   const repay = async (loan: LoanView) => {
-    const confirmed = await Dialog.confirm({
-      content: t("loans.repayConfirm", {
-        amount: loan.repayNow,
-        asset: loan.loanAsset,
-        fee: loan.earlyFee,
-        collateral: loan.collateral,
-        collateralAsset: loan.collateralAsset,
-      }),
-      "aria-label": t("loans.repay"),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
-    try {
-      await withLoading(repayLoan(loan.loanId, loan.repayNow));
-      showSuccess(t("loans.repaid"));
-    } catch (error) {
-      showError(error);
-    }
-    void queryClient.invalidateQueries({ queryKey: loansKeys.all });
+    const outcome = await confirmThenRun(
+      {
+        content: t("loans.repayConfirm", {
+          amount: loan.repayNow,
+          asset: loan.loanAsset,
+          fee: loan.earlyFee,
+          collateral: loan.collateral,
+          collateralAsset: loan.collateralAsset,
+        }),
+        "aria-label": t("loans.repay"),
+      },
+      () => repayLoan(loan.loanId, loan.repayNow),
+      t("loans.repaid"),
+    );
+    if (outcome !== "dismissed") void queryClient.invalidateQueries({ queryKey: loansKeys.all });
   };
 
   return (

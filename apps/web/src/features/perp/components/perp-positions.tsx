@@ -1,10 +1,11 @@
 import type { PerpOrderView, PerpPositionView } from "@candor/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Dialog, Input, Selector } from "antd-mobile";
+import { Button, Input, Selector } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Amount } from "../../../components/ui/amount.tsx";
-import { showError, withLoading } from "../../../lib/feedback.ts";
+import { promptText } from "../../../lib/dialogs.tsx";
+import { runWithFeedback, showError, withLoading } from "../../../lib/feedback.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { bpsText } from "../lib/perp-math.ts";
 import {
@@ -48,34 +49,21 @@ export function PerpPositions({
 
   /** Lower an open order's size (it keeps its queue place; a larger size is refused). */
   const amend = async (orderId: string, remaining: number) => {
-    let contracts = String(remaining);
-    const confirmed = await Dialog.confirm({
+    const contracts = await promptText({
       title: t("coinCoin.order.amendTitle"),
-      content: (
-        <div>
-          <p className="hint">{t("perp.orders.amendHint")}</p>
-          <Input
-            className="boxed-input"
-            inputMode="numeric"
-            defaultValue={contracts}
-            onChange={(text) => {
-              contracts = text.trim();
-            }}
-            aria-label={t("perp.form.contracts")}
-            data-testid="perp-amend-contracts"
-          />
-        </div>
-      ),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
+      hint: t("perp.orders.amendHint"),
+      label: t("perp.form.contracts"),
+      initial: String(remaining),
+      inputMode: "numeric",
+      testId: "perp-amend-contracts",
     });
-    if (!confirmed) return;
+    if (contracts === null) return;
     const value = Number(contracts);
     if (!Number.isSafeInteger(value) || value <= 0) {
       showError(new Error(t("perp.orders.amendHint")));
       return;
     }
-    await withLoading(amendPerpOrder(orderId, value)).then(refresh).catch(showError);
+    if (await runWithFeedback(() => amendPerpOrder(orderId, value), null)) refresh();
   };
   const close = () => setAction(undefined);
 

@@ -1,8 +1,8 @@
 import type { SavingsSubscriptionView } from "@candor/contract";
-import { Button, Dialog, Tag } from "antd-mobile";
+import { Button, Tag } from "antd-mobile";
 import { useTranslation } from "react-i18next";
 import { Amount } from "../../../components/ui/amount.tsx";
-import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
+import { confirmThenRun } from "../../../lib/dialogs.tsx";
 import { useFormat } from "../../../lib/format.ts";
 import { redeemSavingsEarly } from "../api/savings-api.ts";
 
@@ -19,20 +19,10 @@ export function SubscriptionCard({
   const active = s.state === "pending" || s.state === "in_progress";
 
   const redeem = async () => {
-    const confirmed = await Dialog.confirm({
-      content: t("savings.sub.redeemConfirm"),
-      "aria-label": t("savings.sub.redeemConfirm"),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
-    try {
-      await withLoading(redeemSavingsEarly(s.subscriptionId));
-      showSuccess();
-    } catch (error) {
-      showError(error);
-    }
-    onChanged();
+    const outcome = await confirmThenRun(t("savings.sub.redeemConfirm"), () =>
+      redeemSavingsEarly(s.subscriptionId),
+    );
+    if (outcome !== "dismissed") onChanged();
   };
 
   return (

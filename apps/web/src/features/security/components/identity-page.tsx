@@ -1,9 +1,10 @@
 import type { IdentityOverview, IdentitySubmissionView } from "@candor/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Dialog, Input } from "antd-mobile";
+import { Button, Input } from "antd-mobile";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { confirmThenRun } from "../../../lib/dialogs.tsx";
 import { showError, withLoading } from "../../../lib/feedback.ts";
 import { useSession } from "../../../lib/session.ts";
 import {
@@ -237,19 +238,16 @@ function History({ history }: { history: IdentitySubmissionView[] }) {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const remove = async (submissionId: string) => {
-    const confirmed = await Dialog.confirm({
-      title: t("identity.deleteDocuments.title"),
-      content: t("identity.deleteDocuments.confirm"),
-      confirmText: t("identity.deleteDocuments.action"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
-    try {
-      await withLoading(deleteIdentityDocuments(submissionId));
-      void queryClient.invalidateQueries({ queryKey: securityKeys.identity });
-    } catch (error) {
-      showError(error);
-    }
+    const outcome = await confirmThenRun(
+      {
+        title: t("identity.deleteDocuments.title"),
+        content: t("identity.deleteDocuments.confirm"),
+        confirmText: t("identity.deleteDocuments.action"),
+      },
+      () => deleteIdentityDocuments(submissionId),
+      null,
+    );
+    if (outcome === "done") void queryClient.invalidateQueries({ queryKey: securityKeys.identity });
   };
   const time = (ms: number) =>
     new Date(ms).toLocaleString(i18n.language, { timeZone: "UTC" }) + " UTC";

@@ -1,10 +1,11 @@
 import type { SessionView } from "@candor/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Dialog, Input, List } from "antd-mobile";
+import { Button, Input, List } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { confirmThenRun } from "../../../lib/dialogs.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { useSession } from "../../../lib/session.ts";
 import {
@@ -308,18 +309,12 @@ function SessionsSection() {
   const time = (iso: string | null) =>
     iso ? new Date(iso).toLocaleString(i18n.language, { timeZone: "UTC" }) + " UTC" : "—";
   const revokeOne = async (item: SessionView) => {
-    const confirmed = await Dialog.confirm({
-      content: t("security.sessions.revokeConfirm"),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
-    try {
-      await withLoading(revokeSession(item.sessionId));
-      refresh();
-    } catch (error) {
-      showError(error);
-    }
+    const outcome = await confirmThenRun(
+      t("security.sessions.revokeConfirm"),
+      () => revokeSession(item.sessionId),
+      null,
+    );
+    if (outcome === "done") refresh();
   };
   const revokeOthers = async () => {
     try {

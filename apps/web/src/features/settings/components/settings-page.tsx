@@ -1,5 +1,5 @@
 import { bcp47ByLocale, locales, nativeNameByLocale, type Locale } from "@candor/contract/locales";
-import { Avatar, Button, Dialog, Input, List, Popup, Switch } from "antd-mobile";
+import { Avatar, Button, Input, List, Popup, Switch } from "antd-mobile";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -8,6 +8,7 @@ import { maskMiddle } from "../../../lib/mask.ts";
 import { displayNickname } from "../../../lib/names.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import { setTheme, useThemeChoice, type ThemeChoice } from "../../../lib/theme.ts";
+import { confirm } from "../../../lib/dialogs.tsx";
 
 /**
  * Settings (spec: pages/assets/shezhi): avatar, nickname, language, theme, real/demo switch and
@@ -47,13 +48,7 @@ export function SettingsPage({
     }
   };
   const logout = async () => {
-    const confirmed = await Dialog.confirm({
-      content: t("settings.logoutConfirm"),
-      "aria-label": t("settings.logoutConfirm"),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
-    });
-    if (confirmed) await onLogout();
+    if (await confirm(t("settings.logoutConfirm"))) await onLogout();
   };
 
   return (

@@ -1,13 +1,14 @@
 import type { SpotConditionalOrderView, SpotOrderView } from "@candor/contract";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { Button, Dialog, Input, Tabs, Tag } from "antd-mobile";
+import { Button, Tabs, Tag } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormat } from "../../../lib/format.ts";
 import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { EmptyState, EndOfList, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
-import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
+import { confirmThenRun, promptText } from "../../../lib/dialogs.tsx";
+import { runWithFeedback } from "../../../lib/feedback.ts";
 import { conditionalReason } from "../lib/conditional-reason.ts";
 import {
   amendSpotOrder,
@@ -50,7 +51,7 @@ export function OrderCard({
         <dt>{t("coinCoin.book.price")}</dt>
         <dd>{order.price === null ? t("coinCoin.form.market") : <Amount value={order.price} />}</dd>
         <dt>{t("coinCoin.book.quantity")}</dt>
-        <dd>
+        <dd data-testid="order-card-quantity">
           <Amount value={order.quantity} />
         </dd>
         <dt>{t("coinCoin.order.filled")}</dt>
@@ -202,64 +203,31 @@ export function OrdersPanel({
 
   const refresh = useRefreshOrders(onFundsChanged);
 
-  /**
-   * Asks `dialog` to be confirmed; then runs `action` under the loading mask, says how it went
-   * and refreshes the orders.
-   */
-  const confirmThen = async (
-    dialog: Omit<Parameters<typeof Dialog.confirm>[0], "confirmText" | "cancelText">,
-    action: () => Promise<unknown>,
-  ) => {
-    const confirmed = await Dialog.confirm({
-      ...dialog,
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
+  /** Asks `question`; when confirmed, runs `work`, says how it went and refreshes the orders. */
+  const confirmThen = async (question: string, work: () => Promise<unknown>) => {
+    if ((await confirmThenRun(question, work)) !== "dismissed") refresh();
+  };
+
+  /** A new remaining size for an open order (decimal comma accepted). */
+  const amend = async (order: SpotOrderView) => {
+    const quantity = await promptText({
+      title: t("coinCoin.order.amendTitle"),
+      hint: t("coinCoin.order.amendHint"),
+      label: t("coinCoin.form.quantity"),
+      initial: order.remainingQuantity,
+      inputMode: "decimal",
+      testId: "amend-quantity",
     });
-    if (!confirmed) return;
-    try {
-      await withLoading(action());
-      showSuccess();
-    } catch (error) {
-      showError(error);
-    }
+    if (quantity === null) return;
+    await runWithFeedback(() => amendSpotOrder(order.orderId, quantity.replace(",", ".")));
     refresh();
   };
-  const question = (text: string) => ({ content: text, "aria-label": text });
-
-  const amend = (order: SpotOrderView) => {
-    let quantity = order.remainingQuantity;
-    return confirmThen(
-      {
-        title: t("coinCoin.order.amendTitle"),
-        content: (
-          <div>
-            <p className="hint">{t("coinCoin.order.amendHint")}</p>
-            <Input
-              className="boxed-input"
-              inputMode="decimal"
-              defaultValue={quantity}
-              onChange={(text) => {
-                quantity = text.replace(",", ".");
-              }}
-              aria-label={t("coinCoin.form.quantity")}
-              data-testid="amend-quantity"
-            />
-          </div>
-        ),
-      },
-      () => amendSpotOrder(order.orderId, quantity),
-    );
-  };
   const cancelConditional = (order: SpotConditionalOrderView) =>
-    confirmThen(question(t("coinCoin.order.cancelConfirm")), () =>
-      cancelConditionalOrder(order.orderId),
-    );
+    confirmThen(t("coinCoin.order.cancelConfirm"), () => cancelConditionalOrder(order.orderId));
   const cancel = (order: SpotOrderView) =>
-    confirmThen(question(t("coinCoin.order.cancelConfirm")), () => cancelSpotOrder(order.orderId));
+    confirmThen(t("coinCoin.order.cancelConfirm"), () => cancelSpotOrder(order.orderId));
   const cancelAll = () =>
-    confirmThen(question(t("coinCoin.order.cancelAllConfirm")), () =>
-      cancelAllSpotOrders(instrumentId),
-    );
+    confirmThen(t("coinCoin.order.cancelAllConfirm"), () => cancelAllSpotOrders(instrumentId));
 
   const historyItems = history.data?.pages.flatMap((page) => page.items) ?? [];
   return (

@@ -1,9 +1,10 @@
 import type { WithdrawAddressView, WithdrawNetwork } from "@candor/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Dialog, Input } from "antd-mobile";
+import { Button, Input } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { confirmThenRun } from "../../../lib/dialogs.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import {
   accountKeys,
@@ -44,20 +45,10 @@ export function AddressBookPage() {
     refresh();
   };
   const remove = async (item: WithdrawAddressView) => {
-    const confirmed = await Dialog.confirm({
-      content: t("wallet.addresses.deleteConfirm"),
-      "aria-label": t("wallet.addresses.deleteConfirm"),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
-    try {
-      await withLoading(deleteWithdrawAddress(item.addressId));
-      showSuccess();
-    } catch (error) {
-      showError(error);
-    }
-    refresh();
+    const outcome = await confirmThenRun(t("wallet.addresses.deleteConfirm"), () =>
+      deleteWithdrawAddress(item.addressId),
+    );
+    if (outcome !== "dismissed") refresh();
   };
 
   return (

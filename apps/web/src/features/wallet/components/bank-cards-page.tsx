@@ -1,9 +1,10 @@
 import type { BankCardView } from "@candor/contract";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Dialog, Input } from "antd-mobile";
+import { Button, Input } from "antd-mobile";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { EmptyState, ErrorState, LoadingState } from "../../../components/ui/states.tsx";
+import { confirmThenRun } from "../../../lib/dialogs.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
 import { accountKeys, addBankCard, deleteBankCard, useBankCards } from "../api/accounts-api.ts";
@@ -54,20 +55,10 @@ function BankCardsList() {
     refresh();
   };
   const remove = async (card: BankCardView) => {
-    const confirmed = await Dialog.confirm({
-      content: t("wallet.addresses.deleteConfirm"),
-      "aria-label": t("wallet.addresses.deleteConfirm"),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
-    try {
-      await withLoading(deleteBankCard(card.cardId));
-      showSuccess();
-    } catch (error) {
-      showError(error);
-    }
-    refresh();
+    const outcome = await confirmThenRun(t("wallet.addresses.deleteConfirm"), () =>
+      deleteBankCard(card.cardId),
+    );
+    if (outcome !== "dismissed") refresh();
   };
   const field = (
     label: string,

@@ -1,13 +1,14 @@
 import type { WithdrawalView, WithdrawNetwork } from "@candor/contract";
 import { formatDecimal, parseDecimal } from "@candor/decimal";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Dialog, Input } from "antd-mobile";
+import { Button, Input } from "antd-mobile";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Amount } from "../../../components/ui/amount.tsx";
 import { ErrorState, ListStates, LoadingState } from "../../../components/ui/states.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
+import { confirm, confirmThenRun } from "../../../lib/dialogs.tsx";
 import { showError, showSuccess, withLoading } from "../../../lib/feedback.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { isDemo, useSession } from "../../../lib/session.ts";
@@ -110,7 +111,6 @@ interface WithdrawDraft {
 
 /** The one draft of both withdrawal forms (to an address and to a bank card). */
 function useWithdrawDraft(terms: WithdrawTerms | undefined, available: string): WithdrawDraft {
-  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [amount, setAmount] = useState("");
   const [tradePassword, setTradePassword] = useState("");
@@ -126,12 +126,7 @@ function useWithdrawDraft(terms: WithdrawTerms | undefined, available: string): 
     return formatDecimal(have - fee, scale);
   })();
   const send: WithdrawDraft["send"] = async (content, request) => {
-    const confirmed = await Dialog.confirm({
-      content,
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
+    if (!(await confirm({ content }))) return;
     try {
       await withLoading(
         request({
@@ -493,19 +488,10 @@ function WithdrawalHistory() {
   const queryClient = useQueryClient();
   const records = useWithdrawals();
   const cancel = async (w: WithdrawalView) => {
-    const confirmed = await Dialog.confirm({
-      content: t("wallet.withdraw.cancelConfirm"),
-      confirmText: t("common.confirm"),
-      cancelText: t("common.cancel"),
-    });
-    if (!confirmed) return;
-    try {
-      await withLoading(cancelWithdrawal(w.withdrawalId));
-      showSuccess();
-    } catch (error) {
-      showError(error);
-    }
-    void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+    const outcome = await confirmThenRun(t("wallet.withdraw.cancelConfirm"), () =>
+      cancelWithdrawal(w.withdrawalId),
+    );
+    if (outcome !== "dismissed") void queryClient.invalidateQueries({ queryKey: walletKeys.all });
   };
   const time = (ms: number) => new Date(ms).toLocaleString(i18n.language);
   return (
