@@ -25,6 +25,7 @@ export type {
   CancelPerpConditionalCommand,
 } from "./perp/conditional.ts";
 export { getPerpConditionalOrders } from "./perp/conditional.ts";
+export type { PlacePerpOcoCommand } from "./perp/oco.ts";
 export type * from "./seconds/types.ts";
 export type * from "./savings/types.ts";
 export type * from "./stocks/types.ts";

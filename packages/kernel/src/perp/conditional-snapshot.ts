@@ -23,21 +23,26 @@ export function writeConditionals(state: KernelState): Json | undefined {
     next: state.perp.conditionalIdNext,
     items: [...state.perp.conditionals.values()]
       .sort((a, b) => a.conditionalId - b.conditionalId)
-      .map((c): Json => [
-        c.conditionalId,
-        c.clientOrderId,
-        c.account.key,
-        c.kind,
-        c.side,
-        c.orderType,
-        c.timeInForce,
-        c.triggerTicks,
-        c.priceTicks,
-        c.quantityLots,
-        c.reduceOnly,
-        c.selfTradeMode,
-        c.createdAtMs,
-      ]),
+      .map((c): Json => {
+        const row: Json[] = [
+          c.conditionalId,
+          c.clientOrderId,
+          c.account.key,
+          c.kind,
+          c.side,
+          c.orderType,
+          c.timeInForce,
+          c.triggerTicks,
+          c.priceTicks,
+          c.quantityLots,
+          c.reduceOnly,
+          c.selfTradeMode,
+          c.createdAtMs,
+        ];
+        // An OCO leg names its partner; a single order's row is as before (same hash).
+        if (c.ocoWith !== 0) row.push(c.ocoWith);
+        return row;
+      }),
   };
 }
 
@@ -64,6 +69,7 @@ export function readConditionals(state: KernelState, json: Json | undefined): vo
       reduceOnly: r[10] as boolean,
       selfTradeMode: r[11] as SelfTradeMode,
       createdAtMs: r[12] as number,
+      ocoWith: (r[13] as number | undefined) ?? 0,
     };
     state.perp.conditionals.set(c.conditionalId, c);
     account.conditionals.add(c.conditionalId);
@@ -92,6 +98,15 @@ export function checkConditionalInvariants(state: KernelState, assert: AssertFn)
       c.account.conditionals.has(c.conditionalId),
       `perp conditional ${c.conditionalId} unknown to its account`,
     );
+    if (c.ocoWith !== 0) {
+      const partner = state.perp.conditionals.get(c.ocoWith);
+      assert(
+        partner !== undefined &&
+          partner.ocoWith === c.conditionalId &&
+          partner.account === c.account,
+        `perp conditional ${c.conditionalId} lost the other leg of its OCO pair`,
+      );
+    }
   }
 }
 

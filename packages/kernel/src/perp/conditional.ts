@@ -37,6 +37,9 @@ export interface PerpConditional {
   reduceOnly: boolean;
   selfTradeMode: SelfTradeMode;
   createdAtMs: number;
+  /** The other leg of its OCO pair (oco.ts), which ends when this one fires or is cancelled;
+   * else 0. */
+  ocoWith: number;
 }
 
 /**
@@ -84,11 +87,14 @@ export interface PerpConditionalPlacedEvent {
   quantityLots: number;
   reduceOnly: boolean;
   selfTradeMode: SelfTradeMode;
+  /** The other leg of its OCO pair; null when it is not one. */
+  ocoConditionalId: number | null;
 }
 
 /**
  * A conditional order ended: `triggered` (it placed `orderId`), `rejected` (it fired but the
- * order was refused: `rejectCode`) or `cancelled` (`reason`: `user`, `demo_reset`). A fired one
+ * order was refused: `rejectCode`) or `cancelled` (`reason`: `user`, `demo_reset`, `oco`: the
+ * other leg of its OCO pair fired or was cancelled). A fired one
  * names the mark and the tape tick ids the mark came from.
  */
 export interface PerpConditionalDoneEvent {
@@ -175,7 +181,7 @@ export function indexConditional(c: PerpConditional): void {
   });
 }
 
-function orderTermsCode(command: PlacePerpConditionalCommand): RejectCode | null {
+function orderTermsCode(command: ConditionalTerms): RejectCode | null {
   const lots = command.quantityLots;
   if (!Number.isSafeInteger(lots) || lots <= 0) return "quantity_must_be_positive";
   const trigger = command.triggerTicks;
@@ -194,43 +200,59 @@ function orderTermsCode(command: PlacePerpConditionalCommand): RejectCode | null
   return null;
 }
 
-export const placePerpConditional: Handler<"place_perp_conditional_order"> = (state, command) => {
-  const account = commandedAccount(state, command);
-  if (typeof account === "string") return fail(account);
-  if (!KINDS.includes(command.kind)) return fail("conditional_kind_invalid");
-  const stp = command.selfTradeMode as SelfTradeMode;
-  if (!selfTradeModes.includes(stp)) return fail("self_trade_mode_invalid");
+/** One conditional order's terms: a `place_perp_conditional_order`, or one leg of an OCO. */
+export type ConditionalTerms = Omit<PlacePerpConditionalCommand, "type" | "atMs">;
+
+/**
+ * Why `terms` cannot wait on `account` (the mark, the market's limits, the trigger against the
+ * mark), or null. Changes nothing.
+ */
+export function conditionalTermsCode(
+  account: PerpAccount,
+  terms: ConditionalTerms,
+): RejectCode | null {
+  if (!KINDS.includes(terms.kind)) return "conditional_kind_invalid";
+  if (!selfTradeModes.includes(terms.selfTradeMode as SelfTradeMode)) {
+    return "self_trade_mode_invalid";
+  }
   const side = account.side;
   const params = side.market.params;
-  if (side.mark === null) return fail("no_reference_price");
-  const code = orderTermsCode(command);
-  if (code !== null) return fail(code);
-  if (command.quantityLots < params.quantityLotsMin) return fail("quantity_below_minimum");
-  if (command.quantityLots > params.quantityLotsMax) return fail("quantity_too_high");
-  const kind = command.kind as PerpConditionalKind;
-  const direction = perpDirectionOf(kind, command.side);
+  if (side.mark === null) return "no_reference_price";
+  const code = orderTermsCode(terms);
+  if (code !== null) return code;
+  if (terms.quantityLots < params.quantityLotsMin) return "quantity_below_minimum";
+  if (terms.quantityLots > params.quantityLotsMax) return "quantity_too_high";
+  const direction = perpDirectionOf(terms.kind as PerpConditionalKind, terms.side);
   const mark = side.mark.priceTicks;
-  const trigger = BigInt(command.triggerTicks);
+  const trigger = BigInt(terms.triggerTicks);
   if (direction === "at_or_above" ? mark >= trigger : mark <= trigger) {
-    return fail("trigger_would_fire_now");
+    return "trigger_would_fire_now";
   }
-  if (account.conditionals.size >= state.options.openOrdersPerOwnerMax) {
-    return fail("too_many_open_orders");
-  }
+  return null;
+}
+
+/** Puts checked `terms` waiting on `account` under the next conditional id; returns it. */
+export function addConditional(
+  state: KernelState,
+  account: PerpAccount,
+  terms: ConditionalTerms,
+  ocoWith: number,
+): PerpConditional {
   const c: PerpConditional = {
     conditionalId: state.perp.conditionalIdNext++,
-    clientOrderId: command.id,
+    clientOrderId: terms.id,
     account,
-    kind,
-    side: command.side,
-    orderType: command.orderType,
-    timeInForce: command.timeInForce,
-    triggerTicks: command.triggerTicks,
-    priceTicks: command.priceTicks,
-    quantityLots: command.quantityLots,
-    reduceOnly: command.reduceOnly,
-    selfTradeMode: stp,
-    createdAtMs: command.atMs,
+    kind: terms.kind as PerpConditionalKind,
+    side: terms.side,
+    orderType: terms.orderType,
+    timeInForce: terms.timeInForce,
+    triggerTicks: terms.triggerTicks,
+    priceTicks: terms.priceTicks,
+    quantityLots: terms.quantityLots,
+    reduceOnly: terms.reduceOnly,
+    selfTradeMode: terms.selfTradeMode as SelfTradeMode,
+    createdAtMs: state.nowMs,
+    ocoWith,
   };
   state.perp.conditionals.set(c.conditionalId, c);
   account.conditionals.add(c.conditionalId);
@@ -239,10 +261,10 @@ export const placePerpConditional: Handler<"place_perp_conditional_order"> = (st
     type: "perp_conditional_placed",
     conditionalId: c.conditionalId,
     clientOrderId: c.clientOrderId,
-    marketId: params.marketId,
-    mode: side.mode,
+    marketId: account.side.market.params.marketId,
+    mode: account.side.mode,
     ownerId: account.owner.ownerId,
-    kind,
+    kind: c.kind,
     side: c.side,
     orderType: c.orderType,
     timeInForce: c.timeInForce,
@@ -250,9 +272,21 @@ export const placePerpConditional: Handler<"place_perp_conditional_order"> = (st
     priceTicks: c.priceTicks,
     quantityLots: c.quantityLots,
     reduceOnly: c.reduceOnly,
-    selfTradeMode: stp,
+    selfTradeMode: c.selfTradeMode,
+    ocoConditionalId: ocoWith === 0 ? null : ocoWith,
   });
-  return ok({ orderId: c.conditionalId });
+  return c;
+}
+
+export const placePerpConditional: Handler<"place_perp_conditional_order"> = (state, command) => {
+  const account = commandedAccount(state, command);
+  if (typeof account === "string") return fail(account);
+  const code = conditionalTermsCode(account, command);
+  if (code !== null) return fail(code);
+  if (account.conditionals.size >= state.options.openOrdersPerOwnerMax) {
+    return fail("too_many_open_orders");
+  }
+  return ok({ orderId: addConditional(state, account, command, 0).conditionalId });
 };
 
 function drop(state: KernelState, c: PerpConditional): void {
@@ -295,6 +329,13 @@ function cancel(state: KernelState, c: PerpConditional, reason: string): void {
   });
 }
 
+/** Ends the other leg of `c`'s OCO pair, if it is waiting (reason `oco`). */
+function cancelPartner(state: KernelState, c: PerpConditional): void {
+  if (c.ocoWith === 0) return;
+  const partner = state.perp.conditionals.get(c.ocoWith);
+  if (partner !== undefined) cancel(state, partner, "oco");
+}
+
 export const cancelPerpConditional: Handler<"cancel_perp_conditional_order"> = (state, command) => {
   const c = state.perp.conditionals.get(command.conditionalId);
   if (c === undefined || c.account.owner.ownerId !== command.ownerId) {
@@ -302,6 +343,7 @@ export const cancelPerpConditional: Handler<"cancel_perp_conditional_order"> = (
   }
   if (c.account.side.mode !== command.mode) return fail("mode_mismatch");
   cancel(state, c, "user");
+  cancelPartner(state, c);
   return ok({ orderId: c.conditionalId });
 };
 
@@ -313,6 +355,8 @@ export function fireConditional(state: KernelState, side: PerpSide, conditionalI
   const c = state.perp.conditionals.get(conditionalId);
   if (c === undefined) return;
   drop(state, c);
+  // The other leg ends before this one's order is placed, so it can never fire too.
+  cancelPartner(state, c);
   const mark = side.mark!;
   const command: PlacePerpOrderCommand = {
     type: "place_perp_order",
@@ -368,5 +412,6 @@ export function getPerpConditionalOrders(
       quantityLots: c.quantityLots,
       reduceOnly: c.reduceOnly,
       selfTradeMode: c.selfTradeMode,
+      ocoConditionalId: c.ocoWith === 0 ? null : c.ocoWith,
     }));
 }

@@ -42,6 +42,7 @@ import {
   readConditionals,
   writeConditionals,
 } from "./conditional-snapshot.ts";
+import { perpOcoCodecs, placePerpOco } from "./oco.ts";
 import { fundPerpMarketMaker, fundPerpMarketMakerCodec } from "./market-maker-funding.ts";
 import {
   checkTerms,
@@ -138,6 +139,7 @@ export const perpModule = {
     },
     fund_perp_market_maker: fundPerpMarketMakerCodec,
     ...perpConditionalCodecs,
+    ...perpOcoCodecs,
     set_perp_market_terms: setPerpMarketTermsCodec,
   },
   handlers: {
@@ -145,6 +147,7 @@ export const perpModule = {
     fund_perp_market_maker: fundPerpMarketMaker,
     place_perp_conditional_order: placePerpConditional,
     cancel_perp_conditional_order: cancelPerpConditional,
+    place_perp_oco_order: placePerpOco,
     set_perp_market_terms: setPerpMarketTerms,
   },
   onTick(state, tick) {

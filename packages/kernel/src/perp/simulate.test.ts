@@ -19,6 +19,7 @@ describe("perpetuals simulation, violent price paths", () => {
       amends: 0,
       selfTradeStops: 0,
       conditionalsFired: 0,
+      ocoEnded: 0,
     };
     for (let seed = 1; seed <= 200; seed++) {
       const report = simulatePerp(seed, 80);
@@ -34,6 +35,7 @@ describe("perpetuals simulation, violent price paths", () => {
       totals.amends += report.amends;
       totals.selfTradeStops += report.selfTradeStops;
       totals.conditionalsFired += report.conditionalsFired;
+      totals.ocoEnded += report.ocoEnded;
     }
     console.log(JSON.stringify(totals));
     // The paths must actually reach the interesting code.
@@ -47,5 +49,6 @@ describe("perpetuals simulation, violent price paths", () => {
     expect(totals.amends).toBeGreaterThan(20);
     expect(totals.selfTradeStops).toBeGreaterThan(5);
     expect(totals.conditionalsFired).toBeGreaterThan(50);
+    expect(totals.ocoEnded).toBeGreaterThan(20);
   });
 });

@@ -39,6 +39,8 @@ export interface PerpSimulationReport {
   amends: number;
   /** Conditional orders that fired (placed their order or were refused at the trigger). */
   conditionalsFired: number;
+  /** OCO legs ended because the other leg fired or was cancelled. */
+  ocoEnded: number;
   /** Own crossed orders cancelled, or incoming orders stopped, by self-trade prevention. */
   selfTradeStops: number;
   hash: string;
@@ -153,19 +155,39 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
       const away = Math.max(1, Math.round((mark * random.int(5, 400)) / 10_000));
       const trigger = perpDirectionOf(kind, side) === "at_or_above" ? mark + away : mark - away;
       const limit = random.chance(0.5);
-      ok = h.tryRun({
-        type: "place_perp_conditional_order",
-        ...base,
-        side,
-        kind,
-        orderType: limit ? "limit" : "market",
-        timeInForce: limit ? random.pick(["gtc", "ioc"]) : "ioc",
-        triggerTicks: Math.max(1, trigger),
-        priceTicks: limit ? Math.max(1, trigger + random.int(-200, 200)) : null,
-        quantityLots: random.int(1, 20),
-        reduceOnly: random.chance(0.3),
-        selfTradeMode: random.pick(STP_MODES),
-      } as never).result.ok;
+      if (random.chance(0.3)) {
+        // An OCO pair (oco.ts): this trigger's leg and the other kind's on the far side.
+        const other = Math.max(1, Math.round((mark * random.int(5, 400)) / 10_000));
+        const up = mark + (kind === "take_profit" ? away : other);
+        const down = Math.max(1, mark - (kind === "take_profit" ? other : away));
+        const [takeProfit, stop] = side === "sell" ? [up, down] : [down, up];
+        ok = h.tryRun({
+          type: "place_perp_oco_order",
+          ...base,
+          side,
+          quantityLots: random.int(1, 20),
+          reduceOnly: random.chance(0.5),
+          selfTradeMode: random.pick(STP_MODES),
+          takeProfitTriggerTicks: takeProfit,
+          takeProfitPriceTicks: limit ? takeProfit : null,
+          stopTriggerTicks: stop,
+          stopPriceTicks: limit ? Math.max(1, stop + random.int(-200, 200)) : null,
+        } as never).result.ok;
+      } else {
+        ok = h.tryRun({
+          type: "place_perp_conditional_order",
+          ...base,
+          side,
+          kind,
+          orderType: limit ? "limit" : "market",
+          timeInForce: limit ? random.pick(["gtc", "ioc"]) : "ioc",
+          triggerTicks: Math.max(1, trigger),
+          priceTicks: limit ? Math.max(1, trigger + random.int(-200, 200)) : null,
+          quantityLots: random.int(1, 20),
+          reduceOnly: random.chance(0.3),
+          selfTradeMode: random.pick(STP_MODES),
+        } as never).result.ok;
+      }
     } else if (roll < 0.62) {
       ok = h.order(owner, random.chance(0.5) ? "buy" : "sell", random.int(1, 20), null, {
         reduceOnly: random.chance(0.3),
@@ -301,6 +323,7 @@ export function simulatePerp(seed: number, steps: number): PerpSimulationReport 
     covers: h.eventsOf("perp_negative_balance_cover").length,
     forced: h.eventsOf("perp_insurance_takeover").filter((e) => e.forced).length,
     amends,
+    ocoEnded: h.eventsOf("perp_conditional_done").filter((e) => e.reason === "oco").length,
     conditionalsFired: h.eventsOf("perp_conditional_done").filter((e) => e.status !== "cancelled")
       .length,
     selfTradeStops,

@@ -422,6 +422,23 @@ const interference: Record<CommandType, (c: CommandMaker) => Command[]> = {
       selfTradeMode: "cancel_resting",
     },
   ],
+  place_perp_oco_order: (c) => [
+    {
+      type: "place_perp_oco_order",
+      ...stamp(c),
+      ownerId: "1",
+      mode: "real",
+      marketId: PERP,
+      side: "sell",
+      quantityLots: 1,
+      reduceOnly: true,
+      selfTradeMode: "cancel_resting",
+      takeProfitTriggerTicks: 1_000_000_000,
+      takeProfitPriceTicks: null,
+      stopTriggerTicks: 1,
+      stopPriceTicks: null,
+    },
+  ],
   cancel_perp_conditional_order: (c) => [
     {
       type: "cancel_perp_conditional_order",
