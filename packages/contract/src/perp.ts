@@ -202,7 +202,8 @@ export const PerpForcedEventView = z.object({
   rank: z.number().int().nullable(),
   /** `conditional_rejected`: why the fired order was refused (an error code). */
   rejectCode: z.string().nullable().optional(),
-  /** `conditional_cancelled`: who cancelled it (`user`, `demo_reset`). */
+  /** `conditional_cancelled`: why (`user`, `demo_reset`, `oco`: the other leg of its OCO pair
+   * fired or was cancelled). */
   reason: z.string().nullable().optional(),
   tickIds: z.array(z.string()),
 });
@@ -422,6 +423,8 @@ export const PerpConditionalOrderView = z.object({
   contracts: z.number().int(),
   reduceOnly: z.boolean(),
   selfTradeMode: SelfTradeMode,
+  /** The other leg of its OCO pair (ends when this one fires or is cancelled); null if none. */
+  ocoOrderId: z.string().nullable(),
 });
 export type PerpConditionalOrderView = z.infer<typeof PerpConditionalOrderView>;
 
@@ -471,10 +474,56 @@ export const placePerpConditionalOrder = defineEndpoint({
   ],
 });
 
+export const PlacePerpOcoOrderBody = z.strictObject({
+  /** Idempotency key minted on the device: a retry returns the first result. */
+  clientOrderId: ClientOrderId,
+  marketId: PerpMarketId,
+  /** `sell` closes a long (take-profit above the mark, stop below); `buy` closes a short. */
+  side: z.enum(["buy", "sell"]),
+  contracts: z.number().int().min(1).max(1_000_000_000_000),
+  takeProfitTriggerPrice: decimalString(18, { positive: true }),
+  /** The take-profit's limit price (GTC); absent: a market order when it fires. */
+  takeProfitPrice: decimalString(18, { positive: true }).optional(),
+  stopTriggerPrice: decimalString(18, { positive: true }),
+  /** The stop's limit price (GTC); absent: a market order when it fires. */
+  stopPrice: decimalString(18, { positive: true }).optional(),
+  reduceOnly: z.boolean().default(true),
+  selfTradeMode: SelfTradeMode.optional(),
+  tradePassword: TradePassword,
+});
+export type PlacePerpOcoOrderBody = z.input<typeof PlacePerpOcoOrderBody>;
+
+export const placePerpOcoOrder = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/perp/conditional-orders/oco",
+  summary:
+    "Place an OCO pair on a perpetual: a take-profit and a stop of the same side and size, placed together; when the mark fires one, the other ends (nothing is held while they wait)",
+  tag: "perp",
+  auth: "user",
+  body: PlacePerpOcoOrderBody,
+  /** `orderId`: the take-profit leg; the stop leg's view names it in `ocoOrderId`. */
+  response: z.object({ orderId: z.string(), duplicate: z.boolean() }),
+  errors: [
+    "product_unavailable_in_country",
+    "country_required",
+    ...tradeErrors,
+    "validation_failed",
+    "price_not_on_tick",
+    "price_must_be_positive",
+    "price_too_high",
+    "quantity_below_minimum",
+    "quantity_too_high",
+    "trigger_would_fire_now",
+    "too_many_open_orders",
+    "client_order_id_reused",
+  ],
+});
+
 export const cancelPerpConditionalOrder = defineEndpoint({
   method: "DELETE",
   path: "/api/v1/perp/conditional-orders/:orderId",
-  summary: "Cancel a waiting perpetual stop or take-profit order",
+  summary:
+    "Cancel a waiting perpetual stop or take-profit order (either leg of an OCO pair ends both)",
   tag: "perp",
   auth: "user",
   params: OrderIdParam,

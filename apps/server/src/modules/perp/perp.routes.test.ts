@@ -563,6 +563,113 @@ describeEachDatabase("perpetuals API", (database) => {
     ).toBe(400);
   });
 
+  it("OCO pairs: placed whole, listed with each other, one leg ends the other; bad input refused", async () => {
+    // The stopper is long 2 contracts from the stop that fired above.
+    expect(await position("stopper")).toMatchObject({ side: "long", contracts: "2" });
+    const markets = await call("GET", "/api/v1/perp/markets?mode=demo");
+    const m = Math.round(Number(markets.json().data.items[0].markPrice));
+    const good = {
+      marketId: "BTC-PERP",
+      side: "sell",
+      contracts: 2,
+      takeProfitTriggerPrice: String(m + 3_000),
+      stopTriggerPrice: String(m - 3_000),
+      stopPrice: String(m - 3_100),
+    };
+    const place = (fields: Record<string, unknown>, clientOrderId = nextId(), lang?: string) =>
+      call("POST", "/api/v1/perp/conditional-orders/oco", {
+        user: "stopper",
+        payload: { clientOrderId, ...good, ...fields },
+        ...(lang ? { lang } : {}),
+      });
+    const listed = async () => {
+      const response = await call("GET", "/api/v1/perp/conditional-orders", { user: "stopper" });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data.items as {
+        orderId: string;
+        kind: string;
+        orderType: string;
+        triggerPrice: string;
+        price: string | null;
+        ocoOrderId: string | null;
+      }[];
+    };
+    // Refused, and neither leg is placed.
+    for (const [fields, error] of [
+      [{ takeProfitTriggerPrice: String(m - 10) }, "trigger_would_fire_now"],
+      [{ stopTriggerPrice: String(m + 10) }, "trigger_would_fire_now"],
+      [{ side: "buy" }, "trigger_would_fire_now"],
+      [{ stopTriggerPrice: "-1" }, "validation_failed"],
+      [{ stopTriggerPrice: `${m - 3_000}.05` }, "price_not_on_tick"],
+      [{ takeProfitPrice: "0" }, "validation_failed"],
+      [{ stopTriggerPrice: undefined }, "validation_failed"],
+      [{ contracts: 0 }, "validation_failed"],
+      [{ contracts: -2 }, "validation_failed"],
+      [{ contracts: 1.5 }, "validation_failed"],
+      [{ marketId: "NOPE-PERP" }, "perp_market_not_found"],
+      [{ extra: true }, "validation_failed"],
+    ] as const) {
+      const response = await place(fields);
+      expect(response.json().error, JSON.stringify(fields)).toBe(error);
+    }
+    expect((await place({ stopPrice: "1".repeat(2_000) })).statusCode).toBe(413);
+    expect(
+      (await call("POST", "/api/v1/perp/conditional-orders/oco", { payload: good })).statusCode,
+    ).toBe(401);
+    const german = await place({ takeProfitTriggerPrice: String(m - 10) }, nextId(), "de");
+    const english = await place({ takeProfitTriggerPrice: String(m - 10) });
+    expect(german.json().message).not.toBe(english.json().message);
+    expect(await listed()).toEqual([]);
+
+    const clientOrderId = nextId();
+    const placed = await place({}, clientOrderId);
+    expect(placed.statusCode, placed.body).toBe(200);
+    const takeProfitId = placed.json().data.orderId as string;
+    expect(placed.json().data.duplicate).toBe(false);
+    // A retry is the same pair; the same id with other terms is refused.
+    expect((await place({}, clientOrderId)).json().data).toEqual({
+      orderId: takeProfitId,
+      duplicate: true,
+    });
+    expect((await place({ contracts: 1 }, clientOrderId)).json().error).toBe(
+      "client_order_id_reused",
+    );
+    const pair = await listed();
+    expect(pair.map((o) => [o.kind, o.orderType, o.triggerPrice, o.price])).toEqual([
+      ["take_profit", "market", String(m + 3_000), null],
+      ["stop", "limit", String(m - 3_000), String(m - 3_100)],
+    ]);
+    expect(pair[0]!.orderId).toBe(takeProfitId);
+    expect(pair[0]!.ocoOrderId).toBe(pair[1]!.orderId);
+    expect(pair[1]!.ocoOrderId).toBe(takeProfitId);
+
+    // Cancelling the stop leg ends the take-profit too; the history says why for each.
+    const cancelled = await call("DELETE", `/api/v1/perp/conditional-orders/${pair[1]!.orderId}`, {
+      user: "stopper",
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(await listed()).toEqual([]);
+    await settled();
+    const history = (await call("GET", "/api/v1/perp/liquidations", { user: "stopper" })).json()
+      .data.items as { kind: string; reason?: string | null; price: string }[];
+    expect(history.slice(0, 2).map((e) => [e.kind, e.reason, e.price])).toEqual([
+      ["conditional_cancelled", "oco", String(m + 3_000)],
+      ["conditional_cancelled", "user", String(m - 3_000)],
+    ]);
+
+    // A new pair; the mark falls through the stop: it fires and the take-profit ends.
+    const again = await place({ stopPrice: undefined });
+    expect(again.statusCode, again.body).toBe(200);
+    await recordTick(String(m - 3_500));
+    await settled();
+    expect(await listed()).toEqual([]);
+    const after = (await call("GET", "/api/v1/perp/liquidations", { user: "stopper" })).json().data
+      .items as { kind: string; reason?: string | null; price: string }[];
+    const ended = after.filter((e) => e.kind === "conditional_cancelled" && e.reason === "oco");
+    expect(ended.map((e) => e.price)).toEqual([String(m + 3_000), String(m + 3_000)]);
+    expect(after.some((e) => e.kind === "stop_order" && e.price === String(m - 3_000))).toBe(true);
+  });
+
   it("operator: funds the market maker's real contract wallet, which then quotes the real book", async () => {
     const mm = "system:market_maker";
     const maker = new PerpMarketMaker(running.engine, { modes: ["real"], levels: 2 });

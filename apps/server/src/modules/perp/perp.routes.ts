@@ -12,6 +12,7 @@ import {
   perpBook,
   perpConditionalOrders,
   placePerpConditionalOrder,
+  placePerpOcoOrder,
   perpMarkets,
   perpOpenOrders,
   perpOrderHistory,
@@ -144,6 +145,12 @@ export const perpModule: FastifyPluginAsync<PerpModuleOptions> = async (app, opt
     if (!order.reduceOnly) await options.countryGate?.check(user.id, "perp");
     await confirmed(user, tradePassword);
     return service.placeConditional(session(user), order);
+  });
+  defineRoute(app, placePerpOcoOrder, trade, async ({ body, user }) => {
+    const { tradePassword, ...order } = body;
+    if (!order.reduceOnly) await options.countryGate?.check(user.id, "perp");
+    await confirmed(user, tradePassword);
+    return service.placeOco(session(user), order);
   });
   defineRoute(app, cancelPerpConditionalOrder, trade, async ({ params, user }) =>
     service.cancelConditional(session(user), Number(params.orderId)),

@@ -83,6 +83,7 @@ interface MarketTerms {
 
 type PlaceCommand = Extract<Command, { type: "place_perp_order" }>;
 type ConditionalCommand = Extract<Command, { type: "place_perp_conditional_order" }>;
+type OcoCommand = Extract<Command, { type: "place_perp_oco_order" }>;
 
 const day = 86_400_000;
 
@@ -473,6 +474,53 @@ export class PerpService {
     return { orderId: String(value.orderId), duplicate: applied.duplicate };
   }
 
+  /** An OCO pair (kernel type 82): a take-profit and a stop that end together. */
+  async placeOco(
+    session: PerpSession,
+    input: {
+      clientOrderId: string;
+      marketId: string;
+      side: "buy" | "sell";
+      contracts: number;
+      takeProfitTriggerPrice: string;
+      takeProfitPrice?: string;
+      stopTriggerPrice: string;
+      stopPrice?: string;
+      reduceOnly: boolean;
+      selfTradeMode?: "cancel_resting" | "cancel_incoming" | "cancel_both";
+    },
+  ) {
+    const { step } = this.market(session, input.marketId);
+    const ticks = (price: string | undefined): number | null => {
+      if (price === undefined) return null;
+      const value = ticksOfPrice(price, step);
+      if (typeof value === "string") throw new AppError(value);
+      return Number(value);
+    };
+    const command: Omit<OcoCommand, "atMs"> = {
+      type: "place_perp_oco_order",
+      id: commandIdOf(session, "oco", input.clientOrderId),
+      ownerId: session.ownerId,
+      mode: session.mode,
+      marketId: input.marketId,
+      side: input.side,
+      quantityLots: input.contracts,
+      reduceOnly: input.reduceOnly,
+      selfTradeMode: input.selfTradeMode ?? "cancel_resting",
+      takeProfitTriggerTicks: ticks(input.takeProfitTriggerPrice)!,
+      takeProfitPriceTicks: ticks(input.takeProfitPrice),
+      stopTriggerTicks: ticks(input.stopTriggerPrice)!,
+      stopPriceTicks: ticks(input.stopPrice),
+    };
+    const applied = await this.run(session, command);
+    const first = applied.first?.command;
+    if (applied.duplicate && first && !sameOco(first, command)) {
+      throw new AppError("client_order_id_reused");
+    }
+    const value = (applied.result as { ok: true; value: { orderId: number } }).value;
+    return { orderId: String(value.orderId), duplicate: applied.duplicate };
+  }
+
   async cancelConditional(session: PerpSession, orderId: number) {
     this.guard();
     const applied = await submit(this.options.engine, {
@@ -507,6 +555,7 @@ export class PerpService {
           contracts: o.quantityLots,
           reduceOnly: o.reduceOnly,
           selfTradeMode: o.selfTradeMode,
+          ocoOrderId: o.ocoConditionalId === null ? null : String(o.ocoConditionalId),
         };
       });
   }
@@ -790,6 +839,20 @@ function sameConditional(first: CandorCommand, retry: Omit<ConditionalCommand, "
     first.priceTicks === retry.priceTicks &&
     first.quantityLots === retry.quantityLots &&
     first.reduceOnly === retry.reduceOnly
+  );
+}
+
+function sameOco(first: CandorCommand, retry: Omit<OcoCommand, "atMs">): boolean {
+  return (
+    first.type === "place_perp_oco_order" &&
+    first.marketId === retry.marketId &&
+    first.side === retry.side &&
+    first.quantityLots === retry.quantityLots &&
+    first.reduceOnly === retry.reduceOnly &&
+    first.takeProfitTriggerTicks === retry.takeProfitTriggerTicks &&
+    first.takeProfitPriceTicks === retry.takeProfitPriceTicks &&
+    first.stopTriggerTicks === retry.stopTriggerTicks &&
+    first.stopPriceTicks === retry.stopPriceTicks
   );
 }
 
