@@ -449,6 +449,82 @@ describe("Trade tab (perpetuals)", () => {
     }
   }, 210_000);
 
+  it("places an OCO pair on the form; cancelling one leg ends the other, and the history says why (fr)", async () => {
+    const t = texts("fr");
+    const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
+    expect(demo.status).toBe(200);
+    const token = demo.json.data.token;
+    const moved = await api(
+      "POST",
+      "/api/v1/wallet/transfers/internal",
+      {
+        requestId: `oco-transfer-${Date.now()}`,
+        asset: "USDT",
+        amount: "100",
+        sourceWallet: "fund",
+        targetWallet: "contract",
+      },
+      token,
+    );
+    expect(moved.status).toBe(200);
+    await poll(async () => (await btcPerp())?.markPrice ?? null, { timeout: 45_000 }).toMatch(/\d/);
+    await open("/trade", "fr");
+    await signIn(demo.json.data, true);
+    await page.getByTestId("perp-page").waitFor();
+    await page
+      .getByTestId("perp-order-type")
+      .getByText(t.perp.orderType.oco, { exact: true })
+      .click();
+    await page.getByTestId("perp-oco-hint").waitFor();
+    // A sell pair 5 % either side of the mark (whole prices are on the 0.1 step): the tape does
+    // not reach either during the test.
+    const mark = BigInt((await btcPerp())!.markPrice!.split(".")[0]!);
+    const takeProfit = String((mark * 105n) / 100n);
+    const stop = String((mark * 95n) / 100n);
+    await page.getByTestId("perp-oco-take-profit").locator("input").fill(takeProfit);
+    await page.getByTestId("perp-oco-stop").locator("input").fill(stop);
+    await page.getByTestId("perp-contracts").locator("input").fill("1");
+    await page.getByTestId("perp-sell").click();
+    const disclosure = page.getByTestId("perp-disclosure-accept");
+    const confirm = page.getByTestId("perp-confirm");
+    await Promise.race([disclosure.waitFor(), confirm.waitFor()]);
+    if (await disclosure.isVisible()) await disclosure.click();
+    await confirm.waitFor();
+    expect(await confirm.getByTestId("perp-confirm-take-profit").textContent()).toBe(takeProfit);
+    expect(await confirm.getByTestId("perp-confirm-stop").textContent()).toBe(stop);
+    await page.getByTestId("perp-confirm-submit").click();
+    await confirm.waitFor({ state: "hidden", timeout: 15_000 });
+
+    // Both legs wait, each naming the other.
+    const legs = page.getByTestId("perp-conditional-order");
+    await poll(() => legs.count()).toBe(2);
+    const listed = await api<{ items: { orderId: string; ocoOrderId: string | null }[] }>(
+      "GET",
+      "/api/v1/perp/conditional-orders",
+      undefined,
+      token,
+    );
+    const [first, second] = listed.json.data.items;
+    expect([first!.ocoOrderId, second!.ocoOrderId]).toEqual([second!.orderId, first!.orderId]);
+    expect(await legs.first().getByTestId("perp-conditional-oco").textContent()).toBe(
+      t.perp.conditional.oco.replace("{{id}}", second!.orderId),
+    );
+    await expectAccessible("perpetual OCO pair");
+
+    // Cancelling the first leg ends both; the history gives each its reason.
+    await legs.first().getByTestId("perp-conditional-cancel").click();
+    await poll(() => legs.count()).toBe(0);
+    await page.getByTestId("perp-history-tabs").getByText(t.perp.history.forced).click();
+    const reasons = page.getByTestId("perp-forced-conditional_cancelled");
+    await poll(() => reasons.allTextContents()).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(`${t.perp.forced.reason}: ${t.perp.forced.cancelReason.oco}$`),
+        expect.stringMatching(`${t.perp.forced.reason}: ${t.perp.forced.cancelReason.user}$`),
+      ]),
+    );
+    await page.screenshot({ path: path.join(artifactsDir, "perp-oco-fr.png"), fullPage: true });
+  }, 120_000);
+
   it("liquidates a demo user's 50× position on a simulated crash and shows the tick (en)", async () => {
     const t = texts("en");
     const ethAsk = async () => {

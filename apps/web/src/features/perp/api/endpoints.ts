@@ -14,6 +14,11 @@ export const perpEndpoints = endpointTable({
     path: "/api/v1/perp/conditional-orders",
     auth: "user",
   },
+  placePerpOcoOrder: {
+    method: "POST",
+    path: "/api/v1/perp/conditional-orders/oco",
+    auth: "user",
+  },
   cancelPerpConditionalOrder: {
     method: "DELETE",
     path: "/api/v1/perp/conditional-orders/:orderId",

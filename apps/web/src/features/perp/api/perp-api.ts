@@ -1,4 +1,8 @@
-import type { PlacePerpConditionalOrderBody, PlacePerpOrderBody } from "@candor/contract";
+import type {
+  PlacePerpConditionalOrderBody,
+  PlacePerpOcoOrderBody,
+  PlacePerpOrderBody,
+} from "@candor/contract";
 import { callEndpoint } from "../../../lib/api-client.ts";
 import { perpEndpoints } from "./endpoints.ts";
 
@@ -40,6 +44,8 @@ export const placePerpOrder = (body: PlacePerpOrderBody) =>
 /** A stop or take-profit order: fired by the mark price, no margin held until then. */
 export const placePerpConditionalOrder = (body: PlacePerpConditionalOrderBody) =>
   callEndpoint(perpEndpoints.placePerpConditionalOrder, { body });
+export const placePerpOcoOrder = (body: PlacePerpOcoOrderBody) =>
+  callEndpoint(perpEndpoints.placePerpOcoOrder, { body });
 export const cancelPerpConditionalOrder = (orderId: string) =>
   callEndpoint(perpEndpoints.cancelPerpConditionalOrder, { params: { orderId } });
 export const fetchPerpConditionalOrders = () =>

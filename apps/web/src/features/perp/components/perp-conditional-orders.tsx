@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 /**
  * The session's waiting stop and take-profit orders on perpetuals: what fires them (the mark
  * reaching the trigger), the order they place, and a cancel button. Fired ones move to the
- * history with the tick that fired them.
+ * history with the tick that fired them. An OCO leg names the other leg, which ends with it.
  */
 export function PerpConditionalOrders({
   items,
@@ -31,6 +31,11 @@ export function PerpConditionalOrders({
             <span data-testid="perp-conditional-trigger">{o.triggerPrice}</span>
             {o.price === null ? "" : ` · ${t("perp.form.price")}: ${o.price}`}
           </p>
+          {o.ocoOrderId === null ? null : (
+            <p data-testid="perp-conditional-oco">
+              {t("perp.conditional.oco", { id: o.ocoOrderId })}
+            </p>
+          )}
           <Button
             size="small"
             onClick={() => onCancel(o.orderId)}

@@ -43,7 +43,9 @@ export function PerpHistory({ instrumentOf }: { instrumentOf: (marketId: string)
   };
   // Who cancelled a waiting stop (the kernel's reasons); the reason itself when it is new.
   const cancelText = (reason: string) =>
-    reason === "user" || reason === "demo_reset" ? t(`perp.forced.cancelReason.${reason}`) : reason;
+    reason === "user" || reason === "demo_reset" || reason === "oco"
+      ? t(`perp.forced.cancelReason.${reason}`)
+      : reason;
   const history = useQuery({
     queryKey: perpKeys.history(kind),
     queryFn: async () => {

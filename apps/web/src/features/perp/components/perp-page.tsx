@@ -25,6 +25,7 @@ import {
   fetchPerpPositions,
   perpKeys,
   placePerpConditionalOrder,
+  placePerpOcoOrder,
   placePerpOrder,
   setPerpLeverage,
   setPerpMarginMode,
@@ -44,7 +45,13 @@ const leverageChoices = [1, 2, 3, 5, 10, 20, 25, 50, 75, 100, 125, 200];
 const sheetStyle = { maxHeight: "85vh", overflowY: "auto" } as const;
 
 type OrderType =
-  "limit" | "market" | "stop_market" | "stop_limit" | "take_profit_market" | "take_profit_limit";
+  | "limit"
+  | "market"
+  | "stop_market"
+  | "stop_limit"
+  | "take_profit_market"
+  | "take_profit_limit"
+  | "oco";
 const orderTypes: readonly OrderType[] = [
   "market",
   "limit",
@@ -52,6 +59,7 @@ const orderTypes: readonly OrderType[] = [
   "stop_limit",
   "take_profit_market",
   "take_profit_limit",
+  "oco",
 ];
 /** The order a form type places now (or when its trigger fires): limit or market. */
 const placedType = (type: OrderType): "limit" | "market" =>
@@ -66,7 +74,10 @@ interface Draft {
   orderType: OrderType;
   timeInForce: TimeInForce;
   price: string;
+  /** The trigger; an OCO's take-profit trigger. */
   triggerPrice: string;
+  /** An OCO's stop trigger. */
+  stopTriggerPrice: string;
   contracts: string;
   reduceOnly: boolean;
   leverage: number;
@@ -159,6 +170,7 @@ export function PerpPage({
   const [timeInForce, setTimeInForce] = useState<TimeInForce>("gtc");
   const [price, setPrice] = useState("");
   const [triggerPrice, setTriggerPrice] = useState("");
+  const [stopTriggerPrice, setStopTriggerPrice] = useState("");
   const [contracts, setContracts] = useState("1");
   const [reduceOnly, setReduceOnly] = useState(false);
   const [selfTradeMode, setSelfTradeMode] = useState<SelfTradeMode>("cancel_resting");
@@ -214,6 +226,7 @@ export function PerpPage({
       timeInForce,
       price,
       triggerPrice,
+      stopTriggerPrice,
       contracts,
       reduceOnly,
       leverage,
@@ -228,6 +241,24 @@ export function PerpPage({
   };
 
   const place = async (order: Draft, tradePassword: string | undefined) => {
+    const options = {
+      ...(order.selfTradeMode === "cancel_resting" ? {} : { selfTradeMode: order.selfTradeMode }),
+      ...(tradePassword === undefined ? {} : { tradePassword }),
+    };
+    if (order.orderType === "oco") {
+      await placePerpOcoOrder({
+        clientOrderId: newIdempotencyKey(),
+        marketId: order.market.marketId,
+        side: order.side,
+        contracts: Number(order.contracts),
+        takeProfitTriggerPrice: order.triggerPrice.trim(),
+        stopTriggerPrice: order.stopTriggerPrice.trim(),
+        reduceOnly: order.reduceOnly,
+        ...options,
+      });
+      refresh();
+      return;
+    }
     const kind = conditionalKind(order.orderType);
     if (kind !== null) {
       const type = placedType(order.orderType);
@@ -241,8 +272,7 @@ export function PerpPage({
         ...(type === "limit" ? { price: order.price.trim(), timeInForce: order.timeInForce } : {}),
         contracts: Number(order.contracts),
         reduceOnly: order.reduceOnly,
-        ...(order.selfTradeMode === "cancel_resting" ? {} : { selfTradeMode: order.selfTradeMode }),
-        ...(tradePassword === undefined ? {} : { tradePassword }),
+        ...options,
       });
       refresh();
       return;
@@ -257,8 +287,7 @@ export function PerpPage({
         : {}),
       contracts: Number(order.contracts),
       reduceOnly: order.reduceOnly,
-      ...(order.selfTradeMode === "cancel_resting" ? {} : { selfTradeMode: order.selfTradeMode }),
-      ...(tradePassword === undefined ? {} : { tradePassword }),
+      ...options,
     });
     refresh();
   };
@@ -393,6 +422,31 @@ export function PerpPage({
               value={triggerPrice}
               onChange={setTriggerPrice}
               data-testid="perp-trigger-price"
+            />
+          </>
+        ) : null}
+        {orderType === "oco" ? (
+          <>
+            <p className="hint" data-testid="perp-oco-hint">
+              {t("perp.form.ocoHint")}
+            </p>
+            <Input
+              aria-label={t("perp.form.takeProfitTrigger")}
+              placeholder={t("perp.form.takeProfitTrigger")}
+              className="boxed-input"
+              inputMode="decimal"
+              value={triggerPrice}
+              onChange={setTriggerPrice}
+              data-testid="perp-oco-take-profit"
+            />
+            <Input
+              aria-label={t("perp.form.stopTrigger")}
+              placeholder={t("perp.form.stopTrigger")}
+              className="boxed-input"
+              inputMode="decimal"
+              value={stopTriggerPrice}
+              onChange={setStopTriggerPrice}
+              data-testid="perp-oco-stop"
             />
           </>
         ) : null}
@@ -552,6 +606,14 @@ export function PerpPage({
                 <dd data-testid="perp-confirm-trigger">{draft.triggerPrice}</dd>
               </>
             ) : null}
+            {draft.orderType === "oco" ? (
+              <>
+                <dt>{t("perp.form.takeProfitTrigger")}</dt>
+                <dd data-testid="perp-confirm-take-profit">{draft.triggerPrice}</dd>
+                <dt>{t("perp.form.stopTrigger")}</dt>
+                <dd data-testid="perp-confirm-stop">{draft.stopTriggerPrice}</dd>
+              </>
+            ) : null}
             <dt>{t("perp.form.contracts")}</dt>
             <dd>{draft.contracts}</dd>
             <dt>{t("perp.form.leverage")}</dt>
@@ -567,9 +629,11 @@ export function PerpPage({
           </dl>
         ) : null}
         <p className="hint">
-          {draft && conditionalKind(draft.orderType) !== null
-            ? t("perp.confirm.conditionalRule")
-            : t("perp.confirm.rule")}
+          {draft && draft.orderType === "oco"
+            ? t("perp.form.ocoHint")
+            : draft && conditionalKind(draft.orderType) !== null
+              ? t("perp.confirm.conditionalRule")
+              : t("perp.confirm.rule")}
         </p>
       </ConfirmSheet>
     </section>
