@@ -23,6 +23,26 @@ interface Market {
   bestBid: string | null;
 }
 
+/** A new demo user with `amount` USDT moved to the contract wallet; its session. */
+async function demoTrader(amount: string): Promise<SessionData> {
+  const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
+  expect(demo.status).toBe(200);
+  const moved = await api(
+    "POST",
+    "/api/v1/wallet/transfers/internal",
+    {
+      requestId: `perp-transfer-${demo.json.data.user.id}`,
+      asset: "USDT",
+      amount,
+      sourceWallet: "fund",
+      targetWallet: "contract",
+    },
+    demo.json.data.token,
+  );
+  expect(moved.status, JSON.stringify(moved.json)).toBe(200);
+  return demo.json.data;
+}
+
 /** The BTC perpetual's mark and book top (the labelled market maker quotes around the mark). */
 async function btcPerp(mode = "demo"): Promise<Market | undefined> {
   const answer = await api<{ items: Market[] }>("GET", `/api/v1/perp/markets?mode=${mode}`);
@@ -296,22 +316,8 @@ describe("Trade tab (perpetuals)", () => {
 
   it("places a stop-market on the perpetual form; the mark fires it and the history shows its tick (en)", async () => {
     const t = texts("en");
-    const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
-    expect(demo.status).toBe(200);
-    const token = demo.json.data.token;
-    const moved = await api(
-      "POST",
-      "/api/v1/wallet/transfers/internal",
-      {
-        requestId: `stop-transfer-${Date.now()}`,
-        asset: "USDT",
-        amount: "100",
-        sourceWallet: "fund",
-        targetWallet: "contract",
-      },
-      token,
-    );
-    expect(moved.status).toBe(200);
+    const trader = await demoTrader("100");
+    const token = trader.token;
     await poll(async () => (await btcPerp())?.bestAsk ?? null, { timeout: 45_000 }).toMatch(/\d/);
     // BTC-PERP prices have one decimal (step 0.1): work in tenths.
     const tenths = (price: string) => {
@@ -321,7 +327,7 @@ describe("Trade tab (perpetuals)", () => {
     const text = (value: bigint) => `${value / 10n}.${value % 10n}`;
 
     await open("/trade", "en");
-    await signIn(demo.json.data, true);
+    await signIn(trader, true);
     await page.getByTestId("perp-page").waitFor();
     await poll(() => page.getByTestId("perp-mark-price").textContent()).toMatch(/\d/);
     await page
@@ -451,25 +457,11 @@ describe("Trade tab (perpetuals)", () => {
 
   it("places an OCO pair on the form; cancelling one leg ends the other, and the history says why (fr)", async () => {
     const t = texts("fr");
-    const demo = await api<SessionData>("POST", "/api/v1/auth/demo", {});
-    expect(demo.status).toBe(200);
-    const token = demo.json.data.token;
-    const moved = await api(
-      "POST",
-      "/api/v1/wallet/transfers/internal",
-      {
-        requestId: `oco-transfer-${Date.now()}`,
-        asset: "USDT",
-        amount: "100",
-        sourceWallet: "fund",
-        targetWallet: "contract",
-      },
-      token,
-    );
-    expect(moved.status).toBe(200);
+    const trader = await demoTrader("100");
+    const token = trader.token;
     await poll(async () => (await btcPerp())?.markPrice ?? null, { timeout: 45_000 }).toMatch(/\d/);
     await open("/trade", "fr");
-    await signIn(demo.json.data, true);
+    await signIn(trader, true);
     await page.getByTestId("perp-page").waitFor();
     await page
       .getByTestId("perp-order-type")

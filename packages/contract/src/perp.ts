@@ -447,6 +447,22 @@ export const PlacePerpConditionalOrderBody = z.strictObject({
 });
 export type PlacePerpConditionalOrderBody = z.input<typeof PlacePerpConditionalOrderBody>;
 
+/** What placing a conditional order (a single one or an OCO pair) can answer. */
+const conditionalErrors = [
+  "product_unavailable_in_country",
+  "country_required",
+  ...tradeErrors,
+  "validation_failed",
+  "price_not_on_tick",
+  "price_must_be_positive",
+  "price_too_high",
+  "quantity_below_minimum",
+  "quantity_too_high",
+  "trigger_would_fire_now",
+  "too_many_open_orders",
+  "client_order_id_reused",
+] as const;
+
 export const placePerpConditionalOrder = defineEndpoint({
   method: "POST",
   path: "/api/v1/perp/conditional-orders",
@@ -456,22 +472,7 @@ export const placePerpConditionalOrder = defineEndpoint({
   auth: "user",
   body: PlacePerpConditionalOrderBody,
   response: z.object({ orderId: z.string(), duplicate: z.boolean() }),
-  errors: [
-    "product_unavailable_in_country",
-    "country_required",
-    ...tradeErrors,
-    "validation_failed",
-    "price_not_on_tick",
-    "price_must_be_positive",
-    "price_too_high",
-    "quantity_below_minimum",
-    "quantity_too_high",
-    "trigger_would_fire_now",
-    "order_type_invalid",
-    "time_in_force_invalid",
-    "too_many_open_orders",
-    "client_order_id_reused",
-  ],
+  errors: [...conditionalErrors, "order_type_invalid", "time_in_force_invalid"],
 });
 
 export const PlacePerpOcoOrderBody = z.strictObject({
@@ -503,20 +504,7 @@ export const placePerpOcoOrder = defineEndpoint({
   body: PlacePerpOcoOrderBody,
   /** `orderId`: the take-profit leg; the stop leg's view names it in `ocoOrderId`. */
   response: z.object({ orderId: z.string(), duplicate: z.boolean() }),
-  errors: [
-    "product_unavailable_in_country",
-    "country_required",
-    ...tradeErrors,
-    "validation_failed",
-    "price_not_on_tick",
-    "price_must_be_positive",
-    "price_too_high",
-    "quantity_below_minimum",
-    "quantity_too_high",
-    "trigger_would_fire_now",
-    "too_many_open_orders",
-    "client_order_id_reused",
-  ],
+  errors: conditionalErrors,
 });
 
 export const cancelPerpConditionalOrder = defineEndpoint({

@@ -9,18 +9,11 @@ import { restore, snapshot, stateHash } from "../snapshot.ts";
 import { Random } from "../testing/simulate.ts";
 import type { Command } from "../types.ts";
 import { getPerpConditionalOrders, perpDirectionOf } from "./conditional.ts";
-import { PerpHarness, PERP } from "./kernel-testing.ts";
+import type { PerpHarness } from "./kernel-testing.ts";
+import { PERP, twoTraders as market } from "./kernel-testing.ts";
 import { getPerpOpenOrders } from "./queries.ts";
 
 const USDT = 1_000_000n;
-
-function market() {
-  const h = new PerpHarness();
-  h.user("alice", 1_000n * USDT);
-  h.user("bob", 1_000n * USDT);
-  h.tick("50000.0");
-  return h;
-}
 
 function conditional(
   h: PerpHarness,

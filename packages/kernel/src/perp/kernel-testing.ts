@@ -186,3 +186,12 @@ export class PerpHarness {
     return this.events.filter((e) => e.type === type) as Extract<Event, { type: T }>[];
   }
 }
+
+/** Alice and bob with 1,000 USDT each in their real contract wallets, the index at 50,000.0. */
+export function twoTraders(): PerpHarness {
+  const h = new PerpHarness();
+  h.user("alice", 1_000_000_000n);
+  h.user("bob", 1_000_000_000n);
+  h.tick("50000.0");
+  return h;
+}
