@@ -455,7 +455,7 @@ describe("Trade tab (perpetuals)", () => {
     }
   }, 210_000);
 
-  it("places an OCO pair on the form; cancelling one leg ends the other, and the history says why (fr)", async () => {
+  it("places an OCO pair on the form (a limit take-profit, a market stop); cancelling one leg ends the other, and the history says why (fr)", async () => {
     const t = texts("fr");
     const trader = await demoTrader("100");
     const token = trader.token;
@@ -473,8 +473,10 @@ describe("Trade tab (perpetuals)", () => {
     const mark = BigInt((await btcPerp())!.markPrice!.split(".")[0]!);
     const takeProfit = String((mark * 105n) / 100n);
     const stop = String((mark * 95n) / 100n);
+    const takeProfitLimit = String((mark * 104n) / 100n);
     await page.getByTestId("perp-oco-take-profit").locator("input").fill(takeProfit);
     await page.getByTestId("perp-oco-stop").locator("input").fill(stop);
+    await page.getByTestId("perp-oco-take-profit-limit").locator("input").fill(takeProfitLimit);
     await page.getByTestId("perp-contracts").locator("input").fill("1");
     await page.getByTestId("perp-sell").click();
     const disclosure = page.getByTestId("perp-disclosure-accept");
@@ -484,20 +486,34 @@ describe("Trade tab (perpetuals)", () => {
     await confirm.waitFor();
     expect(await confirm.getByTestId("perp-confirm-take-profit").textContent()).toBe(takeProfit);
     expect(await confirm.getByTestId("perp-confirm-stop").textContent()).toBe(stop);
+    expect(await confirm.getByTestId("perp-confirm-take-profit-order").textContent()).toBe(
+      `${t.perp.orderType.limit} · ${takeProfitLimit}`,
+    );
+    expect(await confirm.getByTestId("perp-confirm-stop-order").textContent()).toBe(
+      t.perp.orderType.market,
+    );
     await page.getByTestId("perp-confirm-submit").click();
     await confirm.waitFor({ state: "hidden", timeout: 15_000 });
 
     // Both legs wait, each naming the other.
     const legs = page.getByTestId("perp-conditional-order");
     await poll(() => legs.count()).toBe(2);
-    const listed = await api<{ items: { orderId: string; ocoOrderId: string | null }[] }>(
-      "GET",
-      "/api/v1/perp/conditional-orders",
-      undefined,
-      token,
-    );
+    const listed = await api<{
+      items: {
+        orderId: string;
+        ocoOrderId: string | null;
+        kind: string;
+        orderType: string;
+        price: string | null;
+      }[];
+    }>("GET", "/api/v1/perp/conditional-orders", undefined, token);
     const [first, second] = listed.json.data.items;
     expect([first!.ocoOrderId, second!.ocoOrderId]).toEqual([second!.orderId, first!.orderId]);
+    // The take-profit fires a limit order at its price; the stop a market order.
+    const legOf = (kind: string) => listed.json.data.items.find((leg) => leg.kind === kind)!;
+    expect(legOf("take_profit").orderType).toBe("limit");
+    expect(legOf("take_profit").price).toMatch(new RegExp(`^${takeProfitLimit}(\\.0+)?$`));
+    expect([legOf("stop").orderType, legOf("stop").price]).toEqual(["market", null]);
     expect(await legs.first().getByTestId("perp-conditional-oco").textContent()).toBe(
       t.perp.conditional.oco.replace("{{id}}", second!.orderId),
     );

@@ -78,6 +78,9 @@ interface Draft {
   triggerPrice: string;
   /** An OCO's stop trigger. */
   stopTriggerPrice: string;
+  /** An OCO leg's limit price (GTC) when it fires; empty: a market order. */
+  takeProfitLimit: string;
+  stopLimit: string;
   contracts: string;
   reduceOnly: boolean;
   leverage: number;
@@ -171,6 +174,8 @@ export function PerpPage({
   const [price, setPrice] = useState("");
   const [triggerPrice, setTriggerPrice] = useState("");
   const [stopTriggerPrice, setStopTriggerPrice] = useState("");
+  const [takeProfitLimit, setTakeProfitLimit] = useState("");
+  const [stopLimit, setStopLimit] = useState("");
   const [contracts, setContracts] = useState("1");
   const [reduceOnly, setReduceOnly] = useState(false);
   const [selfTradeMode, setSelfTradeMode] = useState<SelfTradeMode>("cancel_resting");
@@ -211,6 +216,11 @@ export function PerpPage({
     priceStep: market.priceStep,
   });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: perpKeys.all });
+  /** What an OCO leg places when it fires: a limit order at its price, or a market order. */
+  const legOrderText = (limitPrice: string) =>
+    limitPrice.trim() === ""
+      ? t("perp.orderType.market")
+      : `${t("perp.orderType.limit")} · ${limitPrice.trim()}`;
   const change = (work: Promise<unknown>) => void withLoading(work).then(refresh).catch(showError);
 
   const start = (next: "buy" | "sell") => {
@@ -227,6 +237,8 @@ export function PerpPage({
       price,
       triggerPrice,
       stopTriggerPrice,
+      takeProfitLimit,
+      stopLimit,
       contracts,
       reduceOnly,
       leverage,
@@ -253,6 +265,10 @@ export function PerpPage({
         contracts: Number(order.contracts),
         takeProfitTriggerPrice: order.triggerPrice.trim(),
         stopTriggerPrice: order.stopTriggerPrice.trim(),
+        ...(order.takeProfitLimit.trim() === ""
+          ? {}
+          : { takeProfitPrice: order.takeProfitLimit.trim() }),
+        ...(order.stopLimit.trim() === "" ? {} : { stopPrice: order.stopLimit.trim() }),
         reduceOnly: order.reduceOnly,
         ...options,
       });
@@ -448,6 +464,24 @@ export function PerpPage({
               onChange={setStopTriggerPrice}
               data-testid="perp-oco-stop"
             />
+            <Input
+              aria-label={t("perp.form.takeProfitLimit")}
+              placeholder={t("perp.form.takeProfitLimit")}
+              className="boxed-input"
+              inputMode="decimal"
+              value={takeProfitLimit}
+              onChange={setTakeProfitLimit}
+              data-testid="perp-oco-take-profit-limit"
+            />
+            <Input
+              aria-label={t("perp.form.stopLimit")}
+              placeholder={t("perp.form.stopLimit")}
+              className="boxed-input"
+              inputMode="decimal"
+              value={stopLimit}
+              onChange={setStopLimit}
+              data-testid="perp-oco-stop-limit"
+            />
           </>
         ) : null}
         {limit ? (
@@ -610,8 +644,14 @@ export function PerpPage({
               <>
                 <dt>{t("perp.form.takeProfitTrigger")}</dt>
                 <dd data-testid="perp-confirm-take-profit">{draft.triggerPrice}</dd>
+                <dt>{t("perp.confirm.takeProfitOrder")}</dt>
+                <dd data-testid="perp-confirm-take-profit-order">
+                  {legOrderText(draft.takeProfitLimit)}
+                </dd>
                 <dt>{t("perp.form.stopTrigger")}</dt>
                 <dd data-testid="perp-confirm-stop">{draft.stopTriggerPrice}</dd>
+                <dt>{t("perp.confirm.stopOrder")}</dt>
+                <dd data-testid="perp-confirm-stop-order">{legOrderText(draft.stopLimit)}</dd>
               </>
             ) : null}
             <dt>{t("perp.form.contracts")}</dt>
