@@ -117,6 +117,15 @@ const zones = [
       "modules/{{from}} imports modules/{{to}} past its service: modules talk to each other " +
       "only through services.",
   },
+  {
+    // app.ts lists the modules and hands each its options; a module importing it (even a type)
+    // would close an import circle. What a module's options are is the module's own.
+    from: "^apps/server/src/(?!app\\.ts$|serve\\.ts$|testing/)(?![^]*\\.test\\.ts$)",
+    to: "^apps/server/src/app\\.ts$",
+    message:
+      "Only serve.ts (and the test harness) imports app.ts: a module declares its own options " +
+      "and app.ts imports them.",
+  },
 ];
 
 /** Pure code: no clock, no randomness, no I/O. Time, ids and prices arrive in commands. */

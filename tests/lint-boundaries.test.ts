@@ -212,6 +212,14 @@ describe("server modules talk to each other only through services", () => {
     await expectLint(file, 'import "../../engine/submit.ts";', null);
   });
 
+  it("refuses app.ts anywhere but serve.ts and the test harness (a module's options are its own)", async () => {
+    await expectLint(file, 'import type { AppDeps } from "../../app.ts";', zones);
+    await expectLint("apps/server/src/engine/boundary-fixture.ts", 'import "../app.ts";', zones);
+    await expectLint("apps/server/src/serve-fixture.ts", 'import "./app.ts";', zones);
+    await expectLint("apps/server/src/testing/boundary-fixture.ts", 'import "../app.ts";', null);
+    await expectLint("apps/server/src/boundary-fixture.test.ts", 'import "./app.ts";', null);
+  });
+
   it("lets a test set up what it needs from another module", async () => {
     await expectLint(
       "apps/server/src/modules/spot/boundary-fixture.test.ts",

@@ -47,10 +47,11 @@ import { productConfigModule } from "./modules/product-config/product-config.rou
 import { defaultWithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
 import { defaultUserTransferDailyLimits } from "./modules/wallet/wallet.transfers.ts";
 import type { WithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
-import { ChainDeposits, type ChainNetworkConfig } from "./modules/chain/chain-deposits.ts";
+import { ChainDeposits } from "./modules/chain/chain-deposits.ts";
 import { ChainRepository } from "./modules/chain/chain.repository.ts";
 import type { LocalChain } from "./modules/chain/local/local-chain.ts";
 import { ChainWithdrawals } from "./modules/chain/chain-withdrawals.ts";
+import type { ChainModuleSettings } from "./modules/chain/chain-setup.ts";
 import type { WithdrawalRepository } from "./modules/wallet/wallet.repository.ts";
 import type { WalletWithdrawals } from "./modules/wallet/wallet.withdrawals.ts";
 import { getAssets } from "@candor/kernel";
@@ -183,20 +184,6 @@ export interface AppDeps {
 }
 
 /** The chains crypto deposits arrive on (see modules/chain). */
-export interface ChainModuleSettings {
-  /** The operator's extended public key; deposit addresses are its children (index = user id). */
-  xpub: string;
-  networks: readonly ChainNetworkConfig[];
-  /** Watcher period, ms (default 4,000; 0: only when called, as tests do). */
-  pollMs?: number;
-  /** The operator's hot-wallet key (CHAIN_MODE=local only): approved withdrawals are paid from it. */
-  hotKey?: `0x${string}`;
-  /** Receives the watcher once built (tests drive its rounds). */
-  onDeposits?: (deposits: ChainDeposits) => void;
-  /** Receives the payout side once built (tests drive its rounds). */
-  onPayouts?: (payouts: ChainWithdrawals) => void;
-}
-
 /** GET paths answered from the read models (order history, finished orders, statements). */
 const readModelPaths = [
   /^\/api\/v1\/spot\/orders\/history$/,

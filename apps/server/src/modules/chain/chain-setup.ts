@@ -3,13 +3,29 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Hex } from "viem";
 import { generatePrivateKey, HDKey, privateKeyToAddress } from "viem/accounts";
-import type { ChainModuleSettings } from "../../app.ts";
 import type { Config } from "../../config.ts";
 import { EvmChainAdapter, httpRpc } from "./chain-adapter.ts";
+import type { ChainDeposits, ChainNetworkConfig } from "./chain-deposits.ts";
+import type { ChainWithdrawals } from "./chain-withdrawals.ts";
 import { LocalChain, localChainId } from "./local/local-chain.ts";
 
 /** Test tokens (6 decimals) the local hot wallet starts with: 10 million. */
 const localHotWalletFloat = 10_000_000n * 1_000_000n;
+
+/** The chain module's settings: deposit addresses, networks, watcher and payouts. */
+export interface ChainModuleSettings {
+  /** The operator's extended public key; deposit addresses are its children (index = user id). */
+  xpub: string;
+  networks: readonly ChainNetworkConfig[];
+  /** Watcher period, ms (default 4,000; 0: only when called, as tests do). */
+  pollMs?: number;
+  /** The operator's hot-wallet key (CHAIN_MODE=local only): approved withdrawals are paid from it. */
+  hotKey?: `0x${string}`;
+  /** Receives the watcher once built (tests drive its rounds). */
+  onDeposits?: (deposits: ChainDeposits) => void;
+  /** Receives the payout side once built (tests drive its rounds). */
+  onPayouts?: (payouts: ChainWithdrawals) => void;
+}
 
 /** What `serve` hands the app, and the local chain when there is one (for the dev faucet). */
 export interface ChainSetup {
