@@ -87,6 +87,26 @@ interface Draft {
   selfTradeMode: SelfTradeMode;
 }
 
+/** A price field of the order form: its label is also its placeholder; decimal keyboard. */
+function PriceInput(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  testId: string;
+}) {
+  return (
+    <Input
+      aria-label={props.label}
+      placeholder={props.label}
+      className="boxed-input"
+      inputMode="decimal"
+      value={props.value}
+      onChange={props.onChange}
+      data-testid={props.testId}
+    />
+  );
+}
+
 /** The risks in plain words and the share of real-money accounts that lost (90 days). */
 function Disclosure({ disclosure }: { disclosure: PerpDisclosureView }) {
   const { t } = useTranslation();
@@ -430,14 +450,11 @@ export function PerpPage({
             <p className="hint" data-testid="perp-conditional-hint">
               {t("perp.form.conditionalHint")}
             </p>
-            <Input
-              aria-label={t("perp.form.triggerPrice")}
-              placeholder={t("perp.form.triggerPrice")}
-              className="boxed-input"
-              inputMode="decimal"
+            <PriceInput
+              label={t("perp.form.triggerPrice")}
               value={triggerPrice}
               onChange={setTriggerPrice}
-              data-testid="perp-trigger-price"
+              testId="perp-trigger-price"
             />
           </>
         ) : null}
@@ -446,54 +463,39 @@ export function PerpPage({
             <p className="hint" data-testid="perp-oco-hint">
               {t("perp.form.ocoHint")}
             </p>
-            <Input
-              aria-label={t("perp.form.takeProfitTrigger")}
-              placeholder={t("perp.form.takeProfitTrigger")}
-              className="boxed-input"
-              inputMode="decimal"
+            <PriceInput
+              label={t("perp.form.takeProfitTrigger")}
               value={triggerPrice}
               onChange={setTriggerPrice}
-              data-testid="perp-oco-take-profit"
+              testId="perp-oco-take-profit"
             />
-            <Input
-              aria-label={t("perp.form.stopTrigger")}
-              placeholder={t("perp.form.stopTrigger")}
-              className="boxed-input"
-              inputMode="decimal"
+            <PriceInput
+              label={t("perp.form.stopTrigger")}
               value={stopTriggerPrice}
               onChange={setStopTriggerPrice}
-              data-testid="perp-oco-stop"
+              testId="perp-oco-stop"
             />
-            <Input
-              aria-label={t("perp.form.takeProfitLimit")}
-              placeholder={t("perp.form.takeProfitLimit")}
-              className="boxed-input"
-              inputMode="decimal"
+            <PriceInput
+              label={t("perp.form.takeProfitLimit")}
               value={takeProfitLimit}
               onChange={setTakeProfitLimit}
-              data-testid="perp-oco-take-profit-limit"
+              testId="perp-oco-take-profit-limit"
             />
-            <Input
-              aria-label={t("perp.form.stopLimit")}
-              placeholder={t("perp.form.stopLimit")}
-              className="boxed-input"
-              inputMode="decimal"
+            <PriceInput
+              label={t("perp.form.stopLimit")}
               value={stopLimit}
               onChange={setStopLimit}
-              data-testid="perp-oco-stop-limit"
+              testId="perp-oco-stop-limit"
             />
           </>
         ) : null}
         {limit ? (
           <>
-            <Input
-              aria-label={t("perp.form.price")}
-              placeholder={t("perp.form.price")}
-              className="boxed-input"
-              inputMode="decimal"
+            <PriceInput
+              label={t("perp.form.price")}
               value={price}
               onChange={setPrice}
-              data-testid="perp-price"
+              testId="perp-price"
             />
             <Selector<TimeInForce>
               aria-label={t("perp.form.timeInForce")}
