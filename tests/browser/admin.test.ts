@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Page } from "playwright-core";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { totpCode } from "../../apps/server/src/modules/auth/totp.ts";
 import { artifactsDir } from "../harness.ts";
@@ -418,5 +419,57 @@ describe("back office", () => {
       token,
     );
     expect(restored.status).toBe(200);
+  }, 120_000);
+
+  it("publishes a banner with an image; the home page shows it until it is withdrawn", async () => {
+    expect(firstAdmin?.id, "the first test created the admin").toBeTruthy();
+    await signInOperator(firstAdmin);
+    await page.getByTestId("admin-menu-content").click();
+    const section = page.getByTestId("admin-banners");
+    await section.waitFor();
+    const title = "Stocks: the US session is open";
+    await section.getByTestId("admin-banner-title").fill(title);
+    await section.getByTestId("admin-banner-image").setInputFiles({
+      name: "banner.png",
+      mimeType: "image/png",
+      buffer: await sharp({
+        create: { width: 320, height: 100, channels: 3, background: { r: 20, g: 120, b: 200 } },
+      })
+        .png()
+        .toBuffer(),
+    });
+    await act(section, "admin-banner-publish", "Stocks campaign");
+    await poll(() => section.getByTestId("admin-banner-row").first().textContent()).toContain(
+      `${title} · -- · ${admin.banners.imageShort} 320×100`,
+    );
+    const token = JSON.parse(
+      (await page.evaluate(() => sessionStorage.getItem("candor.operatorSession")))!,
+    ).token as string;
+
+    // Anyone sees it on the home page: the image loads, decorative beside its text.
+    await open("/");
+    const banner = page
+      .getByTestId("home-banners")
+      .getByRole("listitem")
+      .filter({ hasText: title });
+    const image = banner.getByTestId("home-banner-image");
+    await image.waitFor();
+    await poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
+    expect(await image.getAttribute("alt")).toBe("");
+    await expectAccessible("home with an image banner");
+    await page.screenshot({ path: path.join(artifactsDir, "home-banner-image.png") });
+
+    // Withdrawn (the suite's server is shared): the image is no longer public.
+    const listed = await api<{ items: { id: string; title: string }[] }>("GET", "/api/v1/banners");
+    const bannerId = listed.json.data.items.find((b) => b.title === title)!.id;
+    const withdrawn = await api(
+      "POST",
+      `/api/v1/operator/banners/${bannerId}/withdraw`,
+      { reason: "Test done" },
+      token,
+    );
+    expect(withdrawn.status).toBe(200);
+    const gone = await fetch(`${server.url}/api/v1/banners/${bannerId}/image`);
+    expect(gone.status).toBe(404);
   }, 120_000);
 });

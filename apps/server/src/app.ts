@@ -291,15 +291,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       twoApprovalsAbove: deps.adjustmentTwoApprovalsAbove ?? {},
     });
   }
-  // Set once the uploads service exists (it needs the engine's branch below).
-  let uploadsForAvatars: UploadsService | undefined;
+  // Set once the uploads service exists (it needs the engine's branch below): avatars, banner
+  // images and the support chat's images.
+  let uploadsBuilt: UploadsService | undefined;
   await app.register(authModule, {
     auth,
     publicUrl: deps.publicUrl,
     port: deps.port,
     avatars: {
       owns: async (uploadId, ownerId) =>
-        (await uploadsForAvatars?.ownedBy(uploadId, ownerId))?.purpose === "avatar",
+        (await uploadsBuilt?.ownedBy(uploadId, ownerId))?.purpose === "avatar",
     },
   });
   // One guard for the per-country product switches (DESIGN §1.7); the deployment's own
@@ -340,15 +341,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(agentsModule, { database, engine: deps.engine, now });
   await app.register(activitiesModule, { engine: deps.engine, now });
   await app.register(newsModule, { database, now });
-  await app.register(bannersModule, { database, now });
-  // Set once the uploads service exists (it needs the engine's branch below).
-  let uploadsForSupport: UploadsService | undefined;
+  await app.register(bannersModule, { database, now, uploads: () => uploadsBuilt });
   const support = new SupportService({
     repository: new SupportRepository(database),
     now,
     mail: (message) => auth.mailer.send(message),
     supportImage: async (uploadId, ownerId) => {
-      const upload = await uploadsForSupport?.ownedBy(uploadId, ownerId);
+      const upload = await uploadsBuilt?.ownedBy(uploadId, ownerId);
       return upload?.purpose === "support_image" ? upload : undefined;
     },
     publisher: hub,
@@ -360,8 +359,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(supportModule, {
     support,
     operatorFile: (uploadId) => {
-      if (!uploadsForSupport) throw new AppError("upload_not_found");
-      return uploadsForSupport.forOperator(uploadId);
+      if (!uploadsBuilt) throw new AppError("upload_not_found");
+      return uploadsBuilt.forOperator(uploadId);
     },
   });
   // The WebSocket's support channels: the user's or a visitor's conversation, or (a support
@@ -412,8 +411,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       dir: deps.uploads?.dir ?? mkdtempSync(path.join(tmpdir(), "candor-uploads-")),
       limits: { ...defaultImageLimits, ...deps.uploads?.limits },
     });
-    uploadsForAvatars = uploads;
-    uploadsForSupport = uploads;
+    uploadsBuilt = uploads;
     const identity = new IdentityService({ database, now, uploads });
     const identityTierNeeded = deps.withdrawRequiresIdentity ?? "none";
     await app.register(spotModule, {

@@ -16,8 +16,12 @@ export const UploadPurpose = z.enum([
   "identity_document",
   "avatar",
   "support_image",
+  /** An operator's image for a home-page banner: public while its banner is shown. */
+  "banner_image",
 ]);
 export type UploadPurpose = z.infer<typeof UploadPurpose>;
+/** What a user may upload: every purpose but an operator's banner image. */
+export const UserUploadPurpose = UploadPurpose.exclude(["banner_image"]);
 
 /** A random 32-hex-digit id: names the stored file and says nothing about its owner. */
 export const UploadId = z.string().regex(/^[0-9a-f]{32}$/, "must be an upload id");
@@ -34,20 +38,22 @@ export const UploadView = z.object({
 });
 export type UploadView = z.infer<typeof UploadView>;
 
+const uploadErrors = [
+  "unsupported_media_type",
+  "upload_not_an_image",
+  "upload_too_large",
+  "upload_too_many_pixels",
+] as const;
+
 export const uploadImageEndpoint = defineEndpoint({
   method: "POST",
   path: "/api/v1/uploads",
   summary: "Upload an image (multipart field `file`): checked by content, re-encoded, stored",
   tag: "uploads",
   auth: "user",
-  query: z.strictObject({ purpose: UploadPurpose }),
+  query: z.strictObject({ purpose: UserUploadPurpose }),
   response: z.object({ upload: UploadView }),
-  errors: [
-    "unsupported_media_type",
-    "upload_not_an_image",
-    "upload_too_large",
-    "upload_too_many_pixels",
-  ],
+  errors: uploadErrors,
   description:
     "A `multipart/form-data` body with one file part named `file`. The file is recognised by " +
     "its first bytes (JPEG or PNG; the name and declared type are ignored), refused when it is " +
@@ -70,6 +76,20 @@ export const uploadFileEndpoint = defineEndpoint({
     "The stored bytes with the re-encoded type, `X-Content-Type-Options: nosniff`, an inline " +
     "disposition with a generated name and a CSP that allows no script. Another user's upload " +
     "answers `upload_not_found`, as one that does not exist.",
+});
+
+export const operatorUploadImageEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/uploads",
+  summary: "Operator: upload a banner image (multipart field `file`), checked and re-encoded",
+  tag: "operator",
+  auth: "operator",
+  query: z.strictObject({ purpose: z.literal("banner_image") }),
+  response: z.object({ upload: UploadView }),
+  errors: uploadErrors,
+  description:
+    "As `POST /api/v1/uploads`, for the operator: the image is recorded as the operator's and " +
+    "becomes public only through a banner that shows it, while that banner is shown.",
 });
 
 export const operatorUploadFileEndpoint = defineEndpoint({

@@ -1,13 +1,15 @@
 import { z } from "zod";
 import { defineEndpoint } from "./endpoint.ts";
 import { locales } from "./locales.ts";
+import { UploadId } from "./bank-deposits.ts";
 import { OperatorReason } from "./operator-reason.ts";
 
 /**
  * Banners on the home page (issue 17, back-office content): a title, an optional link, one
- * language or every language, and a time window; an operator publishes and withdraws them.
- * No image: the uploads pipeline serves images to their owner and compliance only, never to the
- * public, so a banner is text (a public image store is not built).
+ * language or every language, a time window, and an optional image; an operator publishes and
+ * withdraws them. The image is an operator's upload of purpose `banner_image`, served to anyone
+ * only while its banner is shown (`GET /api/v1/banners/:bannerId/image`); no other upload is
+ * ever public.
  */
 
 /** An app route (`#/savings`) or an https address; nothing else (no `javascript:`). */
@@ -21,6 +23,8 @@ export const BannerView = z.object({
   id: z.string(),
   title: z.string(),
   link: z.string().nullable(),
+  /** The banner's image (at `/api/v1/banners/:id/image`), or null for a text banner. */
+  image: z.object({ width: z.number().int(), height: z.number().int() }).nullable(),
 });
 
 export const OperatorBannerView = BannerView.extend({
@@ -65,6 +69,8 @@ export const publishBanner = defineEndpoint({
       startsAtMs: z.number().int().min(0).max(8_640_000_000_000_000).optional(),
       /** When it stops showing; null: until withdrawn. */
       endsAtMs: z.number().int().min(0).max(8_640_000_000_000_000).nullable(),
+      /** An operator's upload of purpose `banner_image` (`POST /api/v1/operator/uploads`). */
+      imageUploadId: UploadId.nullable().optional(),
       reason: OperatorReason,
     })
     .refine((b) => b.endsAtMs === null || b.startsAtMs === undefined || b.endsAtMs > b.startsAtMs, {
@@ -72,6 +78,20 @@ export const publishBanner = defineEndpoint({
       path: ["endsAtMs"],
     }),
   response: z.object({ banner: OperatorBannerView }),
+  errors: ["upload_not_found"],
+});
+
+const BannerIdParams = z.strictObject({ bannerId: z.string().regex(/^[1-9]\d{0,17}$/) });
+
+export const bannerImage = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/banners/:bannerId/image",
+  summary: "A shown banner's image (JPEG or PNG, re-encoded); not found once it is not shown",
+  tag: "content",
+  auth: "none",
+  params: BannerIdParams,
+  response: z.unknown(),
+  errors: ["not_found"],
 });
 
 export const withdrawBanner = defineEndpoint({
@@ -80,7 +100,7 @@ export const withdrawBanner = defineEndpoint({
   summary: "Operator: stop showing a banner now",
   tag: "operator",
   auth: "operator",
-  params: z.strictObject({ bannerId: z.string().regex(/^[1-9]\d{0,17}$/) }),
+  params: BannerIdParams,
   body: z.strictObject({ reason: OperatorReason }),
   response: z.object({ banner: OperatorBannerView }),
   errors: ["not_found"],

@@ -67,7 +67,10 @@ export function auditEntryOf(
         ? "first admin"
         : endpoint.path.endsWith("/sign-out")
           ? "sign-out"
-          : "";
+          : // A multipart upload has no reason field; the banner that shows it gives one.
+            endpoint.path === "/api/v1/operator/uploads"
+            ? "banner image upload"
+            : "";
   const shown: Record<string, unknown> = {};
   if (params && typeof params === "object") Object.assign(shown, params);
   for (const [key, value] of Object.entries(fields)) {

@@ -55,6 +55,7 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "GET /api/v1/operator/banners": anyRole,
   "POST /api/v1/operator/banners": content,
   "POST /api/v1/operator/banners/:bannerId/withdraw": content,
+  "POST /api/v1/operator/uploads": content,
   // The support chat (issue 23): support answers users and visitors; admin may too. Images are
   // served only when attached to a support message (never identity documents).
   "GET /api/v1/operator/support/conversations": content,

@@ -1,15 +1,27 @@
-import { listBanners, operatorBanners, publishBanner, withdrawBanner } from "@candor/contract";
+import {
+  bannerImage,
+  listBanners,
+  operatorBanners,
+  publishBanner,
+  withdrawBanner,
+} from "@candor/contract";
 import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/database.ts";
 import { AppError } from "../../http/app-error.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { operatorIdOf } from "../../http/operator-audit.ts";
+import { imageReply, type UploadsService } from "../uploads/uploads.service.ts";
 import { BannersRepository } from "./banners.repository.ts";
 
 export interface BannersModuleOptions {
   database: Database;
   now: () => number;
+  /** The uploads (banner images); absent on a server without the engine: text banners only. */
+  uploads?: () => UploadsService | undefined;
 }
+
+/** How long a browser or proxy may keep a shown banner's image (a withdrawal shows within it). */
+const imageCacheSeconds = 300;
 
 /** Most banners the home page shows at once. */
 const SHOWN_MAX = 5;
@@ -26,8 +38,25 @@ export const bannersModule: FastifyPluginAsync<BannersModuleOptions> = async (ap
       id: b.id,
       title: b.title,
       link: b.link,
+      image: b.image,
     })),
   }));
+
+  // Public only while the banner is shown; anything else (never shown, ended, withdrawn, text
+  // only) is not found.
+  defineRoute(
+    app,
+    bannerImage,
+    { perIp: { max: 600, windowMs: 60_000 } },
+    async ({ params, reply }) => {
+      const uploadId = await repository.shownImage(params.bannerId, options.now());
+      const uploads = options.uploads?.();
+      if (uploadId === undefined || !uploads) throw new AppError("not_found");
+      const file = await uploads.forOperator(uploadId).catch(() => undefined);
+      if (!file) throw new AppError("not_found");
+      return imageReply(reply, file, `public, max-age=${imageCacheSeconds}`);
+    },
+  );
 
   defineRoute(app, operatorBanners, {}, async () => ({ items: await repository.all(200) }));
 
@@ -36,6 +65,13 @@ export const bannersModule: FastifyPluginAsync<BannersModuleOptions> = async (ap
     const startsAtMs = body.startsAtMs ?? nowMs;
     if (body.endsAtMs !== null && body.endsAtMs <= startsAtMs) {
       throw new AppError("validation_failed");
+    }
+    const imageUploadId = body.imageUploadId ?? null;
+    if (
+      imageUploadId !== null &&
+      !(await options.uploads?.()?.withPurpose(imageUploadId, "banner_image"))
+    ) {
+      throw new AppError("upload_not_found");
     }
     const banner = await repository.insert(
       {
@@ -46,6 +82,7 @@ export const bannersModule: FastifyPluginAsync<BannersModuleOptions> = async (ap
         endsAtMs: body.endsAtMs,
         operatorId: operatorIdOf(request),
       },
+      imageUploadId,
       nowMs,
     );
     return { banner };

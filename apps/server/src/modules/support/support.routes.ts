@@ -14,13 +14,12 @@ import {
   supportVisitorSend,
   supportVisitorStart,
 } from "@candor/contract";
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { AppError } from "../../http/app-error.ts";
 import { defineRoute } from "../../http/define-route.ts";
-import { FileReply } from "../../http/file-reply.ts";
 import { operatorIdOf, touchesUser } from "../../http/operator-audit.ts";
 import type { RateRule } from "../../http/rate-limit.ts";
-import { uploadContentSecurityPolicy, type StoredFile } from "../uploads/uploads.service.ts";
+import { imageReply, type StoredFile } from "../uploads/uploads.service.ts";
 import type { SupportService } from "./support.service.ts";
 
 /** Options of the support module. */
@@ -145,13 +144,6 @@ export const supportModule: FastifyPluginAsync<SupportModuleOptions> = async (ap
     }
     const file = await options.operatorFile(params.uploadId);
     if (file.upload.purpose !== "support_image") throw new AppError("upload_not_found");
-    return sendImage(reply, file);
+    return imageReply(reply, file);
   });
 };
-
-function sendImage(reply: FastifyReply, file: StoredFile): FileReply {
-  reply.header("content-security-policy", uploadContentSecurityPolicy);
-  reply.header("x-content-type-options", "nosniff");
-  reply.header("cache-control", "private, no-store");
-  return new FileReply(file.upload.contentType, file.fileName, file.bytes, "inline");
-}

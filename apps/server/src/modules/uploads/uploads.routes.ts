@@ -1,18 +1,15 @@
 import multipart from "@fastify/multipart";
 import {
   operatorUploadFileEndpoint,
+  operatorUploadImageEndpoint,
   uploadFileEndpoint,
   uploadImageEndpoint,
 } from "@candor/contract";
-import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { AppError } from "../../http/app-error.ts";
 import { defineRoute } from "../../http/define-route.ts";
-import { FileReply } from "../../http/file-reply.ts";
-import {
-  uploadContentSecurityPolicy,
-  type StoredFile,
-  type UploadsService,
-} from "./uploads.service.ts";
+import { operatorIdOf } from "../../http/operator-audit.ts";
+import { imageReply, uploadContentSecurityPolicy, type UploadsService } from "./uploads.service.ts";
 
 export interface UploadsModuleOptions {
   uploads: UploadsService;
@@ -20,11 +17,36 @@ export interface UploadsModuleOptions {
 
 export { uploadContentSecurityPolicy };
 
-function sendImage(reply: FastifyReply, file: StoredFile): FileReply {
-  reply.header("content-security-policy", uploadContentSecurityPolicy);
-  reply.header("x-content-type-options", "nosniff");
-  reply.header("cache-control", "private, no-store");
-  return new FileReply(file.upload.contentType, file.fileName, file.bytes, "inline");
+/** The one file part named `file` of a multipart request; refusals as API errors. */
+async function readFilePart(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) throw new AppError("unsupported_media_type");
+  let bytes: Buffer | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== "file" || part.fieldname !== "file" || bytes) {
+        throw new AppError("validation_failed", [
+          { path: "body.file", message: "one file part named file" },
+        ]);
+      }
+      // The client's file name and declared type are read past, never used.
+      bytes = await part.toBuffer();
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (error instanceof Error && "code" in error) {
+      if (error.code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("upload_too_large");
+      if (String(error.code).startsWith("FST_")) {
+        throw new AppError("validation_failed", [
+          { path: "body.file", message: "one file part named file" },
+        ]);
+      }
+    }
+    throw error;
+  }
+  if (!bytes || bytes.length === 0) {
+    throw new AppError("validation_failed", [{ path: "body.file", message: "required" }]);
+  }
+  return bytes;
 }
 
 /** `/api/v1/uploads` (multipart upload, the owner's file) and the operator's view of any file. */
@@ -44,41 +66,26 @@ export const uploadsModule: FastifyPluginAsync<UploadsModuleOptions> = async (ap
     app,
     uploadImageEndpoint,
     { perUser: { max: 60, windowMs: 60 * 60_000 } },
-    async ({ user, query, request }) => {
-      if (!request.isMultipart()) throw new AppError("unsupported_media_type");
-      let bytes: Buffer | undefined;
-      try {
-        for await (const part of request.parts()) {
-          if (part.type !== "file" || part.fieldname !== "file" || bytes) {
-            throw new AppError("validation_failed", [
-              { path: "body.file", message: "one file part named file" },
-            ]);
-          }
-          // The client's file name and declared type are read past, never used.
-          bytes = await part.toBuffer();
-        }
-      } catch (error) {
-        if (error instanceof AppError) throw error;
-        if (error instanceof Error && "code" in error) {
-          if (error.code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("upload_too_large");
-          if (String(error.code).startsWith("FST_")) {
-            throw new AppError("validation_failed", [
-              { path: "body.file", message: "one file part named file" },
-            ]);
-          }
-        }
-        throw error;
-      }
-      if (!bytes || bytes.length === 0) {
-        throw new AppError("validation_failed", [{ path: "body.file", message: "required" }]);
-      }
-      return { upload: await uploads.store(String(user.id), query.purpose, bytes) };
-    },
+    async ({ user, query, request }) => ({
+      upload: await uploads.store(String(user.id), query.purpose, await readFilePart(request)),
+    }),
+  );
+  defineRoute(
+    app,
+    operatorUploadImageEndpoint,
+    { perIp: { max: 60, windowMs: 60 * 60_000 } },
+    async ({ query, request }) => ({
+      upload: await uploads.store(
+        `operator:${operatorIdOf(request)}`,
+        query.purpose,
+        await readFilePart(request),
+      ),
+    }),
   );
   defineRoute(app, uploadFileEndpoint, {}, async ({ user, params, reply }) =>
-    sendImage(reply, await uploads.forOwner(params.uploadId, String(user.id))),
+    imageReply(reply, await uploads.forOwner(params.uploadId, String(user.id))),
   );
   defineRoute(app, operatorUploadFileEndpoint, {}, async ({ params, reply }) =>
-    sendImage(reply, await uploads.forOperator(params.uploadId)),
+    imageReply(reply, await uploads.forOperator(params.uploadId)),
   );
 };

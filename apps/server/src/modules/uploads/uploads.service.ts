@@ -2,8 +2,10 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { UploadPurpose, UploadView } from "@candor/contract";
+import type { FastifyReply } from "fastify";
 import type { Database } from "../../db/database.ts";
 import { AppError } from "../../http/app-error.ts";
+import { FileReply } from "../../http/file-reply.ts";
 import { cleanImage, type ImageLimits } from "./image.ts";
 import { UploadsRepository, type UploadRow } from "./uploads.repository.ts";
 
@@ -14,6 +16,21 @@ import { UploadsRepository, type UploadRow } from "./uploads.repository.ts";
  */
 export const uploadContentSecurityPolicy =
   "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox; frame-ancestors 'none'";
+
+/**
+ * A stored image as the answer: its re-encoded type inline, the CSP above, no sniffing. Private
+ * and never stored by caches unless the caller says otherwise (a shown banner's image).
+ */
+export function imageReply(
+  reply: FastifyReply,
+  file: StoredFile,
+  cacheControl = "private, no-store",
+): FileReply {
+  reply.header("content-security-policy", uploadContentSecurityPolicy);
+  reply.header("x-content-type-options", "nosniff");
+  reply.header("cache-control", cacheControl);
+  return new FileReply(file.upload.contentType, file.fileName, file.bytes, "inline");
+}
 
 /** Where uploads go and how large they may be. */
 export interface UploadsOptions {
@@ -79,6 +96,12 @@ export class UploadsService {
   async ownedBy(id: string, ownerId: string): Promise<UploadRow | undefined> {
     const row = await this.repository.find(id);
     return row && row.ownerId === ownerId ? row : undefined;
+  }
+
+  /** An upload's record when it has `purpose`, whoever owns it; undefined otherwise. */
+  async withPurpose(id: string, purpose: UploadPurpose): Promise<UploadRow | undefined> {
+    const row = await this.repository.find(id);
+    return row && row.purpose === purpose ? row : undefined;
   }
 
   async forOwner(id: string, ownerId: string): Promise<StoredFile> {

@@ -343,6 +343,17 @@ export function publishBannerAction(
   return callOperator(api.publishBanner, { body: { ...body, reason: reason.trim() } });
 }
 
+/** Uploads a banner image; the answer's id goes into the banner. */
+export async function uploadBannerImage(file: Blob): Promise<string> {
+  const form = new FormData();
+  form.append("file", file);
+  const answer = await callOperator(api.operatorUploadImageEndpoint, {
+    query: { purpose: "banner_image" },
+    form,
+  });
+  return answer.upload.uploadId;
+}
+
 export function withdrawBannerAction(bannerId: string, reason: string) {
   return callOperator(api.withdrawBanner, {
     params: { bannerId },

@@ -69,6 +69,11 @@ export const adminEndpoints = endpointTable({
     path: "/api/v1/operator/uploads/:uploadId",
     auth: "operator",
   },
+  operatorUploadImageEndpoint: {
+    method: "POST",
+    path: "/api/v1/operator/uploads",
+    auth: "operator",
+  },
   // Bank deposits.
   operatorListBankDepositsEndpoint: {
     method: "GET",

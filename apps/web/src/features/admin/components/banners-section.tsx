@@ -5,6 +5,7 @@ import {
   adminKeys,
   fetchBanners,
   publishBannerAction,
+  uploadBannerImage,
   withdrawBannerAction,
 } from "../api/admin-api.ts";
 import { isBannerLink, readInteger } from "../lib/forms.ts";
@@ -32,6 +33,9 @@ export function BannersSection() {
   const [link, setLink] = useState("");
   const [locale, setLocale] = useState<Locale | "all">("all");
   const [days, setDays] = useState("7");
+  const [image, setImage] = useState<File | null>(null);
+  // A new file input after each publication, so the chosen file is cleared with the fields.
+  const [imageInputKey, setImageInputKey] = useState(0);
   const dayCount = days.trim() === "" ? null : readInteger(days, 1, 365);
   const valid =
     title.trim().length > 0 &&
@@ -53,7 +57,8 @@ export function BannersSection() {
         submitLabel={t("banners.publish")}
         testId="admin-banner-publish"
         valid={valid}
-        run={(reason) => {
+        run={async (reason) => {
+          const imageUploadId = image === null ? null : await uploadBannerImage(image);
           const startsAtMs = Date.now();
           return publishBannerAction(
             {
@@ -62,6 +67,7 @@ export function BannersSection() {
               locale: locale === "all" ? null : locale,
               startsAtMs,
               endsAtMs: dayCount === null ? null : startsAtMs + dayCount * dayMs,
+              imageUploadId,
             },
             reason,
           );
@@ -69,6 +75,8 @@ export function BannersSection() {
         onDone={() => {
           setTitle("");
           setLink("");
+          setImage(null);
+          setImageInputKey((key) => key + 1);
           refresh();
         }}
       >
@@ -86,6 +94,16 @@ export function BannersSection() {
             placeholder="#/savings"
             testId="admin-banner-link"
           />
+          <label className="admin-field">
+            <span>{t("banners.image")}</span>
+            <input
+              key={imageInputKey}
+              type="file"
+              accept="image/png,image/jpeg"
+              onChange={(event) => setImage(event.target.files?.[0] ?? null)}
+              data-testid="admin-banner-image"
+            />
+          </label>
           <SelectField
             label={t("banners.language")}
             value={locale}
@@ -115,6 +133,9 @@ export function BannersSection() {
             {data.items.map((banner) => (
               <li key={banner.id} data-testid="admin-banner-row">
                 <strong>{banner.title}</strong> · {banner.link ?? "--"} ·{" "}
+                {banner.image === null
+                  ? ""
+                  : `${t("banners.imageShort")} ${banner.image.width}×${banner.image.height} · `}
                 {banner.locale === null
                   ? t("banners.allLanguages")
                   : nativeNameByLocale[banner.locale]}{" "}
