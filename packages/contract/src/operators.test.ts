@@ -12,6 +12,8 @@ const endpoints = (Object.values(contract) as unknown[]).filter(
 const withoutReason: Record<string, string> = {
   "POST /api/v1/operator/bootstrap": "the bootstrap itself: audited with a fixed reason",
   "POST /api/v1/operator/sign-out": "ends the caller's own session",
+  "POST /api/v1/operator/uploads":
+    "a multipart image, private until a banner shows it: the banner's publication gives the reason",
 };
 
 describe("operator reasons (issue 17)", () => {
