@@ -52,7 +52,12 @@ export const bannersModule: FastifyPluginAsync<BannersModuleOptions> = async (ap
       const uploadId = await repository.shownImage(params.bannerId, options.now());
       const uploads = options.uploads?.();
       if (uploadId === undefined || !uploads) throw new AppError("not_found");
-      const file = await uploads.forOperator(uploadId).catch(() => undefined);
+      // A file gone from disk or changed since it was checked is not found, like a text banner;
+      // any other failure (the database) stays an error.
+      const file = await uploads.forOperator(uploadId).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === "upload_not_found") return undefined;
+        throw error;
+      });
       if (!file) throw new AppError("not_found");
       return imageReply(reply, file, `public, max-age=${imageCacheSeconds}`);
     },
