@@ -193,6 +193,18 @@ async function deskAnswers(text: string) {
   );
 }
 
+/** Sends a 72 × 48 JPEG from the open conversation on the desk. */
+async function deskSendsImage() {
+  const buffer = await sharp({
+    create: { width: 72, height: 48, channels: 3, background: { r: 200, g: 120, b: 20 } },
+  })
+    .jpeg()
+    .toBuffer();
+  await deskPage
+    .getByTestId("admin-support-image-input")
+    .setInputFiles({ name: "steps.jpg", mimeType: "image/jpeg", buffer });
+}
+
 const badge = () => userPage.getByTestId("support-unread");
 
 beforeAll(async () => {
@@ -341,7 +353,7 @@ describe("support chat", () => {
     await poll(() => deskPage.getByTestId("admin-support-message").count()).toBe(5);
   }, 400_000);
 
-  it("carries a user's image to the desk through the upload rules", async () => {
+  it("carries images both ways, the user's to the desk and support's to the user", async () => {
     const png = await sharp({
       create: { width: 60, height: 40, channels: 3, background: { r: 30, g: 160, b: 90 } },
     })
@@ -356,6 +368,18 @@ describe("support chat", () => {
     await poll(() => own.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(60);
     const atDesk = deskPage.getByTestId("admin-support-message").last().locator("img");
     await poll(() => atDesk.evaluate((img: HTMLImageElement) => img.naturalWidth), 30_000).toBe(60);
+
+    // Support answers with an image of its own: it arrives live and shows on the user's page.
+    await deskSendsImage();
+    await poll(() => userPage.getByTestId("support-message").count(), 30_000).toBe(before + 2);
+    const fromSupport = userPage.getByTestId("support-message").last();
+    await expect(fromSupport.getAttribute("data-side")).resolves.toBe("operator");
+    await poll(() =>
+      fromSupport
+        .getByTestId("support-message-image")
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).toBe(72);
+    await expectAccessible(userPage, "user's support chat with support's image");
   });
 
   it("lets a signed-out visitor write with an e-mail and get the answer live and by e-mail", async () => {
@@ -399,5 +423,16 @@ describe("support chat", () => {
     // The browser keeps the conversation: a reload shows it again.
     await visitorPage.reload();
     await poll(() => visitorPage.getByTestId("support-message").count()).toBe(2);
+
+    // An image from support shows on the visitor's page too (fetched with the conversation's
+    // token, which travels in a header).
+    await deskSendsImage();
+    await poll(
+      () =>
+        visitorPage
+          .getByTestId("support-message-image")
+          .evaluate((img: HTMLImageElement) => img.naturalWidth),
+      30_000,
+    ).toBe(72);
   });
 });

@@ -358,7 +358,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(supportModule, {
     support,
-    operatorFile: (uploadId) => {
+    readFile: (uploadId) => {
       if (!uploadsBuilt) throw new AppError("upload_not_found");
       return uploadsBuilt.forOperator(uploadId);
     },

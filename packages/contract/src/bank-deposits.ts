@@ -22,6 +22,9 @@ export const UploadPurpose = z.enum([
 export type UploadPurpose = z.infer<typeof UploadPurpose>;
 /** What a user may upload: every purpose but an operator's banner image. */
 export const UserUploadPurpose = UploadPurpose.exclude(["banner_image"]);
+/** What an operator may upload: a banner's image, or an image in a support answer. */
+export const OperatorUploadPurpose = UploadPurpose.extract(["banner_image", "support_image"]);
+export type OperatorUploadPurpose = z.infer<typeof OperatorUploadPurpose>;
 
 /** A random 32-hex-digit id: names the stored file and says nothing about its owner. */
 export const UploadId = z.string().regex(/^[0-9a-f]{32}$/, "must be an upload id");
@@ -81,15 +84,16 @@ export const uploadFileEndpoint = defineEndpoint({
 export const operatorUploadImageEndpoint = defineEndpoint({
   method: "POST",
   path: "/api/v1/operator/uploads",
-  summary: "Operator: upload a banner image (multipart field `file`), checked and re-encoded",
+  summary: "Operator: upload a banner or support-answer image (multipart field `file`)",
   tag: "operator",
   auth: "operator",
-  query: z.strictObject({ purpose: z.literal("banner_image") }),
+  query: z.strictObject({ purpose: OperatorUploadPurpose }),
   response: z.object({ upload: UploadView }),
   errors: uploadErrors,
   description:
-    "As `POST /api/v1/uploads`, for the operator: the image is recorded as the operator's and " +
-    "becomes public only through a banner that shows it, while that banner is shown.",
+    "As `POST /api/v1/uploads`, for the operator: the image is recorded as the operator's. A " +
+    "`banner_image` becomes public only through a banner that shows it, while that banner is " +
+    "shown; a `support_image` is seen only by the conversation it is sent in.",
 });
 
 export const operatorUploadFileEndpoint = defineEndpoint({

@@ -8,7 +8,8 @@ import { OperatorReason } from "./operator-reason.ts";
  * Customer support chat (issue 23, spec webview/customer and `getCustomerUnread`): one
  * conversation per user, or per visitor who gave an e-mail while signed out, with the support
  * operators. Messages are text, or an image uploaded through the uploads module (purpose
- * `support_image`, owner-only). Both sides keep a read position; unread counts are the other
+ * `support_image`: a signed-in user's own upload, or an operator's in an answer), seen only by
+ * the conversation's two sides. Both sides keep a read position; unread counts are the other
  * side's messages after it. New messages also arrive on the WebSocket (`support` and
  * `support_operator` channels, see ws.ts).
  */
@@ -35,7 +36,7 @@ export const SupportMessageView = z.object({
   side: SupportSide,
   /** The text, or null for an image-only message. */
   text: z.string().nullable(),
-  /** An attached image (the user's own upload), or null. */
+  /** An attached image (the sender's own upload), or null. */
   image: z
     .object({ uploadId: z.string(), width: z.number().int(), height: z.number().int() })
     .nullable(),
@@ -70,16 +71,20 @@ export const SupportUnread = z.object({ unread: z.number().int().nonnegative() }
 export type SupportUnread = z.infer<typeof SupportUnread>;
 
 /** A message to send: text, an image, or both; `clientMessageId` makes a retry harmless. */
-export const SupportSendBody = z
-  .strictObject({
-    text: z.string().trim().min(1).max(supportTextCharsMax).optional(),
-    uploadId: UploadId.optional(),
-    clientMessageId: z.string().uuid(),
-  })
-  .refine((body) => body.text !== undefined || body.uploadId !== undefined, {
-    message: "text or uploadId is required",
-    path: ["text"],
-  });
+const textOrImage = {
+  text: z.string().trim().min(1).max(supportTextCharsMax).optional(),
+  uploadId: UploadId.optional(),
+  clientMessageId: z.string().uuid(),
+};
+const hasTextOrImage: [
+  (body: { text?: string; uploadId?: string }) => boolean,
+  { message: string; path: string[] },
+] = [
+  (body) => body.text !== undefined || body.uploadId !== undefined,
+  { message: "text or uploadId is required", path: ["text"] },
+];
+
+export const SupportSendBody = z.strictObject(textOrImage).refine(...hasTextOrImage);
 
 /** Marks everything up to and including a message read. */
 export const SupportReadBody = z.strictObject({ upToMessageId: IdString });
@@ -187,6 +192,36 @@ export const supportVisitorRead = defineEndpoint({
   description: visitorDescription,
 });
 
+const ImageParams = z.strictObject({ uploadId: UploadId });
+const imageDescription =
+  "The stored bytes of an image attached to a message of the caller's own conversation (theirs or support's), with the uploads' headers (no-script CSP, nosniff, no-store). Any other upload answers upload_not_found.";
+
+/** GET /api/v1/support/images/:uploadId */
+export const supportImage = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/support/images/:uploadId",
+  summary: "An image of the user's conversation with support",
+  tag: "support",
+  auth: "user",
+  params: ImageParams,
+  response: z.unknown(),
+  errors: ["upload_not_found"],
+  description: imageDescription,
+});
+
+/** GET /api/v1/support/visitor/images/:uploadId */
+export const supportVisitorImage = defineEndpoint({
+  method: "GET",
+  path: "/api/v1/support/visitor/images/:uploadId",
+  summary: "An image support sent in a visitor's conversation",
+  tag: "support",
+  auth: "none",
+  params: ImageParams,
+  response: z.unknown(),
+  errors: ["not_found", "upload_not_found"],
+  description: `${imageDescription} ${visitorDescription}`,
+});
+
 /** What the operator sees of the person behind a conversation. */
 export const SupportPartyView = z.object({
   /** The user's id, or null for a signed-out visitor. */
@@ -268,13 +303,11 @@ export const operatorSupportReply = defineEndpoint({
   tag: "operator",
   auth: "operator",
   params: ConversationParams,
-  body: z.strictObject({
-    text: z.string().trim().min(1).max(supportTextCharsMax),
-    clientMessageId: z.string().uuid(),
-    reason: OperatorReason,
-  }),
+  body: z.strictObject({ ...textOrImage, reason: OperatorReason }).refine(...hasTextOrImage),
   response: SupportMessageView,
-  errors: ["not_found", "mail_unavailable"],
+  errors: ["not_found", "upload_not_found", "mail_unavailable"],
+  description:
+    "Text, an image, or both. The image is the answering operator's own upload of purpose `support_image` (`POST /api/v1/operator/uploads?purpose=support_image`); only the conversation's user or visitor and the operators can read it.",
 });
 
 /** POST /api/v1/operator/support/conversations/:conversationId/read */
@@ -294,7 +327,7 @@ export const operatorSupportRead = defineEndpoint({
 export const operatorSupportImage = defineEndpoint({
   method: "GET",
   path: "/api/v1/operator/support/uploads/:uploadId",
-  summary: "An image a user attached to a support message (operator)",
+  summary: "An image attached to a support message, by either side (operator)",
   tag: "operator",
   auth: "operator",
   params: z.strictObject({ uploadId: UploadId }),

@@ -141,7 +141,7 @@ export async function callEndpoint<E extends EndpointSpec>(
  */
 export async function callEndpointBlob<E extends EndpointSpec>(
   endpoint: EndpointRef<E>,
-  input: Pick<EndpointCallInput<E>, "params" | "token"> = {},
+  input: Pick<EndpointCallInput<E>, "params" | "token" | "headers"> = {},
 ): Promise<Blob> {
   const url = endpointUrl(endpoint.path, input.params as Record<string, string> | undefined);
   let response: Response;

@@ -235,6 +235,15 @@ export class SupportRepository {
     return result.rows.length > 0;
   }
 
+  /** True when a message of the conversation (either side) carries the upload. */
+  async uploadInConversation(uploadId: string, conversationId: bigint): Promise<boolean> {
+    const result = await sql`SELECT 1 FROM support_messages
+      WHERE conversation_id = ${conversationId} AND upload_id = ${uploadId} LIMIT 1`.execute(
+      this.db,
+    );
+    return result.rows.length > 0;
+  }
+
   /** What an operator sees beside a user's conversation. */
   async userContext(userId: bigint) {
     const user = await sql<Record<string, unknown>>`SELECT kind, verification, frozen_at,

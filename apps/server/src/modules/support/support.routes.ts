@@ -4,17 +4,19 @@ import {
   operatorSupportImage,
   operatorSupportRead,
   operatorSupportReply,
+  supportImage,
   supportMessages,
   supportRead,
   supportSend,
   supportTokenHeader,
   supportUnread,
+  supportVisitorImage,
   supportVisitorMessages,
   supportVisitorRead,
   supportVisitorSend,
   supportVisitorStart,
 } from "@candor/contract";
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../http/app-error.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { operatorIdOf, touchesUser } from "../../http/operator-audit.ts";
@@ -25,8 +27,11 @@ import type { SupportService } from "./support.service.ts";
 /** Options of the support module. */
 export interface SupportModuleOptions {
   support: SupportService;
-  /** Reads an upload for an operator (the uploads module's rules: re-checked hash, no-store). */
-  operatorFile?: (uploadId: string) => Promise<StoredFile>;
+  /**
+   * Reads an upload whose access the caller has checked (the uploads module's rules: re-checked
+   * hash, no-store).
+   */
+  readFile?: (uploadId: string) => Promise<StoredFile>;
 }
 
 /** Messages one user or visitor may send: 20 a minute and 300 a day. */
@@ -53,6 +58,13 @@ export const supportModule: FastifyPluginAsync<SupportModuleOptions> = async (ap
       throw new AppError("rate_limited");
     }
   };
+  /** A support image, once its reader's access is checked; never another purpose. */
+  const sendImage = async (uploadId: string, reply: FastifyReply) => {
+    if (!options.readFile) throw new AppError("upload_not_found");
+    const file = await options.readFile(uploadId);
+    if (file.upload.purpose !== "support_image") throw new AppError("upload_not_found");
+    return imageReply(reply, file);
+  };
   const visitorOf = (request: FastifyRequest) => {
     const header = request.headers[supportTokenHeader];
     return support.visitor(typeof header === "string" ? header : undefined);
@@ -75,6 +87,10 @@ export const supportModule: FastifyPluginAsync<SupportModuleOptions> = async (ap
   defineRoute(app, supportRead, { bodyBytes: 1024, ...reads }, ({ user, body }) =>
     support.markRead({ kind: "user", userId: user.id }, BigInt(body.upToMessageId)),
   );
+  defineRoute(app, supportImage, reads, async ({ user, params, reply }) => {
+    await support.checkImageOf({ kind: "user", userId: user.id }, params.uploadId);
+    return sendImage(params.uploadId, reply);
+  });
 
   // Signed out: a few conversations per address, then the token is the key.
   defineRoute(
@@ -103,6 +119,10 @@ export const supportModule: FastifyPluginAsync<SupportModuleOptions> = async (ap
   defineRoute(app, supportVisitorRead, { bodyBytes: 1024, ...reads }, async ({ body, request }) =>
     support.markRead(await visitorOf(request), BigInt(body.upToMessageId)),
   );
+  defineRoute(app, supportVisitorImage, reads, async ({ params, request, reply }) => {
+    await support.checkImageOf(await visitorOf(request), params.uploadId);
+    return sendImage(params.uploadId, reply);
+  });
 
   // Operators (role rule: support and admin).
   defineRoute(app, operatorSupportConversations, {}, ({ query }) =>
@@ -139,11 +159,7 @@ export const supportModule: FastifyPluginAsync<SupportModuleOptions> = async (ap
   });
   defineRoute(app, operatorSupportImage, {}, async ({ params, reply }) => {
     // Support sees images attached to support messages, never identity documents.
-    if (!options.operatorFile || !(await support.imageAttached(params.uploadId))) {
-      throw new AppError("upload_not_found");
-    }
-    const file = await options.operatorFile(params.uploadId);
-    if (file.upload.purpose !== "support_image") throw new AppError("upload_not_found");
-    return imageReply(reply, file);
+    if (!(await support.imageAttached(params.uploadId))) throw new AppError("upload_not_found");
+    return sendImage(params.uploadId, reply);
   });
 };

@@ -40,7 +40,10 @@ export interface SupportDependencies {
   now: () => number;
   /** Sends e-mail through the app's mailer (outbox + SMTP), as the sign-in codes go. */
   mail: (message: { to: string; subject: string; text: string; locale: Locale }) => Promise<void>;
-  /** The upload's size when `ownerId` owns it with purpose `support_image`; else undefined. */
+  /**
+   * The upload's size when `ownerId` (a user's id, or `operator:<id>`) owns it with purpose
+   * `support_image`; else undefined.
+   */
   supportImage: (uploadId: string, ownerId: string) => Promise<{ width: number } | undefined>;
   publisher?: SupportPublisher;
   /** An asset's scale (decimal places), for showing deposits; 0 when unknown. */
@@ -242,19 +245,26 @@ export class SupportService {
   /**
    * An operator's answer. A visitor also gets it by e-mail in the language they wrote from;
    * when the mail fails the answer stays stored and `mail_unavailable` is answered, so a retry
-   * with the same `clientMessageId` sends the e-mail again without a second message.
+   * with the same `clientMessageId` sends the e-mail again without a second message. An image
+   * must be the answering operator's own `support_image`; the e-mail says that one is waiting.
    */
   async reply(
     conversationId: bigint,
     operatorId: string,
-    input: { text: string; clientMessageId: string },
+    input: { text?: string; uploadId?: string; clientMessageId: string },
   ): Promise<{ view: SupportMessageView; userId: bigint | null }> {
     const { conversation } = await this.found(conversationId);
+    if (
+      input.uploadId !== undefined &&
+      !(await this.deps.supportImage(input.uploadId, `operator:${operatorId}`))
+    ) {
+      throw new AppError("upload_not_found");
+    }
     const { message, created } = await this.deps.repository.insertMessage({
       conversationId,
       side: "operator",
-      text: input.text,
-      uploadId: null,
+      text: input.text ?? null,
+      uploadId: input.uploadId ?? null,
       operatorId,
       clientMessageId: input.clientMessageId,
       sentAtMs: this.deps.now(),
@@ -267,7 +277,11 @@ export class SupportService {
       await this.deps.mail({
         to: conversation.visitorEmail,
         subject: texts.supportReplySubject,
-        text: `${texts.supportReplyText}\n\n${message.text ?? ""}`,
+        text: [
+          texts.supportReplyText,
+          ...(message.text === null ? [] : [message.text]),
+          ...(message.uploadId === null ? [] : [texts.supportReplyImage]),
+        ].join("\n\n"),
         locale,
       });
     }
@@ -290,6 +304,20 @@ export class SupportService {
       ),
       userId: conversation.userId,
     };
+  }
+
+  /**
+   * Checks that the party may see the upload: a message of their own conversation carries it.
+   * Anything else is `upload_not_found`, as an upload that does not exist.
+   */
+  async checkImageOf(party: SupportParty, uploadId: string): Promise<void> {
+    const conversation = await this.conversationOf(party);
+    if (
+      !conversation ||
+      !(await this.deps.repository.uploadInConversation(uploadId, conversation.id))
+    ) {
+      throw new AppError("upload_not_found");
+    }
   }
 
   /** True when operators may see the upload: it is attached to a support message. */

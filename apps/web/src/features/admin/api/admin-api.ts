@@ -3,6 +3,7 @@ import type {
   EndpointSpec,
   IdentityRejectReason,
   NewsCategory,
+  OperatorUploadPurpose,
 } from "@candor/contract";
 import {
   ApiError,
@@ -344,13 +345,14 @@ export function publishBannerAction(
 }
 
 /** Uploads a banner image; the answer's id goes into the banner. */
-export async function uploadBannerImage(file: Blob): Promise<string> {
+/** Uploads an operator's image (a banner's, or one for a support answer); its upload id. */
+export async function uploadOperatorImage(
+  file: Blob,
+  purpose: OperatorUploadPurpose,
+): Promise<string> {
   const form = new FormData();
   form.append("file", file);
-  const answer = await callOperator(api.operatorUploadImageEndpoint, {
-    query: { purpose: "banner_image" },
-    form,
-  });
+  const answer = await callOperator(api.operatorUploadImageEndpoint, { query: { purpose }, form });
   return answer.upload.uploadId;
 }
 

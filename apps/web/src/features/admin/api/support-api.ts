@@ -17,7 +17,8 @@ export const supportDeskKeys = {
   all: ["admin", "support"] as const,
   list: () => [...supportDeskKeys.all, "list"] as const,
   conversation: (id: string) => [...supportDeskKeys.all, "conversation", id] as const,
-  image: (id: string) => [...supportDeskKeys.all, "image", id] as const,
+  /** Outside `all`: an image never changes, so the desk's refreshes leave it alone. */
+  image: (id: string) => ["admin", "support-image", id] as const,
 };
 
 export function fetchSupportConversations() {
@@ -32,10 +33,14 @@ export function fetchSupportConversation(conversationId: string, beforeId?: stri
   });
 }
 
-export function replySupport(conversationId: string, text: string) {
+/** An answer: text, or an image the operator uploaded (`uploadOperatorImage`). */
+export function replySupport(
+  conversationId: string,
+  answer: { text: string } | { uploadId: string },
+) {
   return callOperator(api.operatorSupportReply, {
     params: { conversationId },
-    body: { text, clientMessageId: newIdempotencyKey(), reason: replyReason },
+    body: { ...answer, clientMessageId: newIdempotencyKey(), reason: replyReason },
   });
 }
 
@@ -46,7 +51,7 @@ export function readSupport(conversationId: string, upToMessageId: string) {
   });
 }
 
-/** An image a user attached, fetched with the operator's token (for an object URL). */
+/** An image of a conversation (either side's), fetched with the operator's token. */
 export function fetchSupportImage(uploadId: string) {
   const token = getOperatorSession()?.token;
   return callEndpointBlob(api.operatorSupportImage, {

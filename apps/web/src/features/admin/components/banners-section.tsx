@@ -5,7 +5,7 @@ import {
   adminKeys,
   fetchBanners,
   publishBannerAction,
-  uploadBannerImage,
+  uploadOperatorImage,
   withdrawBannerAction,
 } from "../api/admin-api.ts";
 import { isBannerLink, readInteger } from "../lib/forms.ts";
@@ -58,7 +58,8 @@ export function BannersSection() {
         testId="admin-banner-publish"
         valid={valid}
         run={async (reason) => {
-          const imageUploadId = image === null ? null : await uploadBannerImage(image);
+          const imageUploadId =
+            image === null ? null : await uploadOperatorImage(image, "banner_image");
           const startsAtMs = Date.now();
           return publishBannerAction(
             {

@@ -1,5 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useBlobUrl } from "../../../lib/use-blob-url.ts";
 import { adminKeys, fetchUploadImage } from "../api/admin-api.ts";
 import { useAdminT, useErrorText } from "./admin-ui.tsx";
 
@@ -10,23 +9,12 @@ import { useAdminT, useErrorText } from "./admin-ui.tsx";
 export function DocumentImage({ uploadId, label }: { uploadId: string; label: string }) {
   const t = useAdminT();
   const errorText = useErrorText();
-  const image = useQuery({
-    queryKey: adminKeys.upload(uploadId),
-    queryFn: () => fetchUploadImage(uploadId),
-    staleTime: Infinity,
-  });
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!image.data) return;
-    const objectUrl = URL.createObjectURL(image.data);
-    setUrl(objectUrl);
-    return () => URL.revokeObjectURL(objectUrl);
-  }, [image.data]);
+  const { url, error } = useBlobUrl(adminKeys.upload(uploadId), () => fetchUploadImage(uploadId));
   return (
     <figure className="admin-document" data-testid="admin-document">
-      {image.isError ? (
+      {error ? (
         <p className="admin-error" role="alert">
-          {errorText(image.error)}
+          {errorText(error)}
         </p>
       ) : url ? (
         <a href={url} target="_blank" rel="noreferrer">

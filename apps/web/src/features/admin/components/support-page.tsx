@@ -1,8 +1,10 @@
 import type { SupportConversationSummary, SupportMessageView } from "@candor/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
+import { useBlobUrl } from "../../../lib/use-blob-url.ts";
 import { marketSocket } from "../../../lib/ws-client.ts";
+import { uploadOperatorImage } from "../api/admin-api.ts";
 import {
   fetchSupportConversation,
   fetchSupportConversations,
@@ -163,17 +165,25 @@ function Conversation({ conversationId }: { conversationId: string }) {
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const send = async () => {
+  const file = useRef<HTMLInputElement>(null);
+  const send = async (answer: () => Promise<{ text: string } | { uploadId: string }>) => {
     setBusy(true);
     setError(null);
     try {
-      await replySupport(conversationId, text.trim());
-      setText("");
+      const body = await answer();
+      await replySupport(conversationId, body);
+      if ("text" in body) setText("");
       refresh();
     } catch (caught) {
       setError(errorText(caught));
     } finally {
       setBusy(false);
+      if (file.current) file.current.value = "";
+    }
+  };
+  const sendImage = (chosen: File | undefined) => {
+    if (chosen) {
+      void send(async () => ({ uploadId: await uploadOperatorImage(chosen, "support_image") }));
     }
   };
 
@@ -243,7 +253,8 @@ function Conversation({ conversationId }: { conversationId: string }) {
         className="admin-support-reply"
         onSubmit={(event) => {
           event.preventDefault();
-          if (text.trim()) void send();
+          const trimmed = text.trim();
+          if (trimmed) void send(() => Promise.resolve({ text: trimmed }));
         }}
       >
         <label>
@@ -264,6 +275,17 @@ function Conversation({ conversationId }: { conversationId: string }) {
         <button type="submit" disabled={busy || !text.trim()} data-testid="admin-support-send">
           {t("support.send")}
         </button>
+        <label className="admin-field">
+          <span>{t("support.sendImage")}</span>
+          <input
+            ref={file}
+            type="file"
+            accept="image/jpeg,image/png"
+            disabled={busy}
+            onChange={(event) => sendImage(event.target.files?.[0])}
+            data-testid="admin-support-image-input"
+          />
+        </label>
       </form>
     </section>
   );
@@ -296,18 +318,7 @@ function DeskMessage({ message }: { message: SupportMessageView }) {
 
 function SupportImage({ uploadId }: { uploadId: string }) {
   const t = useAdminT();
-  const image = useQuery({
-    queryKey: supportDeskKeys.image(uploadId),
-    queryFn: () => fetchSupportImage(uploadId),
-    staleTime: Infinity,
-  });
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!image.data) return;
-    const objectUrl = URL.createObjectURL(image.data);
-    setUrl(objectUrl);
-    return () => URL.revokeObjectURL(objectUrl);
-  }, [image.data]);
+  const { url } = useBlobUrl(supportDeskKeys.image(uploadId), () => fetchSupportImage(uploadId));
   return url ? (
     <img className="admin-support-image" src={url} alt={t("support.image")} />
   ) : (

@@ -1,5 +1,5 @@
 import type { SupportConversationView, SupportMessageView } from "@candor/contract";
-import { callEndpoint } from "../../../lib/api-client.ts";
+import { callEndpoint, callEndpointBlob } from "../../../lib/api-client.ts";
 import { newIdempotencyKey } from "../../../lib/idempotency.ts";
 import { getSession } from "../../../lib/session.ts";
 import { supportEndpoints as api } from "./endpoints.ts";
@@ -53,6 +53,8 @@ export function onVisitorChange(listener: () => void): () => void {
 export const supportKeys = {
   all: ["support"] as const,
   conversation: (who: string) => [...supportKeys.all, "conversation", who] as const,
+  /** Outside `all`: an image never changes, so the chat's refreshes leave it alone. */
+  image: (who: string, uploadId: string) => ["support-image", who, uploadId] as const,
   unread: (who: string) => [...supportKeys.all, "unread", who] as const,
 };
 
@@ -136,7 +138,13 @@ export async function uploadSupportImage(file: Blob): Promise<string> {
   return answer.upload.uploadId;
 }
 
-/** Where the signed-in user's own image is shown (the server checks it is theirs). */
-export function ownImageUrl(uploadId: string): string {
-  return `/api/v1/uploads/${encodeURIComponent(uploadId)}`;
+/**
+ * An image of the current party's conversation (theirs or support's), for an object URL: the
+ * server serves it only to the conversation's user or visitor (the visitor's token travels in
+ * a header, so an `<img src>` cannot fetch it).
+ */
+export function fetchSupportImage(uploadId: string): Promise<Blob> {
+  const params = { uploadId };
+  if (getSession()) return callEndpointBlob(api.supportImage, { params });
+  return callEndpointBlob(api.supportVisitorImage, { params, headers: visitorHeaders() });
 }

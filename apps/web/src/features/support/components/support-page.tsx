@@ -7,11 +7,12 @@ import { Link } from "react-router";
 import { ErrorState, LoadingState } from "../../../components/ui/states.tsx";
 import { showError } from "../../../lib/feedback.ts";
 import { useFormat } from "../../../lib/format.ts";
+import { useBlobUrl } from "../../../lib/use-blob-url.ts";
 import {
+  fetchSupportImage,
   forgetVisitor,
   getVisitor,
   markRead,
-  ownImageUrl,
   sendMessage,
   startVisitor,
   supportKeys,
@@ -89,11 +90,7 @@ export function SupportPage() {
           {messages && messages.length > 0 ? (
             <ol className="support-messages" ref={list} data-testid="support-messages">
               {messages.map((message) => (
-                <MessageBubble
-                  key={message.id}
-                  message={message}
-                  ownImages={party.startsWith("user:")}
-                />
+                <MessageBubble key={message.id} message={message} party={party} />
               ))}
             </ol>
           ) : null}
@@ -104,13 +101,7 @@ export function SupportPage() {
   );
 }
 
-function MessageBubble({
-  message,
-  ownImages,
-}: {
-  message: SupportMessageView;
-  ownImages: boolean;
-}) {
+function MessageBubble({ message, party }: { message: SupportMessageView; party: string }) {
   const { t } = useTranslation();
   const format = useFormat();
   return (
@@ -123,18 +114,40 @@ function MessageBubble({
         {message.side === "user" ? t("support.you") : t("support.operator")}
       </span>
       {message.text !== null ? <p className="support-message-text">{message.text}</p> : null}
-      {message.image && ownImages ? (
-        <img
-          className="support-message-image"
-          src={ownImageUrl(message.image.uploadId)}
-          alt={t("support.image")}
-          width={Math.min(message.image.width, 240)}
-        />
-      ) : null}
+      {message.image ? <MessageImage party={party} image={message.image} /> : null}
       <time className="hint" dateTime={new Date(message.sentAtMs).toISOString()}>
         {format.relative(message.sentAtMs, Date.now())}
       </time>
     </li>
+  );
+}
+
+/** An image of the conversation, either side's, in its own size up to 240 px wide. */
+function MessageImage({
+  party,
+  image,
+}: {
+  party: string;
+  image: NonNullable<SupportMessageView["image"]>;
+}) {
+  const { t } = useTranslation();
+  const { url, error } = useBlobUrl(supportKeys.image(party, image.uploadId), () =>
+    fetchSupportImage(image.uploadId),
+  );
+  const width = Math.min(image.width, 240);
+  const height = Math.round((image.height * width) / image.width);
+  if (error) return <p className="hint">{error.message}</p>;
+  return url ? (
+    <img
+      className="support-message-image"
+      src={url}
+      alt={t("support.image")}
+      width={width}
+      height={height}
+      data-testid="support-message-image"
+    />
+  ) : (
+    <div className="support-message-image" style={{ width, height }} aria-busy="true" />
   );
 }
 
