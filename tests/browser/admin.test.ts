@@ -383,7 +383,7 @@ describe("back office", () => {
     await signInOperator(returning);
   }, 300_000);
 
-  it("changes a spot market's fees for later orders; the market endpoint shows them", async () => {
+  it("changes a spot market's fees and a withdrawal's limits for later requests", async () => {
     expect(firstAdmin?.id, "the first test created the admin").toBeTruthy();
     const markets = await api<{ items: { marketId: string; feeBpsMaker: number; feeBpsTaker: number }[] }>("GET", "/api/v1/spot/markets"); // prettier-ignore
     // The last market, put back afterwards: the suite's server is shared.
@@ -419,6 +419,49 @@ describe("back office", () => {
       token,
     );
     expect(restored.status).toBe(200);
+
+    // The limits on the same page: a withdrawal's fee, which users see at once.
+    const limitRow = page.getByTestId("admin-limits-withdrawal-USDT-bsc");
+    await limitRow.waitFor();
+    const before = (await limitRow.textContent()) ?? "";
+    await limitRow.getByRole("button").click();
+    const limitForm = page.getByTestId("admin-limit-form");
+    await limitForm.getByTestId("admin-limit-minimum").fill("12.5");
+    await limitForm.getByTestId("admin-limit-fee").fill("12.5");
+    // The minimum must be above the fee: the server refuses in the operator's language.
+    await limitForm.getByTestId("admin-limit-form-reason").fill("BSC fee schedule 2027");
+    await limitForm.getByTestId("admin-limit-form-submit").click();
+    await poll(() => limitForm.getByTestId("admin-limit-form-error").textContent()).toBe(
+      "A withdrawal's minimum must be above its fee",
+    );
+    await limitForm.getByTestId("admin-limit-fee").fill("1.5");
+    await act(page.getByTestId("admin-limits"), "admin-limit-form", "BSC fee schedule 2027", false);
+    await poll(() => limitRow.textContent()).toContain("12.5");
+    await expectAccessible("admin limits");
+    const settings = await api<{ withdrawals: { network: string; minimum: string; fee: string }[] }>("GET", "/api/v1/settings"); // prettier-ignore
+    expect(settings.json.data.withdrawals).toContainEqual({
+      asset: "USDT",
+      network: "bsc",
+      minimum: "12.5",
+      fee: "1.5",
+    });
+    // Put back: the suite's server is shared.
+    const restoredLimit = await api(
+      "POST",
+      "/api/v1/operator/limits",
+      {
+        kind: "withdrawal",
+        asset: "USDT",
+        network: "bsc",
+        minimum: "10",
+        fee: "1",
+        reason: "Test done",
+      },
+      token,
+    );
+    expect(restoredLimit.status).toBe(200);
+    await page.reload();
+    await poll(() => limitRow.textContent()).toBe(before);
   }, 120_000);
 
   it("publishes a banner with an image; the home page shows it until it is withdrawn", async () => {

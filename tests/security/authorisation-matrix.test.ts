@@ -74,6 +74,10 @@ const ownedResources: Record<
     demoAnswer: [403, "demo_withdraw_not_allowed"],
   },
   "GET /api/v1/uploads/:uploadId": { make: uploadOf, answer: [404, "upload_not_found"] },
+  "GET /api/v1/support/images/:uploadId": {
+    make: supportImageOf,
+    answer: [404, "upload_not_found"],
+  },
   "DELETE /api/v1/me/identity/:submissionId/documents": {
     make: identitySubmissionOf,
     answer: [404, "identity_submission_not_found"],
@@ -404,7 +408,11 @@ async function identitySubmissionOf(suite: SecurityApp, owner: SuiteUser): Promi
   return id;
 }
 
-async function uploadOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+async function uploadOf(
+  suite: SecurityApp,
+  owner: SuiteUser,
+  purpose = "bank_deposit_proof",
+): Promise<string> {
   const png = Buffer.from(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC",
     "base64",
@@ -420,7 +428,7 @@ async function uploadOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
   ]);
   const response = await suite.app.inject({
     method: "POST",
-    url: "/api/v1/uploads?purpose=bank_deposit_proof",
+    url: `/api/v1/uploads?purpose=${purpose}`,
     headers: {
       authorization: `Bearer ${owner.token}`,
       "content-type": `multipart/form-data; boundary=${boundary}`,
@@ -429,6 +437,19 @@ async function uploadOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data.upload.uploadId;
+}
+
+/** An image the owner sent in their support conversation. */
+async function supportImageOf(suite: SecurityApp, owner: SuiteUser): Promise<string> {
+  const uploadId = await uploadOf(suite, owner, "support_image");
+  const sent = await suite.app.inject({
+    method: "POST",
+    url: "/api/v1/support/messages",
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: { uploadId, clientMessageId: crypto.randomUUID() },
+  });
+  expect(sent.statusCode, sent.body).toBe(200);
+  return uploadId;
 }
 
 let perpOrders = 0;

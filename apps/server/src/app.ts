@@ -43,6 +43,7 @@ import type { SecondsProductConfig } from "./modules/seconds/seconds.products.ts
 import { spotModule } from "./modules/spot/spot.routes.ts";
 import { walletModule } from "./modules/wallet/wallet.routes.ts";
 import { bannersModule } from "./modules/banners/banners.routes.ts";
+import { LimitsStore } from "./modules/product-config/limits-store.ts";
 import { productConfigModule } from "./modules/product-config/product-config.routes.ts";
 import { defaultWithdrawalConfig } from "./modules/wallet/wallet.withdrawals.ts";
 import { defaultUserTransferDailyLimits } from "./modules/wallet/wallet.transfers.ts";
@@ -282,13 +283,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthModule, { database, now });
   await app.register(tapeModule, { database });
+  // The limits in force (migration 0038): the deployment's settings until an operator changes
+  // them in the back office; each node reads the row again every five seconds.
+  const limits = new LimitsStore(
+    database,
+    {
+      withdrawals: deps.withdrawals ?? defaultWithdrawalConfig,
+      adjustmentTwoApprovalsAbove: deps.adjustmentTwoApprovalsAbove ?? {},
+      transferDailyLimits: defaultUserTransferDailyLimits,
+      withdrawRequiresIdentity: deps.withdrawRequiresIdentity ?? "none",
+      withdrawAdvancedAbove: deps.withdrawAdvancedAbove ?? {},
+    },
+    now,
+  );
+  await limits.start();
+  app.addHook("onClose", async () => limits.stop());
   if (deps.engine) {
     await app.register(operatorModule, {
       engine: deps.engine,
       users: auth,
       database,
       now,
-      twoApprovalsAbove: deps.adjustmentTwoApprovalsAbove ?? {},
+      twoApprovalsAbove: () => limits.current().adjustmentTwoApprovalsAbove,
     });
   }
   // Set once the uploads service exists (it needs the engine's branch below): avatars, banner
@@ -320,13 +336,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     gate: countryGate,
     seedBlocks: deps.countryProductBlocks ?? {},
     engine: deps.engine,
-    limits: {
-      withdrawals: deps.withdrawals ?? defaultWithdrawalConfig,
-      adjustmentTwoApprovalsAbove: deps.adjustmentTwoApprovalsAbove ?? {},
-      transferDailyLimits: defaultUserTransferDailyLimits,
-      withdrawRequiresIdentity: deps.withdrawRequiresIdentity ?? "none",
-      withdrawAdvancedAbove: deps.withdrawAdvancedAbove ?? {},
-    },
+    limits,
     now,
   });
   await app.register(residenceModule, { auth, gate: countryGate });
@@ -413,7 +423,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     uploadsBuilt = uploads;
     const identity = new IdentityService({ database, now, uploads });
-    const identityTierNeeded = deps.withdrawRequiresIdentity ?? "none";
     await app.register(spotModule, {
       engine: deps.engine,
       database,
@@ -429,20 +438,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       tradePassword: auth.tradePassword,
       recipients: auth,
       withdrawAddressLockMs: deps.withdrawAddressLockMs,
-      withdrawals: deps.withdrawals,
+      withdrawals: () => limits.current().withdrawals,
+      userTransferDailyLimits: () => limits.current().transferDailyLimits,
       settleAtStart: !deps.apiNode,
       onWithdrawals: (service, repository) => (walletWithdrawals = { service, repository }),
       withdrawalGate: async (userId, totpCode, request) => {
         // Above the asset's WITHDRAW_ADVANCED_ABOVE amount the advanced tier is needed; at or
-        // below it, WITHDRAW_REQUIRES_IDENTITY.
-        const advancedAbove = deps.withdrawAdvancedAbove?.[request.asset];
+        // below it, WITHDRAW_REQUIRES_IDENTITY (both in the limits store).
+        const { withdrawAdvancedAbove, withdrawRequiresIdentity } = limits.current();
+        const advancedAbove = withdrawAdvancedAbove[request.asset];
         if (advancedAbove !== undefined && decimalAbove(request.amount, advancedAbove)) {
           if (!tierCovers(await identity.passedTier(userId), "advanced")) {
             throw new AppError("identity_advanced_required");
           }
         } else if (
-          identityTierNeeded !== "none" &&
-          !tierCovers(await identity.passedTier(userId), identityTierNeeded)
+          withdrawRequiresIdentity !== "none" &&
+          !tierCovers(await identity.passedTier(userId), withdrawRequiresIdentity)
         ) {
           throw new AppError("identity_verification_required");
         }

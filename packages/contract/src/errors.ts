@@ -192,6 +192,9 @@ export const httpStatusByErrorCode = {
   operator_not_found: 404,
   operator_disable_self: 409,
   operator_not_disabled: 409,
+  limit_pair_not_offered: 404,
+  limit_minimum_not_above_fee: 400,
+  limit_must_be_positive: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof httpStatusByErrorCode;

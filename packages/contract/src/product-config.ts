@@ -123,6 +123,7 @@ export const operatorSetCountryProducts = defineEndpoint({
 });
 
 const AssetAmount = z.object({ asset: z.string(), amount: z.string() });
+const IdentityTierNeeded = z.enum(["none", "basic", "advanced"]);
 const WithdrawalTerms = z.object({
   asset: z.string(),
   network: z.string(),
@@ -130,22 +131,88 @@ const WithdrawalTerms = z.object({
   fee: z.string(),
 });
 
+const LimitsView = z.object({
+  withdrawals: z.array(WithdrawalTerms),
+  withdrawalTwoApprovalsAbove: z.array(AssetAmount),
+  adjustmentTwoApprovalsAbove: z.array(AssetAmount),
+  /** Per user and day, transfers to other users (0 or absent asset: not allowed). */
+  transferDailyLimits: z.array(AssetAmount),
+  withdrawRequiresIdentity: IdentityTierNeeded,
+  /** Per asset: a withdrawal above this amount needs the advanced tier passed. */
+  withdrawAdvancedAbove: z.array(AssetAmount),
+});
+export type LimitsView = z.infer<typeof LimitsView>;
+
 export const operatorLimits = defineEndpoint({
   method: "GET",
   path: "/api/v1/operator/limits",
-  summary: "Operator: the withdrawal, transfer and approval limits in force (set by configuration)",
+  summary: "Operator: the withdrawal, transfer and approval limits in force",
   tag: "operator",
   auth: "operator",
-  response: z.object({
-    withdrawals: z.array(WithdrawalTerms),
-    withdrawalTwoApprovalsAbove: z.array(AssetAmount),
-    adjustmentTwoApprovalsAbove: z.array(AssetAmount),
-    /** Per user and day, transfers to other users (0 or absent asset: not allowed). */
-    transferDailyLimits: z.array(AssetAmount),
-    withdrawRequiresIdentity: z.enum(["none", "basic", "advanced"]),
-    /** Per asset: a withdrawal above this amount needs the advanced tier passed. */
-    withdrawAdvancedAbove: z.array(AssetAmount),
-  }),
+  response: LimitsView,
+});
+
+/** The per-asset amount tables of the limits an operator may set (`kind: "amount"`). */
+export const LimitAmountTable = z.enum([
+  "withdrawalTwoApprovalsAbove",
+  "adjustmentTwoApprovalsAbove",
+  "transferDailyLimits",
+  "withdrawAdvancedAbove",
+]);
+export type LimitAmountTable = z.infer<typeof LimitAmountTable>;
+
+const LimitAssetId = z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/, "must be an asset id");
+/** An amount of a limit: a non-negative decimal string (the asset's scale is checked too). */
+const LimitAmount = z
+  .string()
+  .max(40)
+  .regex(/^\d+(\.\d+)?$/, "must be a non-negative decimal string");
+
+export const operatorSetLimit = defineEndpoint({
+  method: "POST",
+  path: "/api/v1/operator/limits",
+  summary: "Operator: change one limit (a withdrawal's minimum and fee, an amount, the tier)",
+  tag: "operator",
+  auth: "operator",
+  body: z.discriminatedUnion("kind", [
+    z.strictObject({
+      kind: z.literal("withdrawal"),
+      asset: LimitAssetId,
+      /** A chain, or `bank` for withdrawals to a bound bank card. */
+      network: z.enum(["ethereum", "bsc", "cronos", "bank"]),
+      minimum: LimitAmount,
+      fee: LimitAmount,
+      reason: OperatorReason,
+    }),
+    z.strictObject({
+      kind: z.literal("amount"),
+      table: LimitAmountTable,
+      asset: LimitAssetId,
+      amount: LimitAmount,
+      reason: OperatorReason,
+    }),
+    z.strictObject({
+      kind: z.literal("identity"),
+      withdrawRequiresIdentity: IdentityTierNeeded,
+      reason: OperatorReason,
+    }),
+  ]),
+  response: LimitsView,
+  errors: [
+    "asset_not_found",
+    "amount_malformed",
+    "amount_too_many_decimals",
+    "amount_above_maximum",
+    "limit_pair_not_offered",
+    "limit_minimum_not_above_fee",
+    "limit_must_be_positive",
+  ],
+  description:
+    "Later requests only: a withdrawal already requested keeps its fee and approvals. A " +
+    "withdrawal's pair (asset and network) must already be offered, its minimum above zero and " +
+    "above its fee; a two-approval amount or an advanced-tier amount above zero; a daily " +
+    "transfer limit of 0 stops transfers of the asset. Each node applies a change within five " +
+    "seconds; the audit log keeps the operator, the reason and the body.",
 });
 
 export const PublicProductSetting = z.object({

@@ -77,13 +77,15 @@ export const operatorEndpointRoles: Readonly<Record<string, readonly OperatorRol
   "POST /api/v1/operator/proof/liabilities": admin,
   // Market fees and leverage caps (journaled kernel commands, later orders only): admin sets,
   // every role reads. Per-country product switches are a legal matter: compliance and admin.
-  // The configured limits are read-only.
+  // The limits (withdrawal terms, approval amounts, transfer limits, the identity a withdrawal
+  // needs): every role reads, admin changes.
   "GET /api/v1/operator/market-terms": anyRole,
   "PUT /api/v1/operator/spot/markets/:marketId/fees": admin,
   "PUT /api/v1/operator/perp/markets/:marketId/terms": admin,
   "GET /api/v1/operator/country-products": anyRole,
   "PUT /api/v1/operator/country-products/:country": compliance,
   "GET /api/v1/operator/limits": anyRole,
+  "POST /api/v1/operator/limits": admin,
   "GET /api/v1/operator/outbox": admin,
   // Manual adjustments above the two-person limit: finance asks, a second finance approves.
   "GET /api/v1/operator/adjustments": finance,

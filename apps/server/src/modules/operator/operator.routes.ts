@@ -20,8 +20,8 @@ export interface OperatorModuleOptions {
   users: RealMoneyUsers;
   database: Database;
   now: () => number;
-  /** Asset → whole units above which a manual adjustment needs a second operator. */
-  twoApprovalsAbove: Readonly<Record<string, string>>;
+  /** Asset → whole units above which a manual adjustment needs a second operator (in force now). */
+  twoApprovalsAbove: () => Readonly<Record<string, string>>;
 }
 
 /**

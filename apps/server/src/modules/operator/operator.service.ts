@@ -26,7 +26,7 @@ export type DepositInput = Omit<EndpointBody<typeof operatorDepositEndpoint>, "r
 export interface AdjustmentRule {
   repository: AdjustmentsRepository;
   /** Asset → amount in whole units above which a second, different operator approves. */
-  twoApprovalsAbove: Readonly<Record<string, string>>;
+  twoApprovalsAbove: () => Readonly<Record<string, string>>;
   now: () => number;
 }
 
@@ -57,7 +57,7 @@ export class OperatorService {
   ): Promise<EndpointData<typeof operatorDepositEndpoint>> {
     const { amount } = this.checked(body);
     await this.requireUser(body.ownerId);
-    const above = this.adjustments?.twoApprovalsAbove[body.assetId];
+    const above = this.adjustments?.twoApprovalsAbove()[body.assetId];
     const asset = this.assetOf(body.assetId);
     const limit = above === undefined ? undefined : parseAmount(above, asset.scale);
     if (this.adjustments && limit?.ok && amount > limit.value) {

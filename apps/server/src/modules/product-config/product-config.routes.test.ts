@@ -12,7 +12,7 @@ import { startTestEngine } from "../spot/spot.testing.ts";
 
 // Issue 17, product configuration: fees and leverage caps as journaled kernel commands (later
 // orders only), per-country product switches in the database (seeded once from
-// COUNTRY_PRODUCT_BLOCKS), the configured limits read-only, and every change audited.
+// COUNTRY_PRODUCT_BLOCKS), the limits (limits.routes.test.ts), and every change audited.
 
 describeEachDatabase("product configuration in the back office", (database) => {
   const nowMs = Date.parse("2026-11-27T10:00:00Z");
@@ -254,7 +254,7 @@ describeEachDatabase("product configuration in the back office", (database) => {
     expect(search.json().data.users[0].country).toBe("FR");
   });
 
-  it("shows the configured limits read-only", async () => {
+  it("shows the limits the deployment configured", async () => {
     const limits = await call("GET", "/api/v1/operator/limits", { headers: operator });
     expect(limits.statusCode, limits.body).toBe(200);
     expect(limits.json().data).toMatchObject({

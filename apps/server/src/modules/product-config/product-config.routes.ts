@@ -3,6 +3,7 @@ import {
   operatorCountryProducts,
   operatorLimits,
   operatorMarketTerms,
+  operatorSetLimit,
   operatorSetCountryProducts,
   operatorSetPerpTerms,
   operatorSetSpotFees,
@@ -21,21 +22,8 @@ import type { CountryProductBlocks, CountryProductGate } from "../../http/countr
 import { defineRoute } from "../../http/define-route.ts";
 import { operatorIdOf } from "../../http/operator-audit.ts";
 import { CountryProductsRepository } from "./country-products.repository.ts";
-
-/** The limits in force, as configuration set them (shown read-only in the back office). */
-export interface ConfiguredLimits {
-  /** The wallet module's `WithdrawalConfig` (WITHDRAW_TERMS, …), as app.ts passes it. */
-  withdrawals: {
-    terms: Readonly<Record<string, Readonly<Record<string, { minimum: string; fee: string }>>>>;
-    twoApprovalsAbove: Readonly<Record<string, string>>;
-    bankTerms?: Readonly<Record<string, { minimum: string; fee: string }>>;
-  };
-  adjustmentTwoApprovalsAbove: Readonly<Record<string, string>>;
-  transferDailyLimits: Readonly<Record<string, string>>;
-  withdrawRequiresIdentity: "none" | "basic" | "advanced";
-  /** WITHDRAW_ADVANCED_ABOVE: asset → amount above which the advanced tier is needed. */
-  withdrawAdvancedAbove: Readonly<Record<string, string>>;
-}
+import type { LimitsStore } from "./limits-store.ts";
+import { changedLimits, limitsView } from "./limits.ts";
 
 export interface ProductConfigOptions {
   database: Database;
@@ -45,7 +33,8 @@ export interface ProductConfigOptions {
   seedBlocks: CountryProductBlocks;
   /** The kernel; absent in API-only tests (market terms are then empty, changes refused). */
   engine?: EngineSubmitQuery;
-  limits: ConfiguredLimits;
+  /** The limits in force (the deployment's settings until an operator changes one). */
+  limits: LimitsStore;
   now: () => number;
 }
 
@@ -55,7 +44,7 @@ const suffix = () => randomBytes(9).toString("base64url");
  * Product configuration in the back office (issue 17): spot and perpetual fees, perpetual
  * leverage caps (journaled kernel commands carrying the operator's id; later orders only), the
  * per-country product switches (the database, seeded once from COUNTRY_PRODUCT_BLOCKS) and the
- * configured limits (read-only). The audit hook of `defineRoute` records every change with the
+ * limits (`LimitsStore`, seeded once from the settings; one change at a time). The audit hook of `defineRoute` records every change with the
  * operator and the reason. Nothing here sets a balance, a price, a fill or a result.
  */
 export const productConfigModule: FastifyPluginAsync<ProductConfigOptions> = async (
@@ -136,36 +125,20 @@ export const productConfigModule: FastifyPluginAsync<ProductConfigOptions> = asy
     return { country: params.country, blocked };
   });
 
-  const { withdrawals, transferDailyLimits, withdrawRequiresIdentity } = options.limits;
-  const withdrawalTerms = [
-    ...Object.entries(withdrawals.terms).flatMap(([asset, networks]) =>
-      Object.entries(networks).map(([network, terms]) => ({
-        asset,
-        network,
-        minimum: terms.minimum,
-        fee: terms.fee,
-      })),
-    ),
-    ...Object.entries(withdrawals.bankTerms ?? {}).map(([asset, terms]) => ({
-      asset,
-      network: "bank",
-      minimum: terms.minimum,
-      fee: terms.fee,
-    })),
-  ];
+  defineRoute(app, operatorLimits, {}, () => limitsView(options.limits.current()));
+  defineRoute(app, operatorSetLimit, { bodyBytes: 2_048 }, async ({ body, request }) => {
+    const kernel = needEngine();
+    const changed = await options.limits.change(
+      (limits) => changedLimits(kernel, limits, body),
+      operatorIdOf(request),
+    );
+    return limitsView(changed);
+  });
 
-  defineRoute(app, operatorLimits, {}, () => ({
-    withdrawals: withdrawalTerms,
-    withdrawalTwoApprovalsAbove: amounts(withdrawals.twoApprovalsAbove),
-    adjustmentTwoApprovalsAbove: amounts(options.limits.adjustmentTwoApprovalsAbove),
-    transferDailyLimits: amounts(transferDailyLimits),
-    withdrawRequiresIdentity,
-    withdrawAdvancedAbove: amounts(options.limits.withdrawAdvancedAbove),
-  }));
-
-  // The spec's getsetting: what every user meets, from the configuration the server enforces.
+  // The spec's getsetting: what every user meets, from the limits the server enforces.
   defineRoute(app, publicSettings, {}, () => {
     const blocks = options.gate.currentBlocks();
+    const limits = limitsView(options.limits.current());
     return {
       products: (["spot", ...SwitchableProduct.options] as const).map((product) => ({
         product,
@@ -173,20 +146,13 @@ export const productConfigModule: FastifyPluginAsync<ProductConfigOptions> = asy
         closedIn: product === "spot" ? [] : [...(blocks[product] ?? [])].sort(),
       })),
       languages: [...locales],
-      withdrawals: withdrawalTerms,
-      transferDailyLimits: amounts(transferDailyLimits),
-      withdrawRequiresIdentity,
-      withdrawAdvancedAbove: amounts(options.limits.withdrawAdvancedAbove),
+      withdrawals: limits.withdrawals,
+      transferDailyLimits: limits.transferDailyLimits,
+      withdrawRequiresIdentity: limits.withdrawRequiresIdentity,
+      withdrawAdvancedAbove: limits.withdrawAdvancedAbove,
     };
   });
 };
-
-/** asset → amount, as a list sorted by asset. */
-function amounts(table: Readonly<Record<string, string>>) {
-  return Object.entries(table)
-    .map(([asset, amount]) => ({ asset, amount }))
-    .sort((a, b) => (a.asset < b.asset ? -1 : 1));
-}
 
 /** product → countries, turned into one row per country (sorted) as the back office lists them. */
 function byCountry(blocks: CountryProductBlocks): CountryProductBlock[] {

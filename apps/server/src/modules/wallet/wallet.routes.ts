@@ -88,13 +88,13 @@ export interface WalletModuleOptions {
   recipients: RecipientDirectory;
   now?: () => number;
   /** Per-asset 24-hour limits of transfers to other users, whole units (see wallet.transfers). */
-  userTransferDailyLimits?: Readonly<Record<string, string>>;
+  userTransferDailyLimits?: () => Readonly<Record<string, string>>;
   /** Quick exchange: spread, quote lifetime, tick age and demo house funding. */
   exchange?: Omit<QuickExchangeOptions, "engine" | "records">;
   /** How long a new withdrawal address waits before use, ms (default 24 h). */
   withdrawAddressLockMs?: number;
   /** Withdrawal minimums, fees and the two-approval amounts (default: USDT on three chains). */
-  withdrawals?: WithdrawalConfig;
+  withdrawals?: () => WithdrawalConfig;
   /** Receives the withdrawals service once built (the chain module pays out and completes). */
   onWithdrawals?: (withdrawals: WalletWithdrawals, repository: WithdrawalRepository) => void;
   /**
@@ -134,7 +134,8 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     tradePassword: options.tradePassword,
     allowTradePasswordAttempt,
     now: options.now ?? Date.now,
-    userTransferDailyLimits: options.userTransferDailyLimits ?? defaultUserTransferDailyLimits,
+    userTransferDailyLimits:
+      options.userTransferDailyLimits ?? (() => defaultUserTransferDailyLimits),
   });
   const exchange = new QuickExchange({ engine: options.engine, records, ...options.exchange });
   const addressRepository = new WithdrawAddressRepository(options.database);
@@ -148,7 +149,7 @@ export const walletModule: FastifyPluginAsync<WalletModuleOptions> = async (app,
     tradePassword: options.tradePassword,
     allowTradePasswordAttempt,
     now: options.now ?? Date.now,
-    config: options.withdrawals ?? defaultWithdrawalConfig,
+    config: options.withdrawals ?? (() => defaultWithdrawalConfig),
   });
   options.onWithdrawals?.(withdrawals, withdrawalRepository);
   // A request a crash left between its record and the kernel's hold is settled at start (by

@@ -22,6 +22,8 @@ import { fundBalances, statementLineView } from "./wallet.views.ts";
 
 /** What the wallet needs from the engine: submit commands, read state and its sequence. */
 export type WalletEngine = EngineSubmitQuery & { readonly sequence: bigint };
+/** What can be withdrawn where and at what cost (the limits store keeps the one in force). */
+export type { WithdrawalConfig } from "./wallet.withdrawals.ts";
 
 /** The session the request runs in: the user's kernel owner id and mode. */
 export interface WalletSession {

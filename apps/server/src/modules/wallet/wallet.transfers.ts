@@ -35,7 +35,7 @@ export interface WalletTransfersOptions {
    * Most a user may send to other users per asset over any 24 hours, as decimal strings of
    * whole units. An asset not listed cannot be sent to another user.
    */
-  userTransferDailyLimits: Readonly<Record<string, string>>;
+  userTransferDailyLimits: () => Readonly<Record<string, string>>;
 }
 
 /** Transfer limits unless configured: generous for a person, small for a thief. */
@@ -179,9 +179,10 @@ export class WalletTransfers {
   /** Each listed asset's 24-hour limit and what is left of it. */
   async limits(session: WalletSession) {
     const since = this.options.now() - dayMs;
+    const limits = this.options.userTransferDailyLimits();
     const items = [];
     for (const asset of this.options.engine.query((s) => getAssets(s))) {
-      if (this.options.userTransferDailyLimits[asset.assetId] === undefined) continue;
+      if (limits[asset.assetId] === undefined) continue;
       const limit = this.dailyLimit(asset.assetId, asset.scale);
       const sent =
         session.mode === "real"
@@ -258,7 +259,7 @@ export class WalletTransfers {
   }
 
   private dailyLimit(assetId: string, scale: number): bigint {
-    const text = this.options.userTransferDailyLimits[assetId];
+    const text = this.options.userTransferDailyLimits()[assetId];
     if (text === undefined) return 0n;
     const parsed = parseAmount(text, scale);
     return parsed.ok ? parsed.value : 0n;

@@ -278,7 +278,7 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
       tradePassword: { verify: async () => undefined },
       allowTradePasswordAttempt: () => true,
       now: () => nowMs,
-      config: { terms: {}, twoApprovalsAbove: {} },
+      config: () => ({ terms: {}, twoApprovalsAbove: {} }),
     });
     const second = await service.approve(big.withdrawalId, "operator-2");
     expect(second).toMatchObject({ status: "approved", approvals: 2 });
@@ -393,7 +393,7 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
       tradePassword: { verify: async () => undefined },
       allowTradePasswordAttempt: () => true,
       now: () => nowMs,
-      config: defaultWithdrawalConfig,
+      config: () => defaultWithdrawalConfig,
     });
     const session = { userId: BigInt(users.c!.id), ownerId: users.c!.id, mode: "real" as const };
     // c has 1,000 USDT; each asks 95 + 5 fee = 100: exactly ten fit.
@@ -432,7 +432,7 @@ describeEachDatabase("wallet API: withdrawals", (database) => {
       tradePassword: { verify: async () => undefined },
       allowTradePasswordAttempt: () => true,
       now: () => nowMs,
-      config: { terms: {}, twoApprovalsAbove: {} },
+      config: () => ({ terms: {}, twoApprovalsAbove: {} }),
     });
     const row = {
       userId: BigInt(users.b!.id),

@@ -54,7 +54,8 @@ export interface WalletWithdrawalsOptions {
   /** The transfers' trade-password budget: false when the user is over it. */
   allowTradePasswordAttempt: (userId: bigint) => boolean;
   now: () => number;
-  config: WithdrawalConfig;
+  /** The terms in force (the limits store's, which operators may change). */
+  config: () => WithdrawalConfig;
 }
 
 /** The user a withdrawal belongs to, as the wallet routes see them. */
@@ -81,8 +82,9 @@ export class WalletWithdrawals {
 
   /** The table shown before confirming. */
   terms() {
+    const config = this.options.config();
     const items = [];
-    for (const [asset, networks] of Object.entries(this.options.config.terms)) {
+    for (const [asset, networks] of Object.entries(config.terms)) {
       for (const [network, terms] of Object.entries(networks)) {
         if (!terms) continue;
         items.push({
@@ -90,15 +92,15 @@ export class WalletWithdrawals {
           network: network as WithdrawNetwork,
           minimum: terms.minimum,
           fee: terms.fee,
-          twoApprovalsAbove: this.options.config.twoApprovalsAbove[asset] ?? null,
+          twoApprovalsAbove: config.twoApprovalsAbove[asset] ?? null,
         });
       }
     }
-    const bank = Object.entries(this.options.config.bankTerms ?? {}).map(([asset, terms]) => ({
+    const bank = Object.entries(config.bankTerms ?? {}).map(([asset, terms]) => ({
       asset,
       minimum: terms.minimum,
       fee: terms.fee,
-      twoApprovalsAbove: this.options.config.twoApprovalsAbove[asset] ?? null,
+      twoApprovalsAbove: config.twoApprovalsAbove[asset] ?? null,
     }));
     return { items, bank };
   }
@@ -129,7 +131,7 @@ export class WalletWithdrawals {
         params: { usableFrom: utcTime(address.usableFromMs) },
       });
     }
-    const terms = this.options.config.terms[asset.assetId]?.[address.network];
+    const terms = this.options.config().terms[asset.assetId]?.[address.network];
     if (!terms) throw new AppError("withdraw_not_supported");
     return this.hold(session, {
       commandId,
@@ -168,7 +170,7 @@ export class WalletWithdrawals {
     if (amount <= 0n) throw new AppError("amount_must_be_positive");
     const card = await this.options.bankCards?.byId(session.userId, BigInt(input.cardId));
     if (!card) throw new AppError("bank_card_not_found");
-    const terms = this.options.config.bankTerms?.[asset.assetId];
+    const terms = this.options.config().bankTerms?.[asset.assetId];
     if (!terms) throw new AppError("withdraw_not_supported");
     return this.hold(session, {
       commandId,
@@ -212,7 +214,7 @@ export class WalletWithdrawals {
       throw new AppError("rate_limited");
     }
     await this.options.tradePassword.verify(session.userId, input.tradePassword);
-    const above = this.options.config.twoApprovalsAbove[asset.assetId];
+    const above = this.options.config().twoApprovalsAbove[asset.assetId];
     const approvalsRequired =
       above !== undefined && amount > this.parse(above, asset.scale) ? 2 : 1;
     const now = this.options.now();

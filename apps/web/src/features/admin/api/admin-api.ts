@@ -469,6 +469,19 @@ export function fetchLimits() {
   return callOperator(api.operatorLimits);
 }
 
+/** One change of the limits (a withdrawal's terms, an amount, the tier), with its reason. */
+export function setLimitAction(change: LimitChange, reason: string) {
+  return callOperator(api.operatorSetLimit, { body: { ...change, reason: reason.trim() } });
+}
+
+type SetLimitBody = EndpointInput<Spec<typeof api.operatorSetLimit>>;
+/** A change of `setLimitAction`, without the reason the form adds. */
+export type LimitChange = SetLimitBody extends infer B
+  ? B extends unknown
+    ? Omit<B, "reason">
+    : never
+  : never;
+
 export function fetchSavingsPlans(mode: "real" | "demo") {
   return callEndpoint(api.savingsPlans, { query: { mode } });
 }

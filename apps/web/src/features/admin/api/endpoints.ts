@@ -166,6 +166,7 @@ export const adminEndpoints = endpointTable({
     auth: "operator",
   },
   operatorLimits: { method: "GET", path: "/api/v1/operator/limits", auth: "operator" },
+  operatorSetLimit: { method: "POST", path: "/api/v1/operator/limits", auth: "operator" },
   // Programmes: VIP levels and deposit-bonus activities (vip.ts, activities.ts).
   operatorVipLevels: { method: "GET", path: "/api/v1/operator/vip/levels", auth: "operator" },
   configureVipLevel: { method: "PUT", path: "/api/v1/operator/vip/levels", auth: "operator" },

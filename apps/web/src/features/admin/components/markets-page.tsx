@@ -18,9 +18,9 @@ import {
   EditableTable,
   Field,
   QueryView,
-  useAdminFormat,
   useAdminT,
 } from "./admin-ui.tsx";
+import { LimitsSection } from "./limits-section.tsx";
 
 /** The highest fee the server accepts from an operator, in basis points (contract). */
 const FEE_BPS_MAX = 100;
@@ -153,14 +153,11 @@ function CountryForm({
 /**
  * Markets and countries (issue 17): trading fees and perpetual leverage caps (journaled kernel
  * commands, for orders placed after the change), the per-country product switches, and the
- * configured limits (read-only). Every role reads; admin changes terms, compliance and admin
- * change the country switches (the server decides: operator-roles.ts).
+ * limits. Every role reads; admin changes terms and limits, compliance and admin change the
+ * country switches (the server decides: operator-roles.ts).
  */
 export function MarketsPage() {
   const t = useAdminT();
-  const format = useAdminFormat();
-  const amounts = (rows: readonly { asset: string; amount: string }[]): string =>
-    rows.length === 0 ? "--" : rows.map((r) => `${format.amount(r.amount)} ${r.asset}`).join(", ");
   const role = useOperatorSession()?.operator.role;
   const queryClient = useQueryClient();
   const terms = useQuery({ queryKey: adminKeys.marketTerms(), queryFn: fetchMarketTerms });
@@ -291,44 +288,7 @@ export function MarketsPage() {
         )}
       </QueryView>
       <QueryView query={limits}>
-        {(data) => (
-          <section className="admin-card" data-testid="admin-limits">
-            <h2>{t("markets.limits")}</h2>
-            <p className="admin-hint">{t("markets.limitsIntro")}</p>
-            <table className="admin-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t("markets.asset")}</th>
-                  <th scope="col">{t("markets.network")}</th>
-                  <th scope="col">{t("markets.minimum")}</th>
-                  <th scope="col">{t("markets.fee")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.withdrawals.map((w) => (
-                  <tr key={`${w.asset}:${w.network}`}>
-                    <td>{w.asset}</td>
-                    <td>{w.network}</td>
-                    <td>{format.amount(w.minimum)}</td>
-                    <td>{format.amount(w.fee)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <dl className="admin-dl">
-              <dt>{t("markets.withdrawalTwoApprovalsAbove")}</dt>
-              <dd>{amounts(data.withdrawalTwoApprovalsAbove)}</dd>
-              <dt>{t("markets.adjustmentTwoApprovalsAbove")}</dt>
-              <dd>{amounts(data.adjustmentTwoApprovalsAbove)}</dd>
-              <dt>{t("markets.transferDailyLimits")}</dt>
-              <dd>{amounts(data.transferDailyLimits)}</dd>
-              <dt>{t("markets.withdrawRequiresIdentity")}</dt>
-              <dd>{t(`markets.identityTiers.${data.withdrawRequiresIdentity}`)}</dd>
-              <dt>{t("markets.withdrawAdvancedAbove")}</dt>
-              <dd>{amounts(data.withdrawAdvancedAbove)}</dd>
-            </dl>
-          </section>
-        )}
+        {(data) => <LimitsSection limits={data} mayEdit={mayEditTerms} onChanged={refresh} />}
       </QueryView>
     </AdminPage>
   );

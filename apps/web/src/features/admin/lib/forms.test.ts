@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   approvalOperatorIds,
   isBannerLink,
+  isAmountOrZero,
   isPositiveAmount,
   isReason,
   isTxHash,
@@ -26,6 +27,10 @@ describe("back-office form rules", () => {
     expect(isPositiveAmount("0")).toBe(false);
     expect(isPositiveAmount("-1")).toBe(false);
     expect(isPositiveAmount("1e3")).toBe(false);
+    expect(isAmountOrZero("0")).toBe(true);
+    expect(isAmountOrZero("0.5")).toBe(true);
+    expect(isAmountOrZero("-0.5")).toBe(false);
+    expect(isAmountOrZero("")).toBe(false);
     expect(isPositiveAmount("1.5", 0)).toBe(false);
   });
 

@@ -30,6 +30,12 @@ export function isPositiveAmount(text: string, decimalsMax = 18): boolean {
   return parsed.ok && parsed.value > 0n;
 }
 
+/** As `isPositiveAmount`, with zero allowed (a fee of 0, a daily transfer limit of 0). */
+export function isAmountOrZero(text: string, decimalsMax = 18): boolean {
+  const parsed = parseDecimal(text.trim(), decimalsMax, { extraZeros: "accept" });
+  return parsed.ok && parsed.value >= 0n;
+}
+
 /** A whole number within [min, max] typed by the operator, or null. */
 export function readInteger(text: string, min: number, max: number): number | null {
   const trimmed = text.trim();
