@@ -132,7 +132,7 @@ describeEachDatabase("support chat images", (database) => {
       (await call("GET", `/api/v1/support/images/${own}`, { headers: as("a") })).statusCode,
     ).toBe(200);
 
-    // Another user, a signed-out caller and a visitor's token see nothing of it.
+    // Another user and a signed-out caller see nothing of it.
     for (const id of [image, own]) {
       const theirs = await call("GET", `/api/v1/support/images/${id}`, { headers: as("b") });
       expect(theirs.statusCode).toBe(404);
