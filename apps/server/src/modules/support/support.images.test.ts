@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { multipart } from "../../testing/multipart.ts";
+import { startSmtpSink } from "../../testing/smtp-sink.ts";
 import { routeTest } from "../../testing/route-test.ts";
 import { uploadContentSecurityPolicy } from "../uploads/uploads.service.ts";
 
@@ -19,8 +18,7 @@ describeEachDatabase("support chat images", (database) => {
   const kit = routeTest("10.23.4", "support-images-operator-token");
   const { users, call, operator } = kit;
   const uploadsDir = mkdtempSync(path.join(tmpdir(), "candor-test-support-images-"));
-  const mails: string[] = [];
-  let smtp: SMTPServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
   let jpeg: Buffer;
 
   const as = (user: string) => ({ authorization: `Bearer ${users[user]!.token}` });
@@ -54,21 +52,7 @@ describeEachDatabase("support chat images", (database) => {
     ).json().data.messages as { text: string | null; image: { uploadId: string } | null }[];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS", "AUTH"],
-      logger: false,
-      onData(stream, _session, callback) {
-        let raw = "";
-        stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
-        stream.on("end", () => {
-          mails.push(raw);
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpSink();
     jpeg = await sharp({
       create: { width: 48, height: 32, channels: 3, background: { r: 20, g: 160, b: 60 } },
     })
@@ -78,7 +62,7 @@ describeEachDatabase("support chat images", (database) => {
     await kit.startApp(database(), {
       now: () => nowMs,
       uploads: { dir: uploadsDir },
-      smtpUrl: `smtp://127.0.0.1:${port}`,
+      smtpUrl: smtp.url,
       mailFrom: "Candor <no-reply@candor.test>",
     });
     await kit.signUp("a", "+4915100002401");
@@ -86,7 +70,7 @@ describeEachDatabase("support chat images", (database) => {
   }, 60_000);
   afterAll(async () => {
     await kit.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
     rmSync(uploadsDir, { recursive: true, force: true });
   });
 
@@ -140,7 +124,7 @@ describeEachDatabase("support chat images", (database) => {
       expect((await call("GET", `/api/v1/support/images/${id}`)).statusCode).toBe(401);
     }
     // A signed-in user's answers are read in the app, not e-mailed.
-    expect(mails).toHaveLength(0);
+    expect(smtp.mails).toHaveLength(0);
   });
 
   it("refuses an answer's image that is not the operator's own support image, storing nothing", async () => {
@@ -200,8 +184,8 @@ describeEachDatabase("support chat images", (database) => {
     const sent = await answer(conversationId, { uploadId: image });
     expect(sent.statusCode, sent.body).toBe(200);
     expect(sent.json().data).toMatchObject({ text: null, image: { uploadId: image } });
-    expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatch(/The answer includes an image/);
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0]!.raw).toMatch(/The answer includes an image/);
 
     const url = `/api/v1/support/visitor/images/${image}`;
     const shown = await call("GET", url, { headers: visitor });

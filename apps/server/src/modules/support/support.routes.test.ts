@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "../../testing/databases.ts";
 import { multipart } from "../../testing/multipart.ts";
+import { startSmtpSink } from "../../testing/smtp-sink.ts";
 import { routeTest } from "../../testing/route-test.ts";
 
 // The support chat over HTTP: a user's conversation, a signed-out visitor's (answers e-mailed by
@@ -19,8 +18,7 @@ describeEachDatabase("support chat routes", (database) => {
   const kit = routeTest("10.23.0", "support-operator-token");
   const { users, call, operator } = kit;
   const uploadsDir = mkdtempSync(path.join(tmpdir(), "candor-test-support-"));
-  const mails: { to: string[]; raw: string }[] = [];
-  let smtp: SMTPServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
   let jpeg: Buffer;
 
   const as = (user: string) => ({ authorization: `Bearer ${users[user]!.token}` });
@@ -41,21 +39,7 @@ describeEachDatabase("support chat routes", (database) => {
   };
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS", "AUTH"],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = "";
-        stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
-        stream.on("end", () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpSink();
     jpeg = await sharp({
       create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 20, b: 20 } },
     })
@@ -65,7 +49,7 @@ describeEachDatabase("support chat routes", (database) => {
     await kit.startApp(database(), {
       now: () => nowMs,
       uploads: { dir: uploadsDir },
-      smtpUrl: `smtp://127.0.0.1:${port}`,
+      smtpUrl: smtp.url,
       mailFrom: "Candor <no-reply@candor.test>",
     });
     await kit.signUp("a", "+4915100002301");
@@ -74,7 +58,7 @@ describeEachDatabase("support chat routes", (database) => {
   });
   afterAll(async () => {
     await kit.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
     rmSync(uploadsDir, { recursive: true, force: true });
   });
 
@@ -163,7 +147,7 @@ describeEachDatabase("support chat routes", (database) => {
     });
     expect(markRead.json().data).toEqual({ unread: 0 });
     // A signed-in user's answer is not e-mailed: they read it in the app.
-    expect(mails).toHaveLength(0);
+    expect(smtp.mails).toHaveLength(0);
   });
 
   it("attaches the user's own support image and shows it to support, nothing else", async () => {
@@ -265,10 +249,10 @@ describeEachDatabase("support chat routes", (database) => {
       { headers: operator, payload: text("Please reset your password from the sign-in page.") },
     );
     expect(answer.statusCode, answer.body).toBe(200);
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.to).toEqual(["visitor@example.com"]);
-    expect(mails[0]!.raw).toContain("Please reset your password from the sign-in page.");
-    expect(mails[0]!.raw).toMatch(/Candor-Support/);
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0]!.to).toEqual(["visitor@example.com"]);
+    expect(smtp.mails[0]!.raw).toContain("Please reset your password from the sign-in page.");
+    expect(smtp.mails[0]!.raw).toMatch(/Candor-Support/);
 
     const listed = await call("GET", "/api/v1/support/visitor/messages", { headers: visitor });
     expect(listed.json().data).toMatchObject({ conversationId, unread: 1 });
