@@ -1,8 +1,9 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 
-/** One message the sink received: its recipients and the raw text (headers and body). */
+/** One message the sink received: its envelope and the raw text (headers and body). */
 export interface SunkMail {
+  from: string;
   to: string[];
   raw: string;
 }
@@ -21,7 +22,11 @@ export async function startSmtpSink() {
       let raw = "";
       stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
       stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+        });
         callback();
       });
     },

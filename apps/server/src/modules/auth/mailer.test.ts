@@ -1,53 +1,28 @@
-import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
 import { describeEachDatabase } from "../../testing/databases.ts";
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
+import { startSmtpSink, type SunkMail } from "../../testing/smtp-sink.ts";
 
 describeEachDatabase("e-mail over SMTP", (database) => {
-  const received: Received[] = [];
-  let smtp: SMTPServer;
+  let received: SunkMail[];
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
   let app: FastifyInstance;
-  let port = 0;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS", "AUTH"],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = "";
-        stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
-        stream.on("end", () => {
-          received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw,
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    port = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpSink();
+    received = smtp.mails;
     app = await buildApp({
       database: database(),
       passwordCost: 10,
       captcha: "off",
-      smtpUrl: `smtp://127.0.0.1:${port}`,
+      smtpUrl: smtp.url,
       mailFrom: "Candor <no-reply@candor.test>",
     });
   });
   afterAll(async () => {
     await app.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   it("delivers the code by a real SMTP exchange, in the user's language, and it registers", async () => {
