@@ -3,11 +3,12 @@ import { defineEndpoint } from "./endpoint.ts";
 import { ResidenceCountry } from "./countries.ts";
 import { OperatorReason } from "./operator-reason.ts";
 import { SwitchableProduct } from "./residence.ts";
+import { WithdrawNetwork } from "./wallet.ts";
 
 /**
  * Product configuration in the back office (issue 17): trading fees of spot and perpetual
  * markets, perpetual leverage caps, per-country product switches, and the limits in force
- * (read-only). Fees and caps are kernel market parameters changed by journaled commands; a
+ * (seeded from the settings, then changed by an admin). Fees and caps are kernel market parameters changed by journaled commands; a
  * change applies to orders placed after it, never to fills already made, and never to an
  * existing position. Nothing here sets a balance, a price, a fill or a result.
  */
@@ -179,7 +180,7 @@ export const operatorSetLimit = defineEndpoint({
       kind: z.literal("withdrawal"),
       asset: LimitAssetId,
       /** A chain, or `bank` for withdrawals to a bound bank card. */
-      network: z.enum(["ethereum", "bsc", "cronos", "bank"]),
+      network: z.enum([...WithdrawNetwork.options, "bank"]),
       minimum: LimitAmount,
       fee: LimitAmount,
       reason: OperatorReason,
@@ -240,7 +241,7 @@ export const publicSettings = defineEndpoint({
     withdrawals: z.array(WithdrawalTerms),
     /** Per user and day, transfers to other users (an asset not listed: not allowed). */
     transferDailyLimits: z.array(AssetAmount),
-    withdrawRequiresIdentity: z.enum(["none", "basic", "advanced"]),
+    withdrawRequiresIdentity: IdentityTierNeeded,
     /** Per asset: a withdrawal above this amount needs the advanced identity tier. */
     withdrawAdvancedAbove: z.array(AssetAmount),
   }),
